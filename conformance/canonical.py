@@ -1,0 +1,65 @@
+"""Canonical JSON (DESIGN §5, FORMAT §6): sorted keys, no floats, byte-identical across runs.
+
+Two runs of the same fixture and ruleset must serialize to the same bytes in any process,
+worker or ``PYTHONHASHSEED``; everything that compares or stores engine output goes through
+:func:`dumps` and :func:`normalize`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+RESULT_KEYS = ("events", "state", "checkpoints")
+
+
+def _check(obj: Any, path: str = "$") -> None:
+    """Raise ``TypeError`` for anything canonical JSON refuses (floats, non-str keys, objects)."""
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return
+    if isinstance(obj, float):
+        raise TypeError(f"{path}: floats are not allowed in canonical JSON (got {obj!r})")
+    if isinstance(obj, (list, tuple)):
+        for i, item in enumerate(obj):
+            _check(item, f"{path}[{i}]")
+        return
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{path}: object keys must be strings (got {key!r})")
+            _check(value, f"{path}.{key}")
+        return
+    raise TypeError(f"{path}: {type(obj).__name__} is not JSON data")
+
+
+def dumps(obj: Any) -> str:
+    """Serialize ``obj`` as canonical JSON: one line, sorted keys, UTF-8 text, no floats.
+
+    >>> dumps({"b": 1, "a": ["é", None]})
+    '{"a":["é",null],"b":1}'
+
+    Raises ``TypeError`` (naming the JSON path) for floats, non-string keys and non-JSON values.
+    """
+    _check(obj)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def normalize(result: dict) -> dict:
+    """Return the comparable part of an engine result: ``{"events", "state", "checkpoints"}``.
+
+    ``result`` is what ``engine.run_scenario`` or a protocol engine returns (FORMAT §9).
+    Missing keys become ``[]`` / ``{}``; extra keys are dropped; tuples become lists; the
+    output is a fresh copy with keys in sorted order. Raises ``TypeError`` like :func:`dumps`.
+    """
+    defaults = {"events": [], "state": {}, "checkpoints": []}
+    picked = {key: result.get(key, defaults[key]) for key in RESULT_KEYS}
+    return json.loads(dumps(picked))
+
+
+def snapshot_form(result: dict) -> dict:
+    """The form stored in snapshots: :func:`normalize`, with each event as one canonical line.
+
+    One line per event keeps snapshot diffs readable (an inserted event is one ``+`` line).
+    """
+    norm = normalize(result)
+    return {**norm, "events": [dumps(event) for event in norm["events"]]}

@@ -1,0 +1,1 @@
+"""pytest plugin of mtg-judge (loaded by ``-p conformance.pytest_plugin`` in pyproject.toml)."""
