@@ -1,0 +1,660 @@
+"""Protocol v1 (DESIGN §9): how engines talk to the suite, one JSON object per line.
+
+The harness writes requests to the engine's stdin and reads one reply line per request from
+its stdout::
+
+    > {"cmd":"start","version":1}
+    < {"implementation":{"name":...,"rulesets":[...],"capabilities":[...]},"version":1}
+    > {"cmd":"run","ruleset":"modern","scenario":{...fixture..., "cards": {...}},"seq":1}
+    < {"checkpoints":[...],"events":[...],"seq":1,"state":{...}}
+    > {"cmd":"stop"}
+
+A ``run`` is answered with the result (``events``, ``state``, ``checkpoints`` as in
+docs/FORMAT.md §9), or ``{"seq", "skipped": true, "message"}``, or
+``{"seq", "errored": true, "context": {...}}``. ``stop`` and end of input have no reply.
+
+This module holds both sides:
+
+* :func:`serve` runs the reference engine (``engine.run_scenario``) as a protocol server; it
+  is what ``mtg-judge serve`` calls.
+* :class:`ProtocolEngine` is the harness-side client: it starts an engine command, enforces
+  a read timeout, restarts a crashed or hung engine, and raises :class:`EngineError` for
+  anything that is not a well-formed answer to the request it sent.
+
+docs/PROTOCOL.md is the description for engine authors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from importlib import metadata
+from typing import IO, Any, Callable, Sequence
+
+PROTOCOL_VERSION = 1
+
+#: The rulesets of DESIGN §3, used only if ``engine.RULESETS`` cannot be imported.
+_DEFAULT_RULESETS = ["modern", "timespiral-2006", "classic-1999"]
+
+#: What a reply may say the engine can do (DESIGN §9 ``capabilities``).
+CAPABILITIES = ["events", "state", "checkpoints"]
+
+#: Keys of a successful ``run`` reply that carry the result (FORMAT §9).
+RESULT_KEYS = ("events", "state", "checkpoints")
+
+#: How much of an engine's stderr is kept in an :class:`EngineError` context.
+STDERR_TAIL_BYTES = 4000
+
+#: The setup zones that list cards (FORMAT §3.1); used to find the cards a scenario needs.
+_ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
+
+
+# --------------------------------------------------------------------------------------------
+# JSON lines
+
+
+def dumps(obj: Any) -> str:
+    """One canonical JSON line (sorted keys, no floats, no newline) for ``obj``.
+
+    Uses ``conformance.canonical.dumps``; raises ``TypeError`` for values canonical JSON
+    refuses (floats, non-string keys, non-JSON objects).
+    """
+    try:
+        from conformance.canonical import dumps as canonical_dumps
+    except ImportError:  # pragma: no cover - canonical.py is part of the package
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_dumps(obj)
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version("mtg-judge")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        return "0+unknown"
+
+
+def _homepage() -> str:
+    """The package's ``Homepage`` project URL, if the metadata has one."""
+    try:
+        meta = metadata.metadata("mtg-judge")
+    except metadata.PackageNotFoundError:
+        meta = None
+    if meta is not None:
+        for entry in meta.get_all("Project-URL") or []:
+            label, _, url = entry.partition(",")
+            if label.strip().lower() in ("homepage", "home", "source", "repository"):
+                return url.strip()
+        if meta.get("Home-page"):
+            return str(meta["Home-page"])
+    return "https://pypi.org/project/mtg-judge/"
+
+
+def _rulesets() -> list[str]:
+    try:
+        import engine
+    except ImportError:
+        return list(_DEFAULT_RULESETS)
+    return list(getattr(engine, "RULESETS", _DEFAULT_RULESETS))
+
+
+def reference_implementation() -> dict:
+    """The ``implementation`` object the reference engine declares in its handshake.
+
+    Shape: ``{"name", "version", "language", "homepage", "rulesets", "capabilities"}``
+    (DESIGN §9). ``rulesets`` is ``list(engine.RULESETS)``.
+    """
+    return {
+        "name": "mtg-judge-reference",
+        "version": _package_version(),
+        "language": "python",
+        "homepage": _homepage(),
+        "rulesets": _rulesets(),
+        "capabilities": list(CAPABILITIES),
+    }
+
+
+#: The reference engine's handshake ``implementation`` (computed once, at import).
+IMPLEMENTATION: dict = reference_implementation()
+
+
+# --------------------------------------------------------------------------------------------
+# Scenarios
+
+
+def cards_used(fixture: dict) -> list[str]:
+    """Names of the cards a fixture's ``setup`` lists, sorted, each once (FORMAT §3.1).
+
+    Every zone of every player is read (``library``, ``hand``, ``graveyard``, ``exile``,
+    ``battlefield``). Tokens are defined inside card abilities and need no card file.
+    """
+    names: set[str] = set()
+    for player in (fixture.get("setup") or {}).get("players") or []:
+        if not isinstance(player, dict):
+            continue
+        for zone in _ZONES:
+            for entry in player.get(zone) or []:
+                if isinstance(entry, dict) and isinstance(entry.get("card"), str):
+                    names.add(entry["card"])
+    return sorted(names)
+
+
+def build_scenario(fixture: dict, cards: dict[str, Any]) -> dict:
+    """The ``scenario`` of a protocol ``run``: the fixture plus the cards it uses.
+
+    ``cards`` maps card names to card JSON objects (``schema/card.schema.json``, as read from
+    ``fixtures/cards/``); objects with a ``to_json()`` or ``as_dict()`` method are converted.
+    Returns a new dict ``{**fixture, "cards": {name: card, ...}}`` holding only the cards
+    :func:`cards_used` finds. Raises ``KeyError`` naming a card that ``cards`` lacks.
+    """
+    used = {}
+    for name in cards_used(fixture):
+        if name not in cards:
+            raise KeyError(f"fixture {fixture.get('id')!r} uses unknown card {name!r}")
+        card = cards[name]
+        for method in ("to_json", "as_dict"):
+            if not isinstance(card, dict) and callable(getattr(card, method, None)):
+                card = getattr(card, method)()
+        used[name] = card
+    return {**fixture, "cards": used}
+
+
+# --------------------------------------------------------------------------------------------
+# Server side: the reference engine
+
+
+def _errored(seq: Any, message: str, exc: BaseException | None = None) -> dict:
+    context: dict[str, Any] = {"message": message}
+    if exc is not None:
+        context["type"] = type(exc).__name__
+        context["traceback"] = "".join(
+            traceback.format_exception(type(exc), exc, exc.__traceback__)
+        )
+    return {"seq": seq, "errored": True, "context": context}
+
+
+def _default_run(scenario: dict, ruleset: str, cards: Any = None) -> dict:
+    from engine import run_scenario
+
+    return run_scenario(scenario, ruleset, cards=cards)
+
+
+def _handle(msg: Any, started: bool, implementation: dict,
+            run: Callable[..., dict]) -> tuple[str, dict | None]:
+    """Answer one decoded message. Returns ``(cmd, reply)``; ``reply`` is None for stop."""
+    if not isinstance(msg, dict):
+        return "", _errored(None, f"a message must be a JSON object, not {type(msg).__name__}")
+    seq = msg.get("seq")
+    cmd = msg.get("cmd")
+    if cmd == "stop":
+        return "stop", None
+    if cmd == "start":
+        if msg.get("version") != PROTOCOL_VERSION:
+            return "", _errored(seq, f"unsupported protocol version {msg.get('version')!r}; "
+                                     f"this engine speaks version {PROTOCOL_VERSION}")
+        return "start", {"version": PROTOCOL_VERSION, "implementation": implementation}
+    if cmd != "run":
+        return "", _errored(seq, f"unknown cmd {cmd!r}; expected start, run or stop")
+    if not started:
+        return "", _errored(seq, "run before start")
+    if "seq" not in msg:
+        return "", _errored(None, "run: missing field 'seq'")
+    ruleset, scenario = msg.get("ruleset"), msg.get("scenario")
+    if not isinstance(ruleset, str):
+        return "", _errored(seq, "run: field 'ruleset' must be a string")
+    if ruleset not in implementation.get("rulesets", ()):
+        return "", _errored(seq, f"run: unknown ruleset {ruleset!r}; this engine declared "
+                                 f"{implementation.get('rulesets')}")
+    if not isinstance(scenario, dict):
+        return "", _errored(seq, "run: field 'scenario' must be an object")
+    try:
+        # Anything the engine prints must not corrupt the protocol stream.
+        with contextlib.redirect_stdout(sys.stderr):
+            result = run(scenario, ruleset, cards=scenario.get("cards"))
+        reply = {"seq": seq}
+        for key in RESULT_KEYS:
+            if key in result:
+                reply[key] = result[key]
+        dumps(reply)  # fail here, as an errored reply, if the result is not canonical JSON
+    except Exception as exc:  # noqa: BLE001 - every failure is an errored reply
+        return "", _errored(seq, f"{type(exc).__name__}: {exc}", exc)
+    return "run", reply
+
+
+def serve(stdin: IO | None = None, stdout: IO | None = None, *,
+          implementation: dict | None = None,
+          run: Callable[..., dict] | None = None) -> int:
+    """Serve protocol v1 for the reference engine until ``stop`` or end of input.
+
+    ``stdin``/``stdout`` are text (or binary) streams, by default ``sys.stdin`` and
+    ``sys.stdout``; lines are UTF-8. Every request but ``stop`` gets exactly one canonical
+    JSON reply line, flushed at once:
+
+    * ``start`` with ``version`` 1 -> ``{"version": 1, "implementation": IMPLEMENTATION}``;
+    * ``run`` -> ``{"seq", "events", "state", "checkpoints"}`` from
+      ``run(scenario, ruleset, cards=scenario.get("cards"))`` (``engine.run_scenario`` by
+      default);
+    * anything that fails (invalid JSON, a missing field, an unknown ``cmd`` or ruleset, a
+      ``run`` before ``start``, any exception of the engine, e.g. ``engine.ScenarioError``)
+      -> ``{"seq": <seq or null>, "errored": true, "context": {"message", "type"?,
+      "traceback"?}}``, and the server goes on reading.
+
+    ``implementation`` and ``run`` replace the reference engine (for tests and adapters).
+    Returns 0 after ``stop`` or end of input, 1 if the output pipe is closed.
+    """
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    implementation = IMPLEMENTATION if implementation is None else implementation
+    run = _default_run if run is None else run
+    reader = getattr(stdin, "buffer", stdin)
+    started = False
+    while True:
+        raw = reader.readline()
+        if not raw:
+            return 0
+        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        if not line.strip():
+            continue
+        try:
+            msg = json.loads(line)
+        except ValueError as exc:
+            cmd, reply = "", _errored(None, f"invalid JSON: {exc}")
+        else:
+            cmd, reply = _handle(msg, started, implementation, run)
+        if cmd == "stop":
+            return 0
+        started = started or cmd == "start"
+        try:
+            text = dumps(reply)
+        except TypeError as exc:  # only if the implementation object is not JSON data
+            text = dumps(_errored(reply.get("seq"), f"unserializable reply: {exc}"))
+        try:
+            _write_line(stdout, text)
+        except (BrokenPipeError, ValueError):  # the harness went away
+            return 1
+
+
+def _write_line(stream: IO, text: str) -> None:
+    """Write ``text`` and a newline as UTF-8 to a text or binary stream, and flush."""
+    data = text + "\n"
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:  # a text stream over a byte pipe: bypass its locale encoding
+        stream.flush()
+        buffer.write(data.encode("utf-8"))
+        buffer.flush()
+    elif isinstance(stream, (io.BufferedIOBase, io.RawIOBase)):
+        stream.write(data.encode("utf-8"))
+        stream.flush()
+    else:
+        stream.write(data)
+        stream.flush()
+
+
+# --------------------------------------------------------------------------------------------
+# Harness side: talking to an engine
+
+
+class EngineError(Exception):
+    """An engine did not answer a request properly.
+
+    ``kind`` is one of :attr:`KINDS`:
+
+    * ``crash``: the engine exited (or could not be started, or closed its pipes);
+    * ``timeout``: no reply line within the read timeout (the engine was killed);
+    * ``bad_reply``: a reply that is not a JSON object, lacks required fields, or (with
+      validation on) does not match the protocol schema;
+    * ``wrong_seq``: a reply whose ``seq`` is not the request's;
+    * ``errored``: the engine answered ``errored``; ``context`` is its ``context`` object.
+
+    ``context`` is a JSON-able dict: for crashes and timeouts it holds ``returncode`` and
+    ``stderr`` (the tail of the engine's stderr), for bad replies the offending ``line``.
+    """
+
+    KINDS = ("crash", "timeout", "bad_reply", "wrong_seq", "errored")
+
+    def __init__(self, kind: str, message: str, context: dict | None = None):
+        if kind not in self.KINDS:
+            raise ValueError(f"unknown EngineError kind {kind!r}")
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+        self.context = dict(context or {})
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue) -> None:
+    """Reader thread: move every line of ``stream`` into ``lines``, then ``None`` at EOF."""
+    try:
+        for line in iter(stream.readline, b""):
+            lines.put(line)
+    except (OSError, ValueError):
+        pass
+    finally:
+        lines.put(None)
+
+
+def _truncate(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+# Protocol message schemas (schema/protocol-*.schema.json): message kind -> schema name.
+_SCHEMA_NAMES = {
+    "start": "protocol-start",
+    "start_reply": "protocol-start-reply",
+    "run": "protocol-run",
+    "run_reply": "protocol-run-reply",
+    "stop": "protocol-stop",
+}
+
+
+class ProtocolEngine:
+    """Harness-side client of protocol v1: runs scenarios on an engine command.
+
+    ``command`` is a shell-like command line (split with ``shlex.split``) or an argument
+    list, e.g. ``"mtg-judge serve"`` or ``"python my_engine.py"``. The process is started
+    with stdin/stdout pipes; its stderr goes to a temporary file whose tail is reported
+    when it crashes. ``timeout`` (seconds) bounds every read of a reply line, the handshake
+    included. With ``validate=True`` every message is checked against the protocol schemas
+    (``schema/protocol-*.schema.json``, via ``conformance.loader.validate``) in both
+    directions: an invalid request raises ``ValueError``, an invalid reply
+    ``EngineError("bad_reply")``.
+
+    Use it as a context manager (``__enter__`` starts the engine and shakes hands)::
+
+        with ProtocolEngine("mtg-judge serve") as eng:
+            eng.implementation["name"]       # 'mtg-judge-reference'
+            eng.run(scenario, "modern")      # {'events': [...], 'state': {...}, ...}
+
+    After a crash, a timeout, an unreadable reply or a wrong ``seq`` the engine process is
+    killed, and the next :meth:`run` starts a new one (and sends ``start`` again);
+    :attr:`restarts` counts these restarts.
+    """
+
+    def __init__(self, command: str | Sequence[str], timeout: float = 30.0,
+                 validate: bool = False, *, cwd: str | None = None,
+                 env: dict[str, str] | None = None):
+        self.command = command if isinstance(command, str) else shlex.join(command)
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ValueError("empty engine command")
+        self.timeout = timeout
+        self.validate = validate
+        self.cwd = cwd
+        self.env = env
+        #: The engine's handshake ``implementation`` once :meth:`start` succeeded.
+        self.implementation: dict | None = None
+        #: How many times the engine was restarted after a failure.
+        self.restarts = 0
+        self._proc: subprocess.Popen | None = None
+        self._lines: queue.Queue | None = None
+        self._reader: threading.Thread | None = None
+        self._stderr: IO[bytes] | None = None
+        self._seq = 0
+        self._broken = False  # the process must be replaced before the next request
+
+    # -- context manager ---------------------------------------------------------------------
+
+    def __enter__(self) -> "ProtocolEngine":
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"ProtocolEngine({self.command!r}, timeout={self.timeout!r})"
+
+    # -- public API --------------------------------------------------------------------------
+
+    def start(self) -> dict:
+        """Start the engine (if it is not running) and shake hands.
+
+        Sends ``{"cmd": "start", "version": 1}`` and returns the reply's ``implementation``
+        (``{"name", "version", "language", "homepage", "rulesets", "capabilities"}``), also
+        kept in :attr:`implementation`. Raises :class:`EngineError` (``crash``, ``timeout``,
+        ``bad_reply`` for a version other than 1 or a missing implementation, ``errored``).
+        """
+        if self._alive() and not self._broken and self.implementation is not None:
+            return self.implementation
+        if self._proc is not None:
+            self._kill()
+        self.implementation = None
+        self._spawn()
+        try:
+            self._send("start", {"cmd": "start", "version": PROTOCOL_VERSION})
+            reply = self._receive("start_reply")
+            if reply.get("errored"):
+                raise EngineError("errored", "the engine refused the handshake",
+                                  reply.get("context") if isinstance(reply.get("context"), dict)
+                                  else {"reply": reply})
+            if reply.get("version") != PROTOCOL_VERSION:
+                raise EngineError("bad_reply", f"the engine speaks protocol version "
+                                  f"{reply.get('version')!r}, not {PROTOCOL_VERSION}",
+                                  {"reply": reply})
+            impl = reply.get("implementation")
+            if not isinstance(impl, dict) or not isinstance(impl.get("rulesets"), list):
+                raise EngineError("bad_reply", "the handshake reply has no implementation "
+                                  "object with a rulesets list", {"reply": reply})
+        except BaseException:
+            self._broken = True
+            raise
+        self.implementation = impl
+        self._broken = False
+        return impl
+
+    def run(self, scenario: dict, ruleset: str) -> dict:
+        """Run one scenario (a fixture plus its ``cards``, see :func:`build_scenario`).
+
+        Sends ``{"cmd": "run", "seq": n, "ruleset": ruleset, "scenario": scenario}`` with a
+        new ``seq`` and returns the result ``{"events": [...], "state": {...},
+        "checkpoints": [...]}`` (the keys the engine sent), or ``{"skipped": True,
+        "message": str}`` if the engine skipped the case or did not declare ``ruleset``
+        (then nothing is sent). If the engine did not declare the ``checkpoints``
+        capability, ``expect.checkpoints`` is left out of the scenario sent.
+
+        Raises :class:`EngineError`: ``crash``, ``timeout``, ``bad_reply``, ``wrong_seq``,
+        or ``errored`` (the engine's ``context`` in ``.context``). A crashed or hung engine
+        is restarted before the next request, so the next call can succeed.
+        """
+        if self._proc is not None and not self._alive():
+            self._broken = True  # it died between two requests
+        if self._broken:
+            self.restarts += 1
+        if self._broken or self.implementation is None:
+            self.start()
+        impl = self.implementation or {}
+        if ruleset not in impl.get("rulesets", []):
+            return {"skipped": True,
+                    "message": f"ruleset {ruleset!r} is not declared by the engine"}
+        scenario = self._trim(scenario, impl)
+        self._seq += 1
+        seq = self._seq
+        self._send("run", {"cmd": "run", "seq": seq, "ruleset": ruleset, "scenario": scenario})
+        reply = self._receive("run_reply")
+        if reply.get("seq") != seq:
+            self._broken = True
+            raise EngineError("wrong_seq", f"reply seq {reply.get('seq')!r}, expected {seq}",
+                              {"expected": seq, "got": reply.get("seq")})
+        if reply.get("errored"):
+            context = reply.get("context")
+            context = context if isinstance(context, dict) else {"context": context}
+            message = context.get("message") or "the engine answered errored"
+            raise EngineError("errored", str(message), context)
+        if reply.get("skipped"):
+            return {"skipped": True, "message": str(reply.get("message") or "")}
+        missing = [key for key in ("events", "state") if key not in reply]
+        if missing:
+            raise EngineError("bad_reply", f"the run reply lacks {', '.join(missing)}",
+                              {"reply": _truncate(dumps(reply))})
+        return {key: reply[key] for key in RESULT_KEYS if key in reply}
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Send ``stop`` and wait up to ``grace`` seconds for the engine to exit, then kill it.
+
+        Safe to call more than once, and on an engine that already died.
+        """
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                self._send("stop", {"cmd": "stop"})
+            except (EngineError, ValueError):
+                pass
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+            try:
+                proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        self._kill()
+        self.implementation = None
+
+    # -- process handling --------------------------------------------------------------------
+
+    def _alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def _spawn(self) -> None:
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self._proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._stderr, cwd=self.cwd, env=self.env,
+                start_new_session=(os.name == "posix"),
+            )
+        except OSError as exc:
+            self._stderr.close()
+            self._stderr = None
+            self._proc = None
+            self._broken = True
+            raise EngineError("crash", f"cannot start {self.command!r}: {exc}",
+                              {"command": self.command}) from exc
+        self._lines = queue.Queue()
+        self._reader = threading.Thread(target=_pump, args=(self._proc.stdout, self._lines),
+                                        name=f"protocol-reader-{self._proc.pid}", daemon=True)
+        self._reader.start()
+
+    def _kill(self) -> None:
+        """Kill the engine process (and its process group) and release its pipes."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                if os.name == "posix":
+                    os.killpg(proc.pid, signal.SIGKILL)  # the group this harness created
+                else:  # pragma: no cover
+                    proc.kill()
+            except (ProcessLookupError, PermissionError):
+                pass
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+        for stream in (proc.stdin, proc.stdout):
+            with contextlib.suppress(OSError, ValueError):
+                if stream is not None:
+                    stream.close()
+        if self._reader is not None:
+            self._reader.join(timeout=1)
+        if self._stderr is not None:
+            with contextlib.suppress(OSError):
+                self._stderr.close()
+        self._proc = self._lines = self._reader = self._stderr = None
+
+    def _stderr_tail(self) -> str:
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.flush()
+            size = self._stderr.seek(0, os.SEEK_END)
+            self._stderr.seek(max(0, size - STDERR_TAIL_BYTES))
+            return self._stderr.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+
+    def _failure(self, kind: str, message: str, **context: Any) -> EngineError:
+        """Mark the process broken, kill it, and build the error to raise."""
+        self._broken = True
+        proc = self._proc
+        if proc is not None and kind in ("crash", "timeout"):
+            if kind == "crash":
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=2)
+            context.setdefault("returncode", proc.poll())
+            context["stderr"] = self._stderr_tail()
+        self._kill()
+        return EngineError(kind, message, context)
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def _send(self, kind: str, msg: dict) -> None:
+        if self.validate:
+            errors = _validate(msg, kind, "<request>")
+            if errors:
+                raise ValueError(f"invalid {kind} request: " + "; ".join(errors))
+        if not self._alive():
+            raise self._failure("crash", "the engine is not running")
+        try:
+            self._proc.stdin.write(dumps(msg).encode("utf-8") + b"\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as exc:
+            raise self._failure("crash", f"cannot write to the engine: {exc}") from None
+
+    def _receive(self, kind: str) -> dict:
+        """Read the next non-blank reply line within the timeout and decode it."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise self._failure("timeout", f"no reply within {self.timeout:g} s") from None
+            if line is None:
+                rc = None
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    rc = self._proc.wait(timeout=2)
+                raise self._failure("crash", f"the engine exited (return code {rc}) "
+                                    "before replying")
+            if line.strip():
+                break
+        text = line.decode("utf-8", "replace")
+        try:
+            reply = json.loads(text)
+        except ValueError as exc:
+            raise self._failure("bad_reply", f"the reply is not JSON: {exc}",
+                                line=_truncate(text.rstrip("\n"))) from None
+        if not isinstance(reply, dict):
+            raise self._failure("bad_reply", "the reply is not a JSON object",
+                                line=_truncate(text.rstrip("\n")))
+        if self.validate and not reply.get("errored"):
+            errors = _validate(reply, kind, "<engine reply>")
+            if errors:
+                raise EngineError("bad_reply", "the reply does not match the protocol "
+                                  "schema: " + "; ".join(errors), {"errors": errors})
+        return reply
+
+    def _trim(self, scenario: dict, impl: dict) -> dict:
+        """Leave out what the engine did not declare (DESIGN §9): checkpoint probes."""
+        if "checkpoints" in impl.get("capabilities", CAPABILITIES):
+            return scenario
+        expect = scenario.get("expect")
+        if not isinstance(expect, dict) or "checkpoints" not in expect:
+            return scenario
+        return {**scenario, "expect": {k: v for k, v in expect.items() if k != "checkpoints"}}
+
+
+def _validate(message: dict, kind: str, where: str) -> list[str]:
+    """Validate a protocol message with ``conformance.loader.validate``; [] if unavailable."""
+    try:
+        from conformance.loader import validate
+    except ImportError:
+        return []
+    return [str(error) for error in validate(message, _SCHEMA_NAMES[kind], where)]
