@@ -1,0 +1,365 @@
+"""Collecting fixture cases and running them on an engine (DESIGN §4, §9, §10).
+
+A :class:`Case` is one fixture under one of its rulesets. :func:`collect` finds the cases
+under a fixtures directory, :func:`run_case` runs one on the reference engine (in-process) or
+on a protocol v1 engine, and :func:`run_suite` runs many, in parallel, returning results in
+case order so that every report is deterministic.
+
+``python -m conformance.runner --dump`` prints every case's canonical log, one line per case
+(used by ``tests/test_determinism.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import sys
+import traceback
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from conformance.canonical import normalize
+from conformance.expect import Mismatch, check, format_mismatches
+from conformance.protocol import EngineError, ProtocolEngine, build_scenario
+
+#: The fixtures directory of this source tree (``fixtures/``).
+DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "fixtures"
+STATUSES = ("passed", "failed", "errored", "skipped")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One fixture under one ruleset.
+
+    ``document`` and ``mechanic`` come from the path ``<root>/<document>/<mechanic>/x.json``.
+    ``scenario`` is what an engine receives: the fixture plus ``"cards": {name: card JSON}``
+    for the cards its setup uses. ``problem`` is set (and the case errors without running)
+    when the scenario could not be built, e.g. an unknown card.
+    """
+
+    fixture_id: str
+    ruleset: str
+    path: Path
+    document: str
+    mechanic: str
+    scenario: dict = field(default_factory=dict, repr=False, compare=False)
+    problem: str | None = field(default=None, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The case's test id, ``<fixture id>[<ruleset>]``."""
+        return f"{self.fixture_id}[{self.ruleset}]"
+
+
+@dataclass
+class CaseResult:
+    """The outcome of one case.
+
+    ``status``: one of :data:`STATUSES` (``failed`` = the engine ran but missed expectations;
+    ``errored`` = no usable result: an exception, a crash, a timeout, a bad reply).
+    ``mismatches``: from :func:`conformance.expect.check`; ``result``: the engine's result
+    dict (FORMAT §9) or None; ``message``: why it errored or was skipped.
+    """
+
+    case: Case
+    status: str
+    mismatches: list[Mismatch] = field(default_factory=list)
+    result: dict | None = None
+    message: str = ""
+
+    def describe(self) -> str:
+        """A readable account of a non-passing result (mismatches or the error)."""
+        body = format_mismatches(self.mismatches) if self.mismatches else self.message
+        return f"{self.case.name} {self.status.upper()} ({self.case.path})\n{body}".rstrip()
+
+
+# --------------------------------------------------------------------------------------------
+# Collecting
+
+
+def read_cards(cards_dir: Path) -> dict[str, dict]:
+    """Card JSON objects of ``cards_dir`` (``fixtures/cards``), keyed by ``name``."""
+    cards = {}
+    for path in sorted(Path(cards_dir).glob("*.json")):
+        card = json.loads(path.read_text(encoding="utf-8"))
+        cards[card["name"]] = card
+    return cards
+
+
+def fixture_paths(root: Path) -> list[Path]:
+    """Fixture files under ``root``: ``<document>/<mechanic>/<name>.json``, sorted."""
+    root = Path(root)
+    return sorted(p for p in root.glob("*/*/*.json") if p.relative_to(root).parts[0] != "cards")
+
+
+def _tokenize(expr: str) -> list[str]:
+    return re.findall(r"\(|\)|[^\s()]+", expr)
+
+
+def keyword_matches(expr: str | None, name: str) -> bool:
+    """pytest-style ``-k``: words are case-insensitive substrings of ``name``, combined with
+    ``and``, ``or``, ``not`` and parentheses. Raises ``ValueError`` for a malformed expression.
+
+    >>> keyword_matches("bolt and not classic", "modern.bolt[modern]")
+    True
+    """
+    if not expr or not expr.strip():
+        return True
+    tokens, pos, name = _tokenize(expr), 0, name.lower()
+
+    def peek() -> str | None:
+        return tokens[pos] if pos < len(tokens) else None
+
+    def take() -> str:
+        nonlocal pos
+        pos += 1
+        return tokens[pos - 1]
+
+    def disjunction() -> bool:
+        value = conjunction()
+        while peek() == "or":
+            take()
+            value = conjunction() or value
+        return value
+
+    def conjunction() -> bool:
+        value = negation()
+        while peek() == "and":
+            take()
+            value = negation() and value
+        return value
+
+    def negation() -> bool:
+        if peek() == "not":
+            take()
+            return not negation()
+        token = peek()
+        if token is None or token in ("and", "or", ")"):
+            raise ValueError(f"malformed -k expression {expr!r}: unexpected {token or 'end'}")
+        take()
+        if token == "(":
+            value = disjunction()
+            if peek() != ")":
+                raise ValueError(f"malformed -k expression {expr!r}: missing ')'")
+            take()
+            return value
+        return token.lower() in name
+
+    result = disjunction()
+    if peek() is not None:
+        raise ValueError(f"malformed -k expression {expr!r}: unexpected {peek()}")
+    return result
+
+
+def _load_fixture(path: Path) -> dict:
+    try:
+        from conformance.loader import load_fixture
+    except ImportError:  # the loader is optional while it is being written
+        return json.loads(path.read_text(encoding="utf-8"))
+    return load_fixture(path)
+
+
+def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = None,
+            keyword: str | None = None) -> list[Case]:
+    """Every case under the fixtures directory ``root``: each fixture × each of its rulesets.
+
+    ``rulesets`` keeps only those rulesets; ``keyword`` is a ``-k`` expression matched against
+    ``<id>[<ruleset>]`` (:func:`keyword_matches`). Cases come sorted by fixture path, then in
+    the fixture's ruleset order. Raises ``conformance.loader.FixtureError`` (or ``ValueError``
+    for bad JSON) for a malformed fixture, and ``ValueError`` for a bad ``keyword``.
+    """
+    root = Path(root)
+    keep = set(rulesets) if rulesets is not None else None
+    cards = read_cards(root / "cards")
+    cases = []
+    for path in fixture_paths(root):
+        fixture = _load_fixture(path)
+        document, mechanic = path.relative_to(root).parts[:2]
+        try:
+            scenario, problem = build_scenario(fixture, cards), None
+        except KeyError as exc:
+            scenario, problem = dict(fixture), str(exc.args[0])
+        for ruleset in fixture.get("rulesets", ["modern"]):
+            case = Case(fixture["id"], ruleset, path, document, mechanic, scenario, problem)
+            if (keep is None or ruleset in keep) and keyword_matches(keyword, case.name):
+                cases.append(case)
+    return cases
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+@lru_cache(maxsize=1)
+def _reference_engine() -> tuple[Callable[..., dict], frozenset[str]]:
+    import engine
+
+    return engine.run_scenario, frozenset(engine.RULESETS)
+
+
+def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
+    """Run ``case`` and check its expectations; never raises for engine failures.
+
+    ``engine`` None runs the reference engine in-process, exactly as ``mtg-judge serve``
+    would (``run_scenario(scenario, ruleset, cards=scenario["cards"])``); otherwise a started
+    :class:`~conformance.protocol.ProtocolEngine`. A ruleset the engine does not declare, or a
+    ``skipped`` reply, gives ``skipped``; an exception, ``EngineError`` or a result that is
+    not canonical JSON gives ``errored``; unmet expectations give ``failed``.
+    """
+    if case.problem:
+        return CaseResult(case, "errored", message=f"cannot build the scenario: {case.problem}")
+    try:
+        if engine is None:
+            run_scenario, known = _reference_engine()
+            if case.ruleset not in known:
+                return CaseResult(case, "skipped",
+                                  message=f"the reference engine has no ruleset {case.ruleset}")
+            result = run_scenario(case.scenario, case.ruleset,
+                                  cards=case.scenario.get("cards"))
+        else:
+            result = engine.run(case.scenario, case.ruleset)
+            if result.get("skipped"):
+                return CaseResult(case, "skipped", message=str(result.get("message") or ""))
+        normalize(result)  # TypeError for floats or non-JSON values
+    except EngineError as exc:
+        context = json.dumps(exc.context, indent=2, sort_keys=True, default=str)
+        return CaseResult(case, "errored", message=f"{exc}\n{context}")
+    except Exception as exc:  # noqa: BLE001 - an engine bug is a result, not a harness crash
+        return CaseResult(case, "errored", message=traceback.format_exc().rstrip()
+                          or f"{type(exc).__name__}: {exc}")
+    mismatches = check(case.scenario, result)
+    return CaseResult(case, "failed" if mismatches else "passed", mismatches, result)
+
+
+def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = None,
+              timeout: float = 30.0,
+              progress: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
+    """Run ``cases``; return their results in case order, whatever the scheduling.
+
+    Without ``engine_command``, the reference engine runs in-process: serially for
+    ``workers <= 1``, otherwise in a ``ProcessPoolExecutor`` of ``workers`` processes. With
+    ``engine_command`` (a shell-style command line), ``workers`` engine processes are started,
+    each serving one worker thread; each has read timeout ``timeout`` seconds.
+    ``progress(result)`` is called once per finished case, in completion order.
+    Raises ``EngineError`` if an engine cannot even be started.
+    """
+    results: list[CaseResult | None] = [None] * len(cases)
+
+    def done(index: int, result: CaseResult) -> None:
+        results[index] = result
+        if progress is not None:
+            progress(result)
+
+    workers = max(1, min(workers, len(cases) or 1))
+    if engine_command is not None:
+        _run_protocol(cases, workers, engine_command, timeout, done)
+    elif workers == 1:
+        for i, case in enumerate(cases):
+            done(i, run_case(case))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(run_case, case): i for i, case in enumerate(cases)}
+            for future in as_completed(futures):
+                done(futures[future], future.result())
+    return results  # type: ignore[return-value]
+
+
+def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
+                  done: Callable[[int, CaseResult], None]) -> None:
+    engines: queue.Queue[ProtocolEngine] = queue.Queue()
+    started = []
+    try:
+        for _ in range(workers):
+            engine = ProtocolEngine(command, timeout)
+            started.append(engine)
+            engine.start()
+            engines.put(engine)
+
+        def work(case: Case) -> CaseResult:
+            engine = engines.get()
+            try:
+                return run_case(case, engine)
+            finally:
+                engines.put(engine)
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(work, case): i for i, case in enumerate(cases)}
+            for future in as_completed(futures):
+                done(futures[future], future.result())
+    finally:
+        for engine in started:
+            engine.stop()
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries
+
+
+def summarize(results: Iterable[CaseResult], by: str = "document") -> dict[str, dict[str, int]]:
+    """Counts per group: ``{group: {"passed", "failed", "errored", "skipped", "total"}}``.
+
+    ``by`` is ``"document"`` (classic, timespiral, …) or ``"mechanic"`` (grouped as
+    ``<document>/<mechanic>``). Groups are sorted by name.
+    """
+    table: dict[str, dict[str, int]] = {}
+    for r in results:
+        key = r.case.document if by == "document" else f"{r.case.document}/{r.case.mechanic}"
+        row = table.setdefault(key, {s: 0 for s in (*STATUSES, "total")})
+        row[r.status] += 1
+        row["total"] += 1
+    return dict(sorted(table.items()))
+
+
+def compliance(row: dict[str, int]) -> str:
+    """passed / (passed + failed + errored) as a percentage string (DESIGN §10)."""
+    ran = row["passed"] + row["failed"] + row["errored"]
+    return f"{100 * row['passed'] / ran:.1f}%" if ran else "-"
+
+
+def summary_table(results: list[CaseResult], by: str = "document") -> str:
+    """A text table of :func:`summarize` with a total row and compliance per group."""
+    table = summarize(results, by)
+    total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
+    width = max([len(by), len("total"), *map(len, table)])
+    head = f"{by:<{width}}  " + "  ".join(f"{s:>7}" for s in STATUSES) + "  compliance"
+    lines = [head, "-" * len(head)]
+    for name, row in [*table.items(), ("total", total)]:
+        if name == "total":
+            lines.append("-" * len(head))
+        counts = "  ".join(f"{row[s]:>7}" for s in STATUSES)
+        lines.append(f"{name:<{width}}  {counts}  {compliance(row):>10}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m conformance.runner [--fixtures DIR] [-n N] [--dump]``.
+
+    Runs the suite on the reference engine and prints, with ``--dump``, one line per case:
+    ``<id>[<ruleset>] <status> <canonical normalized result>``; otherwise the summary.
+    Returns 0 when every case passed.
+    """
+    import argparse
+
+    from conformance.canonical import dumps
+
+    parser = argparse.ArgumentParser(prog="python -m conformance.runner")
+    parser.add_argument("--fixtures", default=str(DEFAULT_ROOT))
+    parser.add_argument("-n", "--workers", type=int, default=1)
+    parser.add_argument("--dump", action="store_true")
+    args = parser.parse_args(argv)
+    results = run_suite(collect(args.fixtures), workers=args.workers)
+    for r in results:
+        if args.dump:
+            log = dumps(normalize(r.result)) if r.result is not None else dumps(r.message)
+            print(f"{r.case.name} {r.status} {log}")
+    if not args.dump:
+        print(summary_table(results))
+    return 0 if all(r.status == "passed" for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
