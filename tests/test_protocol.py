@@ -463,3 +463,21 @@ def test_serve_subprocess_eof_exits_zero():
     assert replies == [{"version": 1, "implementation": IMPLEMENTATION}]
     code, replies = talk(argv, [])
     assert (code, replies) == (0, [])
+
+
+def test_example_engine_in_protocol_md_works(tmp_path):
+    """The minimal engine of docs/PROTOCOL.md §5 speaks the protocol as documented."""
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+    block = text.split("<!-- example-engine", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "my_engine.py"
+    script.write_text(block, encoding="utf-8")
+    fixture = {"id": "x", "setup": {"players": [{"id": "alice"}, {"id": "bob"}], "seed": 4}}
+    with ProtocolEngine([sys.executable, str(script)], timeout=10, validate=True) as eng:
+        assert eng.implementation["name"] == "tiny-engine"
+        result = eng.run(fixture, "modern")
+        assert result["events"][0]["type"] == "game_started"
+        assert result["events"][0]["seed"] == 4
+        assert eng.run(fixture, "classic-1999")["skipped"] is True
+        with pytest.raises(EngineError) as info:
+            eng.run({"id": "no setup"}, "modern")
+        assert info.value.kind == "errored" and "setup" in info.value.message
