@@ -44,9 +44,6 @@ from typing import IO, Any, Callable, Sequence
 
 PROTOCOL_VERSION = 1
 
-#: The rulesets of DESIGN §3, used only if ``engine.RULESETS`` cannot be imported.
-_DEFAULT_RULESETS = ["modern", "timespiral-2006", "classic-1999"]
-
 #: What a reply may say the engine can do (DESIGN §9 ``capabilities``).
 CAPABILITIES = ["events", "state", "checkpoints"]
 
@@ -100,32 +97,37 @@ def _homepage() -> str:
     return "https://pypi.org/project/mtg-judge/"
 
 
-def _rulesets() -> list[str]:
-    try:
-        import engine
-    except ImportError:
-        return list(_DEFAULT_RULESETS)
-    return list(getattr(engine, "RULESETS", _DEFAULT_RULESETS))
-
-
 def reference_implementation() -> dict:
     """The ``implementation`` object the reference engine declares in its handshake.
 
     Shape: ``{"name", "version", "language", "homepage", "rulesets", "capabilities"}``
-    (DESIGN §9). ``rulesets`` is ``list(engine.RULESETS)``.
+    (DESIGN §9); ``rulesets`` is ``list(engine.RULESETS)``. Imports the engine.
     """
+    import engine
+
     return {
         "name": "mtg-judge-reference",
         "version": _package_version(),
         "language": "python",
         "homepage": _homepage(),
-        "rulesets": _rulesets(),
+        "rulesets": list(engine.RULESETS),
         "capabilities": list(CAPABILITIES),
     }
 
 
-#: The reference engine's handshake ``implementation`` (computed once, at import).
-IMPLEMENTATION: dict = reference_implementation()
+_implementation: dict | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """``IMPLEMENTATION``: the reference engine's handshake ``implementation``, computed on
+    first use, so that importing this module for :class:`ProtocolEngine` does not import
+    the engine."""
+    global _implementation
+    if name == "IMPLEMENTATION":
+        if _implementation is None:
+            _implementation = reference_implementation()
+        return _implementation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,7 +256,8 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
     """
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
-    implementation = IMPLEMENTATION if implementation is None else implementation
+    if implementation is None:
+        implementation = __getattr__("IMPLEMENTATION")
     run = _default_run if run is None else run
     reader = getattr(stdin, "buffer", stdin)
     started = False
