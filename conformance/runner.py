@@ -29,6 +29,8 @@ from conformance.protocol import EngineError, ProtocolEngine, build_scenario
 #: The fixtures directory of this source tree (``fixtures/``).
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 STATUSES = ("passed", "failed", "errored", "skipped")
+#: The rulesets of DESIGN §3 that fixtures may name.
+RULESETS = ("modern", "timespiral-2006", "classic-1999")
 
 
 @dataclass(frozen=True)

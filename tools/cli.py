@@ -1,0 +1,241 @@
+"""``mtg-judge``: the command line of the conformance suite (DESIGN §11).
+
+Exit codes: 0 success; 1 failures (a failing or erroring case, a lint problem, nothing to
+run, an engine that cannot start); 2 bad usage (click's usage errors).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from conformance.runner import (DEFAULT_ROOT, RULESETS, Case, collect, keyword_matches,
+                                run_case, run_suite, summary_table)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SNAPSHOT_DIR = PROJECT_ROOT / "conformance" / "__snapshots__"
+
+fixtures_option = click.option(
+    "--fixtures", "fixtures_dir", default=str(DEFAULT_ROOT), show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="The fixtures directory (<document>/<mechanic>/<name>.json, cards/, untestable.json).")
+
+
+def _collect(fixtures_dir: Path, **kwargs) -> list[Case]:
+    """collect() with a fixture problem turned into a clean error (exit 1)."""
+    try:
+        return collect(fixtures_dir, **kwargs)
+    except Exception as exc:  # FixtureError and friends name the file and JSON path
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+
+
+def _check_keyword(ctx, param, value):
+    try:
+        keyword_matches(value, "")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+def _run_with_progress(cases: list[Case], label: str, **kwargs):
+    with click.progressbar(length=len(cases), label=label, file=sys.stderr,
+                           show_pos=True) as bar:
+        return run_suite(cases, progress=lambda _result: bar.update(1), **kwargs)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """mtg-judge: a conformance suite for Magic: The Gathering rules engines.
+
+    Fixtures encode the rulings of the seed documents as scenarios with expected event
+    logs; the reference engine runs them (or any engine speaking protocol v1 over
+    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage.
+    """
+
+
+@main.command()
+@click.option("--ruleset", "rulesets", multiple=True, type=click.Choice(RULESETS),
+              help="Run only this ruleset (repeatable). Default: every fixture's rulesets.")
+@click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
+              help="Select cases whose '<id>[<ruleset>]' matches EXPR: substrings combined "
+                   "with and/or/not and parentheses, like pytest -k.")
+@click.option("-n", "workers", type=click.IntRange(min=1), default=None,
+              help="Parallel workers. Default: all cores in-process, 1 with --engine.")
+@click.option("--engine", "engine_command", metavar="COMMAND",
+              help="Check this engine through protocol v1 (a command line; one engine "
+                   "process per worker) instead of the in-process reference engine.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, help="Seconds to wait for each engine reply (--engine).")
+@click.option("--by-mechanic", is_flag=True, help="Also print the summary per mechanic.")
+@fixtures_option
+def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, fixtures_dir):
+    """Run the suite and report per document; exit 0 only if nothing failed or errored.
+
+    Prints a progress bar on stderr, then a table per document (passed, failed, errored,
+    skipped, compliance = passed / (passed + failed + errored)), then every failing case
+    with its mismatches. Skipped cases (a ruleset the engine does not declare) do not fail
+    the run.
+    """
+    cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+    if not cases:
+        raise click.ClickException("no cases selected (check --fixtures, --ruleset and -k)")
+    if workers is None:
+        workers = 1 if engine_command else (os.cpu_count() or 1)
+    try:
+        results = _run_with_progress(cases, "running", workers=workers,
+                                     engine_command=engine_command, timeout=timeout)
+    except Exception as exc:  # an engine that cannot even start (EngineError)
+        raise click.ClickException(f"cannot run the engine: {exc}") from None
+    click.echo(summary_table(results, "document"))
+    if by_mechanic:
+        click.echo()
+        click.echo(summary_table(results, "mechanic"))
+    bad = [r for r in results if r.status in ("failed", "errored")]
+    for r in bad:
+        click.echo()
+        click.echo(r.describe())
+    skipped = [r for r in results if r.status == "skipped"]
+    if skipped:
+        click.echo()
+        click.echo(f"skipped ({len(skipped)}):")
+        for r in skipped:
+            click.echo(f"  {r.case.name}: {r.message}")
+    sys.exit(1 if bad else 0)
+
+
+@main.command()
+@fixtures_option
+def validate(fixtures_dir):
+    """Check fixtures and card files: schemas plus lint (unknown card, alias or ruling id,
+    duplicate id). Prints each problem as 'file: path: message'; exit 1 if any."""
+    from conformance.lint import lint
+
+    problems = lint(fixtures_dir)
+    for problem in problems:
+        file, path = getattr(problem, "file", None), getattr(problem, "path", None)
+        message = getattr(problem, "expected", None)
+        if file is None or message is None:
+            click.echo(str(problem))
+        else:
+            click.echo(f"{file}: {path or '$'}: {message}")
+    if problems:
+        click.echo(f"{len(problems)} problem(s)", err=True)
+        sys.exit(1)
+    click.echo("ok", err=True)
+
+
+def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
+    path = Path(target)
+    if path.is_file():
+        fixtures_dir = path.resolve().parents[2]
+        matches = [c for c in _collect(fixtures_dir) if c.path.resolve() == path.resolve()]
+    else:
+        matches = [c for c in _collect(fixtures_dir) if c.fixture_id == target]
+    if not matches:
+        raise click.BadParameter(f"no fixture with id or path {target!r}", param_hint="FIXTURE")
+    if ruleset is None:
+        return matches[0]
+    for case in matches:
+        if case.ruleset == ruleset:
+            return case
+    have = ", ".join(c.ruleset for c in matches)
+    raise click.BadParameter(f"{matches[0].fixture_id} holds under {have}, not {ruleset}",
+                             param_hint="--ruleset")
+
+
+@main.command()
+@click.argument("fixture")
+@click.option("--ruleset", type=click.Choice(RULESETS),
+              help="The ruleset to play under. Default: the fixture's first ruleset.")
+@click.option("--priority", is_flag=True, help="Also show every priority pass.")
+@fixtures_option
+def show(fixture, ruleset, priority, fixtures_dir):
+    """Print FIXTURE (an id or a path) as a readable play-by-play on the reference engine:
+    the setup, one line per event, rejected inputs marked, and whether the expectations
+    are met (exit 1 if not)."""
+    from conformance.transcript import render
+
+    case = _find_case(fixture, ruleset, fixtures_dir)
+    outcome = run_case(case)
+    if outcome.result is None:
+        raise click.ClickException(outcome.describe())
+    click.echo(render(case.scenario, outcome.result, case.ruleset, priority=priority))
+    sys.exit(0 if outcome.status == "passed" else 1)
+
+
+@main.command()
+@click.option("--missing", "list_missing", is_flag=True, help="List the missing ruling ids.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@fixtures_option
+def coverage(list_missing, as_json, fixtures_dir):
+    """Run the suite in-process (all cores) and report, per document, the ruling ids covered
+    by a passing fixture, listed as untestable (fixtures/untestable.json), and missing."""
+    from conformance.coverage import coverage_report, coverage_table, load_untestable
+
+    cases = _collect(fixtures_dir)
+    results = _run_with_progress(cases, "running", workers=os.cpu_count() or 1)
+    report = coverage_report(results, untestable=load_untestable(fixtures_dir))
+    if as_json:
+        click.echo(json.dumps(report, indent=2, sort_keys=True))
+        return
+    click.echo(coverage_table(report))
+    if list_missing:
+        for doc, row in report["documents"].items():
+            for rid in row["missing_ids"]:
+                click.echo(f"missing: {rid}")
+
+
+@main.group()
+def snapshots() -> None:
+    """Manage the syrupy snapshots of the reference engine's logs (conformance/__snapshots__)."""
+
+
+def _snapshot_hashes() -> dict[str, str]:
+    return {str(p.relative_to(SNAPSHOT_DIR)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(SNAPSHOT_DIR.rglob("*")) if p.is_file()}
+
+
+@snapshots.command()
+def update():
+    """Regenerate every snapshot, serially (parallel updates can race), delete unused ones,
+    and list the snapshots added, modified and deleted. Exit 1 if some fixture fails."""
+    before = _snapshot_hashes() if SNAPSHOT_DIR.exists() else {}
+    command = [sys.executable, "-m", "pytest", str(PROJECT_ROOT / "conformance"),
+               "--snapshot-update", "-p", "no:xdist", "-q", "-p", "no:cacheprovider"]
+    click.echo(f"$ {' '.join(command)}", err=True)
+    proc = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True)
+    after = _snapshot_hashes() if SNAPSHOT_DIR.exists() else {}
+    changes = {
+        "added": sorted(set(after) - set(before)),
+        "modified": sorted(k for k in set(after) & set(before) if after[k] != before[k]),
+        "deleted": sorted(set(before) - set(after)),
+    }
+    for kind, names in changes.items():
+        for name in names:
+            click.echo(f"{kind}: {name}")
+    counts = ", ".join(f"{len(v)} {k}" for k, v in changes.items())
+    click.echo(f"snapshots: {counts}, {len(after)} in total")
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
+        click.echo(tail, err=True)
+        click.echo(f"pytest exited with {proc.returncode}", err=True)
+        sys.exit(1)
+
+
+@main.command()
+def serve():
+    """Serve the reference engine over protocol v1 on stdin/stdout (one JSON object per
+    line), for harnesses and for 'mtg-judge run --engine "mtg-judge serve"'."""
+    from conformance.protocol import serve as serve_protocol
+
+    sys.exit(serve_protocol(sys.stdin, sys.stdout))
+
+
+if __name__ == "__main__":
+    main()
