@@ -1,0 +1,36 @@
+"""DESIGN §7: same fixture + ruleset => byte-identical log in any process, worker, order or
+PYTHONHASHSEED. The whole suite runs in fresh interpreters (``python -m conformance.runner
+--dump``, one canonical line per case) under different hash seeds and worker counts."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def dump(hashseed: int, workers: int) -> list[str]:
+    env = {**os.environ, "PYTHONHASHSEED": str(hashseed)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance.runner", "--dump", "-n", str(workers)],
+        cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", timeout=1800)
+    assert proc.stdout, f"no output (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+    return proc.stdout.splitlines()
+
+
+def first_difference(a: list[str], b: list[str]) -> str:
+    for x, y in zip(a, b):
+        if x != y:
+            return f"\n- {x[:2000]}\n+ {y[:2000]}"
+    return f"\n{len(a)} lines vs {len(b)} lines"
+
+
+def test_suite_logs_are_byte_identical_across_hash_seeds_and_workers():
+    base = dump(hashseed=0, workers=1)
+    ran = [line for line in base if line.split(" ", 2)[1] in ("passed", "failed")]
+    assert ran, "no case produced a log:\n" + "\n".join(base[:5])
+    for hashseed, workers in [(1, 1), (0, 2)]:
+        other = dump(hashseed, workers)
+        assert other == base, (f"PYTHONHASHSEED={hashseed}, {workers} workers differs from "
+                               f"PYTHONHASHSEED=0, serial:{first_difference(base, other)}")
