@@ -7,40 +7,25 @@ of at least one fixture whose cases all pass), or *untestable* (listed in
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
+from conformance.loader import UNTESTABLE_FILE, load_rulings
+from conformance.loader import load_untestable as _load_untestable
 from conformance.runner import DEFAULT_ROOT, CaseResult
 
-CATALOG = Path(__file__).resolve().parent / "rulings.json"
 
-
-def load_catalog(path: Path = CATALOG) -> dict:
-    """The ruling catalog: ``{"documents": {name: {...}}, "rulings": [{"id", "doc", ...}]}``."""
-    return json.loads(Path(path).read_text(encoding="utf-8"))
-
-
-def untestable_ids(data: Any) -> dict[str, str]:
-    """``{ruling id: reason}`` from the parsed ``fixtures/untestable.json``.
-
-    Accepts a list of ``{"id", "reason"}`` objects, an object holding such a list under
-    ``"rulings"`` or ``"untestable"``, or a plain ``{id: reason}`` object.
-    """
-    if isinstance(data, dict):
-        for key in ("rulings", "untestable"):
-            if isinstance(data.get(key), list):
-                return untestable_ids(data[key])
-        return {k: str(v) for k, v in data.items() if k not in ("version", "$schema")}
-    return {item["id"]: str(item.get("reason", "")) for item in data or []}
+def load_catalog() -> dict:
+    """The ruling catalog ``conformance/rulings.json`` (``conformance.loader.load_rulings``)."""
+    return load_rulings()
 
 
 def load_untestable(root: Path = DEFAULT_ROOT) -> dict[str, str]:
-    """``{ruling id: reason}`` from ``<root>/untestable.json`` (empty if there is none)."""
-    path = Path(root) / "untestable.json"
-    if not path.exists():
-        return {}
-    return untestable_ids(json.loads(path.read_text(encoding="utf-8")))
+    """``{ruling id: reason}`` from ``<root>/untestable.json`` (empty if there is none).
+
+    Raises ``conformance.loader.FixtureError`` for a malformed file.
+    """
+    return {item["id"]: item["reason"] for item in _load_untestable(Path(root) / UNTESTABLE_FILE)}
 
 
 def passing_fixtures(results: Iterable[CaseResult]) -> dict[str, list[str]]:

@@ -24,10 +24,11 @@ from typing import Any, Callable, Iterable
 
 from conformance.canonical import normalize
 from conformance.expect import Mismatch, check, format_mismatches
+from conformance.loader import FIXTURES_DIR, iter_fixture_paths, load_cards, load_fixture
 from conformance.protocol import EngineError, ProtocolEngine, build_scenario
 
 #: The fixtures directory of this source tree (``fixtures/``).
-DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "fixtures"
+DEFAULT_ROOT = FIXTURES_DIR
 STATUSES = ("passed", "failed", "errored", "skipped")
 #: The rulesets of DESIGN §3 that fixtures may name.
 RULESETS = ("modern", "timespiral-2006", "classic-1999")
@@ -37,7 +38,8 @@ RULESETS = ("modern", "timespiral-2006", "classic-1999")
 class Case:
     """One fixture under one ruleset.
 
-    ``document`` and ``mechanic`` come from the path ``<root>/<document>/<mechanic>/x.json``.
+    ``document`` and ``mechanic`` come from the path ``<root>/<document>/<mechanic>/x.json``
+    (``""`` where the file sits higher up).
     ``scenario`` is what an engine receives: the fixture plus ``"cards": {name: card JSON}``
     for the cards its setup uses. ``problem`` is set (and the case errors without running)
     when the scenario could not be built, e.g. an unknown card.
@@ -81,21 +83,6 @@ class CaseResult:
 
 # --------------------------------------------------------------------------------------------
 # Collecting
-
-
-def read_cards(cards_dir: Path) -> dict[str, dict]:
-    """Card JSON objects of ``cards_dir`` (``fixtures/cards``), keyed by ``name``."""
-    cards = {}
-    for path in sorted(Path(cards_dir).glob("*.json")):
-        card = json.loads(path.read_text(encoding="utf-8"))
-        cards[card["name"]] = card
-    return cards
-
-
-def fixture_paths(root: Path) -> list[Path]:
-    """Fixture files under ``root``: ``<document>/<mechanic>/<name>.json``, sorted."""
-    root = Path(root)
-    return sorted(p for p in root.glob("*/*/*.json") if p.relative_to(root).parts[0] != "cards")
 
 
 def _tokenize(expr: str) -> list[str]:
@@ -157,35 +144,28 @@ def keyword_matches(expr: str | None, name: str) -> bool:
     return result
 
 
-def _load_fixture(path: Path) -> dict:
-    try:
-        from conformance.loader import load_fixture
-    except ImportError:  # the loader is optional while it is being written
-        return json.loads(path.read_text(encoding="utf-8"))
-    return load_fixture(path)
-
-
 def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = None,
             keyword: str | None = None) -> list[Case]:
     """Every case under the fixtures directory ``root``: each fixture × each of its rulesets.
 
     ``rulesets`` keeps only those rulesets; ``keyword`` is a ``-k`` expression matched against
     ``<id>[<ruleset>]`` (:func:`keyword_matches`). Cases come sorted by fixture path, then in
-    the fixture's ruleset order. Raises ``conformance.loader.FixtureError`` (or ``ValueError``
-    for bad JSON) for a malformed fixture, and ``ValueError`` for a bad ``keyword``.
+    the fixture's ruleset order. Raises ``conformance.loader.FixtureError`` for a malformed
+    fixture or card file (schema errors; cross-file checks are ``mtg-judge validate``'s), and
+    ``ValueError`` for a bad ``keyword``.
     """
     root = Path(root)
     keep = set(rulesets) if rulesets is not None else None
-    cards = read_cards(root / "cards")
+    cards = load_cards(root / "cards")
     cases = []
-    for path in fixture_paths(root):
-        fixture = _load_fixture(path)
-        document, mechanic = path.relative_to(root).parts[:2]
+    for path in iter_fixture_paths(root):
+        fixture = load_fixture(path)
+        document, mechanic = ([*path.relative_to(root).parts[:-1], "", ""])[:2]
         try:
             scenario, problem = build_scenario(fixture, cards), None
         except KeyError as exc:
             scenario, problem = dict(fixture), str(exc.args[0])
-        for ruleset in fixture.get("rulesets", ["modern"]):
+        for ruleset in fixture["rulesets"]:
             case = Case(fixture["id"], ruleset, path, document, mechanic, scenario, problem)
             if (keep is None or ruleset in keep) and keyword_matches(keyword, case.name):
                 cases.append(case)

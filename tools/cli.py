@@ -118,12 +118,7 @@ def validate(fixtures_dir):
 
     problems = lint(fixtures_dir)
     for problem in problems:
-        file, path = getattr(problem, "file", None), getattr(problem, "path", None)
-        message = getattr(problem, "expected", None)
-        if file is None or message is None:
-            click.echo(str(problem))
-        else:
-            click.echo(f"{file}: {path or '$'}: {message}")
+        click.echo(str(problem))  # "file: path: message"
     if problems:
         click.echo(f"{len(problems)} problem(s)", err=True)
         sys.exit(1)
