@@ -1,0 +1,293 @@
+"""Loading and validating fixtures, card files and the rulings catalog (docs/FORMAT.md §3, §5).
+
+Every file is read with :func:`load_json` and checked against its JSON Schema in ``schema/``
+(draft 2020-12). The schemas refer to each other by ``$id``
+(``https://mtg-judge.dev/schema/<name>.schema.json``); they are resolved from the local
+``schema/`` folder, never from the network.
+
+Every problem is a :class:`FixtureError` that names the file, the JSON path inside it
+(``$.setup.players[0].hand[2].card``) and what was expected there.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match, relevance
+from referencing import Registry, Resource
+
+
+class FixtureError(Exception):
+    """A problem in a fixture, card, untestable or catalog file.
+
+    Attributes:
+        file: the file, as given by the caller (a ``str``; ``"<engine reply>"`` for data
+            that did not come from a file).
+        path: a JSON path into the file's data, ``$`` for the whole document, e.g.
+            ``$.setup.players[0].hand[2].card`` or ``$.expect.state.battlefield["token#1"]``.
+        message: one line saying what is wrong, including what was expected.
+        expected: what was expected at ``path``, in words (``"one of: modern, ..."``).
+
+    ``str(error)`` is ``"{file}: {path}: {message}"``.
+    """
+
+    def __init__(self, file: str | Path, path: str, message: str, expected: str = "") -> None:
+        super().__init__(file, path, message, expected)
+        self.file = str(file)
+        self.path = path
+        self.message = message
+        self.expected = expected
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path}: {self.message}"
+
+
+def repo_root() -> Path:
+    """The project folder: the nearest ancestor of this module that holds ``pyproject.toml``.
+
+    Raises FileNotFoundError when no ancestor has one (the package was moved out of the
+    project).
+    """
+    here = Path(__file__).resolve()
+    for folder in here.parents:
+        if (folder / "pyproject.toml").is_file():
+            return folder
+    raise FileNotFoundError(f"no pyproject.toml above {here}")
+
+
+ROOT = repo_root()
+SCHEMA_DIR = ROOT / "schema"
+FIXTURES_DIR = ROOT / "fixtures"
+CARDS_DIR = FIXTURES_DIR / "cards"
+UNTESTABLE_FILE = "untestable.json"
+RULINGS_FILE = ROOT / "conformance" / "rulings.json"
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def json_path(parts: Any) -> str:
+    """Render a sequence of keys and indexes as a JSON path.
+
+    ``["setup", "players", 0, "hand"]`` → ``$.setup.players[0].hand``; keys that are not
+    identifiers are quoted: ``["battlefield", "token#1"]`` → ``$.battlefield["token#1"]``.
+    """
+    out = "$"
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENTIFIER.fullmatch(part):
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part, ensure_ascii=False)}]"
+    return out
+
+
+def load_json(path: str | Path) -> Any:
+    """Read a UTF-8 JSON file and return its data.
+
+    Raises FixtureError (path ``$``) when the file cannot be read, is not UTF-8, is not
+    valid JSON (the message gives line and column) or repeats a key inside one object
+    (a silent overwrite is almost always an editing mistake).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FixtureError(path, "$", f"cannot read the file: {exc}", "a readable UTF-8 file") from None
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise FixtureError(path, "$", f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                           "valid JSON") from None
+    except _DuplicateKey as exc:
+        raise FixtureError(path, "$", f"duplicate key {exc.key!r} in one object",
+                           "each key once per object") from None
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+@functools.cache
+def _registry() -> Registry:
+    """Every schema in ``schema/`` by its ``$id`` (so ``$ref`` between files resolves offline)."""
+    resources = []
+    for path in sorted(SCHEMA_DIR.glob("*.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources)
+
+
+@functools.cache
+def _validator(schema_name: str) -> Draft202012Validator:
+    name = schema_name if schema_name.endswith(".schema.json") else f"{schema_name}.schema.json"
+    path = SCHEMA_DIR / name
+    if not path.is_file():
+        known = sorted(p.name.removesuffix(".schema.json") for p in SCHEMA_DIR.glob("*.schema.json"))
+        raise ValueError(f"no schema {schema_name!r} in {SCHEMA_DIR} (known: {', '.join(known)})")
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def validate(instance: Any, schema_name: str, file: str | Path) -> list[FixtureError]:
+    """Check ``instance`` against ``schema/<schema_name>.schema.json``.
+
+    ``schema_name`` is ``"scenario"``, ``"card"``, ``"event"``, ``"state"``,
+    ``"untestable"``, ``"rulings"`` or ``"protocol-run"`` etc. (the ``.schema.json`` suffix
+    may be given too); ``file`` only labels the errors. Returns every error, most relevant
+    first (jsonschema's ``best_match`` order); each descends into ``anyOf``/``if``
+    branches to the most specific cause. Returns ``[]`` when the instance is valid.
+    Raises ValueError for an unknown schema name.
+    """
+    validator = _validator(schema_name)
+    base_uri = validator.schema["$id"]
+    errors = sorted(validator.iter_errors(instance), key=relevance, reverse=True)
+    return [_to_fixture_error(best_match([error]), file, base_uri) for error in errors]
+
+
+def _to_fixture_error(error: ValidationError, file: str | Path, base_uri: str) -> FixtureError:
+    """Turn a jsonschema error into a FixtureError with a readable message and expectation.
+
+    ``base_uri`` is the ``$id`` of the schema being applied (to resolve a ``$ref`` when
+    listing the allowed properties of an ``unevaluatedProperties`` error).
+    """
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    description = schema.get("description", "")
+    value = error.validator_value
+    message = error.message
+    if error.validator == "not" and description:
+        message = expected = description
+    elif error.validator == "pattern" and description:
+        expected = description
+        message = f"{error.instance!r} does not match {value!r}: expected {description}"
+    elif error.validator in ("anyOf", "oneOf") and description:
+        expected = description
+        message = f"{json.dumps(error.instance, ensure_ascii=False)} is not valid here: expected {description}"
+    elif error.validator == "enum":
+        expected = "one of: " + ", ".join(json.dumps(v) for v in value)
+    elif error.validator == "const":
+        expected = json.dumps(value)
+    elif error.validator == "type":
+        expected = f"a JSON {' or '.join(value) if isinstance(value, list) else value}"
+    elif error.validator == "required":
+        expected = "the properties: " + ", ".join(value)
+    elif error.validator in ("additionalProperties", "unevaluatedProperties"):
+        names = _allowed_properties(schema, base_uri)
+        expected = "only the properties: " + ", ".join(names) if names else "no other properties"
+    else:
+        expected = _EXPECTED.get(error.validator, "{validator}: {value}").format(
+            validator=error.validator, value=json.dumps(value))
+    return FixtureError(file, json_path(error.absolute_path), message, expected)
+
+
+_EXPECTED = {
+    "minItems": "at least {value} item(s)",
+    "maxItems": "at most {value} item(s)",
+    "minProperties": "at least {value} propert(y/ies)",
+    "minLength": "at least {value} character(s)",
+    "minimum": "a number >= {value}",
+    "maximum": "a number <= {value}",
+    "uniqueItems": "no repeated items",
+}
+
+
+def _allowed_properties(schema: dict, base_uri: str) -> list[str]:
+    """The property names ``schema`` declares, including those of the schema its ``$ref`` names."""
+    names = set(schema.get("properties", {}))
+    if "$ref" in schema:
+        target = _registry().resolver(base_uri=base_uri).lookup(schema["$ref"]).contents
+        names |= set(target.get("properties", {}))
+    return sorted(names)
+
+
+def _first(data: Any, schema_name: str, file: str | Path) -> Any:
+    """Return ``data`` if it matches the schema, else raise its most relevant error."""
+    errors = validate(data, schema_name, file)
+    if errors:
+        raise errors[0]
+    return data
+
+
+def load_cards(cards_dir: str | Path = CARDS_DIR) -> dict[str, dict]:
+    """Load every ``*.json`` card file in ``cards_dir`` (FORMAT §5).
+
+    Returns ``{card name: card dict}``, files read in sorted order. Raises FixtureError for
+    the first problem: unreadable or invalid JSON, a schema error, or a card name already
+    defined by another file (path ``$.name``).
+    """
+    cards: dict[str, dict] = {}
+    files: dict[str, Path] = {}
+    for path in sorted(Path(cards_dir).glob("*.json")):
+        card = _first(load_json(path), "card", path)
+        name = card["name"]
+        if name in cards:
+            raise FixtureError(path, "$.name", f"duplicate card name {name!r}: already defined in {files[name]}",
+                               "a card name defined by one file only")
+        cards[name], files[name] = card, path
+    return cards
+
+
+def load_fixture(path: str | Path) -> dict:
+    """Load one fixture file and check it against ``schema/scenario.schema.json`` (FORMAT §3).
+
+    Returns the fixture dict. Raises FixtureError for unreadable or invalid JSON, or for the
+    most relevant schema error. (Cross-file checks — unknown cards, aliases, ruling ids,
+    duplicate ids — are :func:`conformance.lint.lint`'s job.)
+    """
+    return _first(load_json(path), "scenario", path)
+
+
+def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
+    """Yield every fixture file under ``root``: each ``*.json`` at any depth, sorted, except
+    the card files (``root/cards/``) and ``root/untestable.json``."""
+    root = Path(root)
+    skip_dir, skip_file = root / "cards", root / UNTESTABLE_FILE
+    for path in sorted(root.rglob("*.json")):
+        if path != skip_file and skip_dir not in path.parents:
+            yield path
+
+
+def load_all_fixtures(root: str | Path = FIXTURES_DIR) -> list[tuple[Path, dict]]:
+    """Load every fixture under ``root`` (see :func:`iter_fixture_paths`).
+
+    Returns ``[(path, fixture dict)]`` in path order. Raises FixtureError for the first
+    file that does not load (see :func:`load_fixture`).
+    """
+    return [(path, load_fixture(path)) for path in iter_fixture_paths(root)]
+
+
+def load_untestable(path: str | Path = FIXTURES_DIR / UNTESTABLE_FILE) -> list[dict]:
+    """Load ``fixtures/untestable.json``: ``[{"id": ruling id, "reason": str}]`` (DESIGN §15).
+
+    A missing file means no ruling is declared untestable: returns ``[]``. Raises
+    FixtureError for invalid JSON or a schema error (``schema/untestable.schema.json``).
+    """
+    if not Path(path).exists():
+        return []
+    return _first(load_json(path), "untestable", path)
+
+
+def load_rulings(path: str | Path = RULINGS_FILE) -> dict:
+    """Load the project's catalog of ruling units (``conformance/rulings.json``).
+
+    Returns ``{"version": 1, "documents": {doc: {"file", "title", "era"}},
+    "rulings": [{"id", "doc", "lines": [first, last], "heading", "kind", "sha1"}]}``.
+    Raises FixtureError for invalid JSON or a schema error (``schema/rulings.schema.json``).
+    """
+    return _first(load_json(path), "rulings", path)
