@@ -1,0 +1,145 @@
+"""Card definitions: immutable, shared by every game (docs/FORMAT.md §5).
+
+A card file is data: Oracle fields plus a declarative ability definition. The engine
+interprets that data; nothing here knows a particular card.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ScenarioError
+from .mana import ManaCost
+
+CARD_TYPES = ("Artifact", "Creature", "Enchantment", "Instant", "Land", "Sorcery",
+              "Planeswalker", "Battle", "Kindred")
+PERMANENT_TYPES = {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}
+
+
+class FrozenDict(dict):
+    """A read-only dict: card data is shared by every game and never copied."""
+
+    def _readonly(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("card data is read-only")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict) -> "FrozenDict":
+        return self
+
+    def __copy__(self) -> "FrozenDict":
+        return self
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return FrozenDict({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class CardDefinition:
+    """One card's characteristics as printed (Oracle), plus its abilities as data.
+
+    ``keywords`` is a tuple of normalized keyword dicts ``{"keyword": "flying"}``,
+    ``{"keyword": "landwalk", "land_type": "Forest"}``…; ``abilities`` a tuple of ability
+    dicts (read-only mappings); ``spell`` the spell ability of an instant or sorcery.
+    """
+
+    name: str
+    mana_cost: ManaCost
+    types: tuple
+    subtypes: tuple = ()
+    supertypes: tuple = ()
+    oracle_text: str = ""
+    power: int | None = None
+    toughness: int | None = None
+    colors: tuple = ()
+    keywords: tuple = ()
+    abilities: tuple = ()
+    spell: Any = None
+    enchant: Any = None
+    is_token: bool = False
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def __deepcopy__(self, memo: dict) -> "CardDefinition":  # immutable: share it
+        return self
+
+    @property
+    def is_permanent_card(self) -> bool:
+        """CR 110.4a: artifact, creature, enchantment, land, planeswalker or battle."""
+        return any(t in PERMANENT_TYPES for t in self.types)
+
+    @staticmethod
+    def from_dict(data: dict, source: str = "card") -> "CardDefinition":
+        """Build a definition from a card file's JSON object.
+
+        Raises ScenarioError naming ``source`` and the field when a field is malformed.
+        """
+        try:
+            cost = ManaCost.parse(data.get("mana_cost")) if "mana_cost" in data else ManaCost.parse(None)
+        except ValueError as exc:
+            raise ScenarioError(f"{source}: $.mana_cost", str(exc)) from None
+        colors = tuple(data["colors"]) if "colors" in data else tuple(cost.colors())
+        keywords = tuple(_freeze(normalize_keyword(k)) for k in data.get("keywords", ()))
+        return CardDefinition(
+            name=data["name"],
+            mana_cost=cost,
+            types=tuple(data.get("types", ())),
+            subtypes=tuple(data.get("subtypes", ())),
+            supertypes=tuple(data.get("supertypes", ())),
+            oracle_text=data.get("oracle_text", ""),
+            power=data.get("power"),
+            toughness=data.get("toughness"),
+            colors=colors,
+            keywords=keywords,
+            abilities=_freeze(list(data.get("abilities", ()))),
+            spell=_freeze(data.get("spell")),
+            enchant=_freeze(data.get("enchant")),
+            is_token=bool(data.get("is_token", False)),
+            raw=_freeze(data),
+        )
+
+    @staticmethod
+    def token(spec: dict) -> "CardDefinition":
+        """A token's definition from a ``create_token`` effect's ``token`` spec (CR 111.4)."""
+        data = dict(spec)
+        data.setdefault("mana_cost", None)
+        data["is_token"] = True
+        data.setdefault("types", ["Creature"])
+        data["colors"] = list(spec.get("colors", ()))
+        d = CardDefinition.from_dict(data, source=f"token {spec.get('name', '?')}")
+        return d
+
+
+def normalize_keyword(k: Any) -> dict:
+    """``"flying"`` → ``{"keyword": "flying"}``; an object is returned as a plain dict."""
+    if isinstance(k, str):
+        return {"keyword": k}
+    return dict(k)
+
+
+def load_card_db(cards: str | Path | dict | None = None) -> dict[str, CardDefinition]:
+    """Load card definitions.
+
+    ``cards`` is a folder of card files (default: the project's ``fixtures/cards``), or a
+    dict ``{name: card dict}`` (as sent in a protocol ``run`` message).
+    Returns ``{name: CardDefinition}``. Raises ScenarioError for a malformed card.
+    """
+    if isinstance(cards, dict):
+        return {name: CardDefinition.from_dict(d, source=f"cards[{name!r}]") for name, d in cards.items()}
+    folder = Path(cards) if cards is not None else Path(__file__).resolve().parents[1] / "fixtures" / "cards"
+    db: dict[str, CardDefinition] = {}
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ScenarioError(str(path), f"invalid JSON: {exc}") from None
+        d = CardDefinition.from_dict(data, source=str(path))
+        db[d.name] = d
+    return db

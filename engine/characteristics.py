@@ -1,0 +1,243 @@
+"""Characteristics of objects after continuous effects (CR 613, the layer system), and
+matching objects against filters and target specs (CR 115, 702.16 protection).
+
+Implemented layers: 6 (ability-adding effects: statics and resolved effects, in timestamp
+order), 7c (power/toughness modifications), 7d (counters). Types, colors and control are
+taken as printed/current (no type- or color-changing effects exist in the card pool yet).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from .objects import GameObject, StackItem
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def static_effects(game: "Game") -> list[tuple[GameObject, dict]]:
+    """Every static ability's effect of every permanent on the battlefield, in timestamp
+    order: ``[(source, effect dict)]``."""
+    out = []
+    for perm in sorted(game.battlefield, key=lambda o: o.timestamp):
+        for ab in perm.definition.abilities:
+            if ab.get("kind") == "static":
+                out.append((perm, ab["effect"]))
+    return out
+
+
+def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[GameObject]:
+    """The permanents a static effect applies to now (CR 611.3a: continuously re-evaluated)."""
+    spec = effect.get("affected", "self")
+    if spec == "self":
+        return [source]
+    if spec == "enchanted":
+        target = game.objects.get(source.attached_to) if source.attached_to else None
+        return [target] if target is not None and target.zone == "battlefield" else []
+    if isinstance(spec, dict) and "all" in spec:
+        return [o for o in game.battlefield if matches(game, o, spec["all"], source.controller, source)]
+    return []
+
+
+def keywords(game: "Game", obj: GameObject) -> list[dict]:
+    """The object's keyword abilities after layer 6 (printed, granted by statics, then by
+    resolved effects in timestamp order)."""
+    kws = [dict(k) for k in obj.definition.keywords]
+    if obj.zone != "battlefield":
+        return kws
+    for src, eff in static_effects(game):
+        if eff.get("type") == "grant_keywords" and obj in affected_by_static(game, src, eff):
+            kws.extend(_norm(k) for k in eff.get("keywords", ()))
+    for ce in game.effects:
+        if ce.kind == "grant_keywords" and obj.ref in ce.affected:
+            kws.extend(_norm(k) for k in ce.keywords)
+    return kws
+
+
+def _norm(k: Any) -> dict:
+    return {"keyword": k} if isinstance(k, str) else dict(k)
+
+
+def has_keyword(game: "Game", obj: GameObject, name: str) -> bool:
+    """True if the object has keyword ``name`` (``flying``, ``haste`` …)."""
+    return any(k["keyword"] == name for k in keywords(game, obj))
+
+
+def keyword_names(game: "Game", obj: GameObject) -> list[str]:
+    """Sorted, de-duplicated keyword names for the state, e.g. ``["flying", "landwalk:Forest"]``."""
+    names = set()
+    for k in keywords(game, obj):
+        if k["keyword"] == "landwalk":
+            names.add(f"landwalk:{k['land_type']}")
+        elif k["keyword"] == "protection":
+            frm = k.get("from", {})
+            names.add("protection:" + ",".join(frm.get("colors", []) + frm.get("types", [])))
+        else:
+            names.add(k["keyword"])
+    return sorted(names)
+
+
+def power_toughness(game: "Game", obj: GameObject) -> tuple[int, int]:
+    """CR 613.4: printed values (7a), modifications from statics and resolved effects (7c),
+    then counters (7d). Returns (power, toughness); (0, 0) for a non-creature."""
+    d = obj.definition
+    p, t = (d.power or 0), (d.toughness or 0)
+    if obj.zone == "battlefield":
+        for src, eff in static_effects(game):
+            if eff.get("type") == "modify_pt" and obj in affected_by_static(game, src, eff):
+                p += eff.get("power", 0)
+                t += eff.get("toughness", 0)
+        for ce in game.effects:
+            if ce.kind == "modify_pt" and obj.ref in ce.affected:
+                p += ce.power
+                t += ce.toughness
+        n_plus = obj.counters.get("+1/+1", 0)
+        n_minus = obj.counters.get("-1/-1", 0)
+        p += n_plus - n_minus
+        t += n_plus - n_minus
+    return p, t
+
+
+def colors(obj: GameObject | StackItem | None) -> list[str]:
+    """Color names of an object (CR 105.2); an ability's color is its source's."""
+    if obj is None:
+        return []
+    if isinstance(obj, StackItem):
+        if obj.obj is not None:
+            return list(obj.obj.definition.colors)
+        return list(obj.source_lki.definition.colors) if obj.source_lki else []
+    return list(obj.definition.colors)
+
+
+def is_type(obj: GameObject, t: str) -> bool:
+    return t in obj.definition.types
+
+
+def static_restrictions(game: "Game", obj: GameObject, kind: str) -> list[dict]:
+    """Static effects of type ``kind`` (``cant_attack``, ``cant_block``,
+    ``cant_be_blocked``, ``cant_be_blocked_except``) that apply to ``obj``."""
+    return [eff for src, eff in static_effects(game)
+            if eff.get("type") == kind and obj in affected_by_static(game, src, eff)]
+
+
+def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
+            you: str | None, source: GameObject | None = None) -> bool:
+    """Does ``obj`` satisfy filter ``flt`` (docs/FORMAT.md §5), seen by player ``you``
+    from ``source``? ``types``/``colors``/``subtypes`` match any of the listed values;
+    every key must hold."""
+    if not flt:
+        return True
+    if isinstance(obj, StackItem):
+        target = obj.obj
+        if target is None:
+            return False
+        controller = obj.controller
+    else:
+        target = obj
+        controller = obj.controller
+    d = target.definition
+    for key, want in flt.items():
+        if key == "types" and not any(t in d.types for t in want):
+            return False
+        if key == "not_types" and any(t in d.types for t in want):
+            return False
+        if key == "subtypes" and not any(t in d.subtypes for t in want):
+            return False
+        if key == "supertypes" and not any(t in d.supertypes for t in want):
+            return False
+        if key == "colors" and not any(c in colors(obj) for c in want):
+            return False
+        if key == "not_colors" and any(c in colors(obj) for c in want):
+            return False
+        if key == "colorless" and (not colors(obj)) != want:
+            return False
+        if key == "controller":
+            if want == "you" and controller != you:
+                return False
+            if want == "opponent" and controller == you:
+                return False
+        if key == "keywords" and not all(has_keyword(game, target, k) for k in want):
+            return False
+        if key == "not_keywords" and any(has_keyword(game, target, k) for k in want):
+            return False
+        if key == "tapped" and target.tapped != want:
+            return False
+        if key == "attacking" and (target.ref in game.combat_attackers()) != want:
+            return False
+        if key == "blocking" and (target.ref in game.combat_blockers()) != want:
+            return False
+        if key == "attacked_this_turn" and target.attacked_this_turn != want:
+            return False
+        if key == "other" and want and source is not None and target.ref == source.ref:
+            return False
+        if key == "name" and d.name != want:
+            return False
+    return True
+
+
+def protected_from(game: "Game", obj: GameObject, source: GameObject | StackItem | None) -> bool:
+    """CR 702.16: does ``obj`` have protection from a quality ``source`` has?"""
+    if source is None:
+        return False
+    src_colors = colors(source)
+    src_obj = source.obj if isinstance(source, StackItem) else source
+    if isinstance(source, StackItem) and src_obj is None:
+        src_obj = source.source_lki
+    for k in keywords(game, obj):
+        if k["keyword"] != "protection":
+            continue
+        frm = k.get("from", {})
+        if any(c in src_colors for c in frm.get("colors", ())):
+            return True
+        if src_obj is not None and any(t in src_obj.definition.types for t in frm.get("types", ())):
+            return True
+        if frm.get("everything"):
+            return True
+    return False
+
+
+def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
+                       source: GameObject | StackItem | None) -> bool:
+    """Is ``target`` (a GameObject, StackItem or a player id str) a legal choice for the
+    target spec ``spec`` (CR 115.2, 115.4), from ``source`` controlled by ``you``?
+    Checks kind, filter, shroud and protection (CR 702.18, 702.16b)."""
+    kind = spec.get("kind", "any")
+    flt = spec.get("filter")
+    if isinstance(target, str):  # a player
+        return kind in ("any", "player") and _player_filter(spec, target, you)
+    if isinstance(target, StackItem):
+        if kind != "spell" or target.kind != "spell":
+            return False
+        return matches(game, target, flt, you)
+    obj: GameObject = target
+    if obj.zone != "battlefield":
+        return False
+    type_for_kind = {"creature": "Creature", "land": "Land", "artifact": "Artifact",
+                     "enchantment": "Enchantment", "any": "Creature"}
+    if kind in type_for_kind and not is_type(obj, type_for_kind[kind]):
+        return False
+    if kind not in type_for_kind and kind != "permanent":
+        return False
+    if not matches(game, obj, flt, you, source if isinstance(source, GameObject) else None):
+        return False
+    if has_keyword(game, obj, "shroud"):
+        return False
+    if protected_from(game, obj, source):
+        return False
+    return True
+
+
+def _player_filter(spec: dict, player: str, you: str) -> bool:
+    who = (spec.get("filter") or {}).get("player")
+    if who == "opponent":
+        return player != you
+    if who == "you":
+        return player == you
+    return True
+
+
+def all_matching(game: "Game", objs: Iterable[GameObject], flt: dict, you: str,
+                 source: GameObject | None = None) -> list[GameObject]:
+    """The objects of ``objs`` that match ``flt``, in their given order."""
+    return [o for o in objs if matches(game, o, flt, you, source)]

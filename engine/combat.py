@@ -1,0 +1,273 @@
+"""The combat phase (CR 506–511): declaring attackers and blockers, evasion, combat damage
+with first strike and trample."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import characteristics as ch
+from .errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import GameObject
+
+
+@dataclass
+class Combat:
+    """Who attacks whom and who blocks whom in this combat.
+
+    ``attackers``: {attacker ref: defending player id}, in declaration order;
+    ``blockers``: {blocker ref: attacker ref}; ``blocked``: attacker refs that became
+    blocked (they stay blocked even if their blockers leave, CR 509.1h);
+    ``dealt_first_strike``: refs that dealt combat damage in the first-strike step.
+    """
+
+    attackers: dict = field(default_factory=dict)
+    blockers: dict = field(default_factory=dict)
+    blocked: set = field(default_factory=set)
+    dealt_first_strike: set = field(default_factory=set)
+
+    def remove(self, ref: str) -> bool:
+        """CR 506.4: remove a creature from combat; return True if it was in combat."""
+        was = ref in self.attackers or ref in self.blockers
+        self.attackers.pop(ref, None)
+        self.blockers.pop(ref, None)
+        return was
+
+    def blockers_of(self, attacker: str) -> list[str]:
+        return [b for b, a in self.blockers.items() if a == attacker]
+
+    def any_first_strike(self, game: "Game") -> bool:
+        refs = list(self.attackers) + list(self.blockers)
+        return any(_strikes_first(game, game.objects[r]) for r in refs if r in game.objects)
+
+
+def _strikes_first(game: "Game", obj: "GameObject") -> bool:
+    return ch.has_keyword(game, obj, "first_strike") or ch.has_keyword(game, obj, "double_strike")
+
+
+# ------------------------------------------------------------------ attackers
+def declare_attackers_step(game: "Game") -> None:
+    """CR 508.1: the active player declares attackers (a turn-based action)."""
+    game.decide("declare_attackers", game.active, "declare_attackers",
+                lambda inp: _declare_attackers(game, inp), transactional=True)
+
+
+def can_attack(game: "Game", obj: "GameObject", player: str) -> None:
+    """CR 508.1a: raise IllegalAction ``cannot_attack`` or ``summoning_sick`` unless
+    ``obj`` is an untapped creature ``player`` controls, without defender (CR 702.3b) or a
+    "can't attack" effect, and controlled continuously since the turn began or with haste
+    (CR 302.6)."""
+    if obj.zone != "battlefield" or not ch.is_type(obj, "Creature"):
+        raise IllegalAction("cannot_attack", f"{obj.ref} is not a creature on the battlefield")
+    if obj.controller != player:
+        raise IllegalAction("not_controller", f"{player} doesn't control {obj.name}")
+    if obj.tapped:
+        raise IllegalAction("cannot_attack", f"{obj.name} is tapped")
+    if obj.summoning_sick and not ch.has_keyword(game, obj, "haste"):
+        raise IllegalAction("summoning_sick", f"{obj.name} hasn't been under {player}'s control since the turn began")
+    if ch.has_keyword(game, obj, "defender"):
+        raise IllegalAction("cannot_attack", f"{obj.name} has defender")
+    if ch.static_restrictions(game, obj, "cant_attack"):
+        raise IllegalAction("cannot_attack", f"{obj.name} can't attack")
+
+
+def _declare_attackers(game: "Game", inp: dict) -> None:
+    refs = inp.get("attackers") or []
+    defenders = game.opponents(game.active)
+    chosen: list["GameObject"] = []
+    for ref in refs:
+        name = ref.get("attacker") if isinstance(ref, dict) else ref
+        obj = game.find(name) if isinstance(name, str) else None
+        if obj is None:
+            raise IllegalAction("unknown_object", f"no object {name!r}")
+        if obj in chosen:
+            raise IllegalAction("cannot_attack", f"{obj.name} is declared twice")
+        can_attack(game, obj, game.active)
+        chosen.append(obj)
+    out = []
+    for obj in chosen:
+        defender = defenders[0]
+        game.combat.attackers[obj.ref] = defender
+        obj.attacked_this_turn = True
+        if not ch.has_keyword(game, obj, "vigilance"):
+            game.tap(obj)  # CR 508.1f
+        out.append({"object": obj.ref, "card": obj.card, "defender": defender})
+    game.log("attackers_declared", player=game.active, attackers=out)
+    for obj in chosen:
+        game.fire_triggers({"event": "attacks", "object": obj})
+
+
+# ------------------------------------------------------------------- blockers
+def declare_blockers_step(game: "Game") -> None:
+    """CR 509.1: the defending player declares blockers (a turn-based action)."""
+    defender = next(iter(game.combat.attackers.values()), None)
+    if defender is None:
+        return
+    game.decide("declare_blockers", defender, "declare_blockers",
+                lambda inp: _declare_blockers(game, defender, inp), transactional=True)
+
+
+def can_block(game: "Game", blocker: "GameObject", attacker: "GameObject", player: str) -> None:
+    """CR 509.1a–b: raise IllegalAction unless ``blocker`` may block ``attacker``:
+    an untapped creature of the defending player, with no "can't block" effect; evasion:
+    flying (CR 702.9b, blocked only by flying or reach), landwalk (CR 702.14c),
+    protection (CR 702.16f), "can't be blocked" and "can't be blocked except by"."""
+    if blocker.zone != "battlefield" or not ch.is_type(blocker, "Creature"):
+        raise IllegalAction("cannot_block", f"{blocker.ref} is not a creature on the battlefield")
+    if blocker.controller != player:
+        raise IllegalAction("not_controller", f"{player} doesn't control {blocker.name}")
+    if blocker.tapped:
+        raise IllegalAction("cannot_block", f"{blocker.name} is tapped")
+    if ch.static_restrictions(game, blocker, "cant_block"):
+        raise IllegalAction("cannot_block", f"{blocker.name} can't block")
+    if ch.has_keyword(game, attacker, "flying") and not (
+            ch.has_keyword(game, blocker, "flying") or ch.has_keyword(game, blocker, "reach")):
+        raise IllegalAction("cannot_block", f"{attacker.name} has flying; {blocker.name} has neither flying nor reach")
+    for kw in ch.keywords(game, attacker):
+        if kw["keyword"] == "landwalk":
+            if any(p.controller == player and kw["land_type"] in p.definition.subtypes and ch.is_type(p, "Land")
+                   for p in game.battlefield):
+                raise IllegalAction("cannot_block", f"{attacker.name} has {kw['land_type'].lower()}walk and "
+                                    f"{player} controls a {kw['land_type']}")
+    if ch.protected_from(game, attacker, blocker):
+        raise IllegalAction("cannot_block", f"{attacker.name} has protection from {blocker.name}")
+    if ch.static_restrictions(game, attacker, "cant_be_blocked"):
+        raise IllegalAction("cannot_block", f"{attacker.name} can't be blocked")
+    for eff in ch.static_restrictions(game, attacker, "cant_be_blocked_except"):
+        if not any(ch.matches(game, blocker, f, player) for f in eff.get("blockers", ())):
+            raise IllegalAction("cannot_block", f"{attacker.name} can't be blocked except as its effect allows")
+    if ch.static_restrictions(game, blocker, "can_block_only_flying") and not ch.has_keyword(game, attacker, "flying"):
+        raise IllegalAction("cannot_block", f"{blocker.name} can block only creatures with flying")
+
+
+def _declare_blockers(game: "Game", defender: str, inp: dict) -> None:
+    blocks = inp.get("blocks") or []
+    pairs: list[tuple["GameObject", "GameObject"]] = []
+    for entry in blocks:
+        if not isinstance(entry, dict):
+            raise IllegalAction("invalid_block", "each block is {\"blocker\": …, \"attacker\": …}")
+        b = game.find(entry.get("blocker")) if isinstance(entry.get("blocker"), str) else None
+        a = game.find(entry.get("attacker")) if isinstance(entry.get("attacker"), str) else None
+        if b is None or a is None:
+            raise IllegalAction("unknown_object", f"no such blocker or attacker in {entry}")
+        if a.ref not in game.combat.attackers:
+            raise IllegalAction("invalid_block", f"{a.name} is not attacking")
+        if any(b is pb for pb, _ in pairs):
+            raise IllegalAction("invalid_block", f"{b.name} can block only one creature (CR 509.1a)")
+        can_block(game, b, a, defender)
+        pairs.append((b, a))
+    out = []
+    for b, a in pairs:
+        game.combat.blockers[b.ref] = a.ref
+        game.combat.blocked.add(a.ref)
+        out.append({"blocker": b.ref, "blocker_card": b.card, "attacker": a.ref, "attacker_card": a.card})
+    game.log("blockers_declared", player=defender, blocks=out)
+    for b, a in pairs:
+        game.fire_triggers({"event": "blocks", "object": b})
+    for a_ref in dict.fromkeys(a.ref for _, a in pairs):
+        game.fire_triggers({"event": "becomes_blocked", "object": game.objects[a_ref]})
+
+
+# --------------------------------------------------------------------- damage
+def _deals_damage_now(game: "Game", obj: "GameObject", first_strike_step: bool) -> bool:
+    """CR 510.4: in the first-strike step only first/double strikers deal damage; in the
+    regular step those that didn't, plus double strikers."""
+    strikes_first = _strikes_first(game, obj)
+    if first_strike_step:
+        return strikes_first
+    return obj.ref not in game.combat.dealt_first_strike or ch.has_keyword(game, obj, "double_strike")
+
+
+def lethal_damage(game: "Game", obj: "GameObject") -> int:
+    """CR 702.19c / 510.1c: damage that is lethal considering damage already marked."""
+    _, t = ch.power_toughness(game, obj)
+    return max(0, t - obj.damage)
+
+
+def combat_damage_step(game: "Game", first_strike: bool) -> None:
+    """CR 510.1–510.2: each attacking and blocking creature assigns combat damage equal to
+    its power; the active player divides an attacker's damage among several blockers (or,
+    with trample, onto the player, CR 702.19b); then all of it is dealt simultaneously."""
+    combat = game.combat
+    assignments: list[tuple["GameObject", Any, int]] = []
+    for a_ref, defender in list(combat.attackers.items()):
+        attacker = game.objects.get(a_ref)
+        if attacker is None or not _deals_damage_now(game, attacker, first_strike):
+            continue
+        power, _ = ch.power_toughness(game, attacker)
+        if power <= 0:
+            continue
+        blockers = [game.objects[b] for b in combat.blockers_of(a_ref) if b in game.objects]
+        trample = ch.has_keyword(game, attacker, "trample")
+        if a_ref not in combat.blocked:
+            assignments.append((attacker, defender, power))
+        elif not blockers:
+            if trample:  # CR 702.19e: all its damage to the player
+                assignments.append((attacker, defender, power))
+        elif len(blockers) == 1 and not trample:
+            assignments.append((attacker, blockers[0], power))
+        else:
+            chosen = game.decide("assign_damage", game.active, "assign_damage",
+                                 lambda inp: _check_assignment(game, inp, attacker, blockers, defender, power, trample),
+                                 attacker=a_ref)
+            game.log("combat_damage_assigned", attacker=a_ref, card=attacker.card,
+                     assignment={(t if isinstance(t, str) else t.ref): n for t, n in chosen})
+            assignments += [(attacker, t, n) for t, n in chosen if n > 0]
+    for b_ref, a_ref in list(combat.blockers.items()):
+        blocker = game.objects.get(b_ref)
+        attacker = game.objects.get(a_ref)
+        if blocker is None or attacker is None or a_ref not in combat.attackers:
+            continue
+        if not _deals_damage_now(game, blocker, first_strike):
+            continue
+        power, _ = ch.power_toughness(game, blocker)
+        if power > 0:
+            assignments.append((blocker, attacker, power))
+    if first_strike:
+        combat.dealt_first_strike |= {src.ref for src, _, _ in assignments}
+        for ref in list(combat.attackers) + list(combat.blockers):
+            obj = game.objects.get(ref)
+            if obj is not None and _strikes_first(game, obj):
+                combat.dealt_first_strike.add(ref)
+    for src, target, n in assignments:
+        game.deal_damage(src, target, n, combat=True)
+
+
+def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers: list, defender: str,
+                      power: int, trample: bool) -> list:
+    """Validate an ``assign_damage`` input (CR 510.1c–d, 702.19b): the attacker named, the
+    amounts whole and adding up to its power, only its blockers (and, with trample, the
+    defending player once every blocker has lethal damage)."""
+    if game.find(inp.get("attacker", "")) is not attacker:
+        raise IllegalAction("invalid_damage_assignment", f"assign damage for {attacker.ref} now")
+    assignment = inp.get("assignment")
+    if not isinstance(assignment, dict):
+        raise IllegalAction("invalid_damage_assignment", "assignment is {blocker or player: amount}")
+    out: list = []
+    total = 0
+    to_player = 0
+    for key, n in assignment.items():
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise IllegalAction("invalid_damage_assignment", f"bad amount {n!r}")
+        if key == defender:
+            if not trample:
+                raise IllegalAction("invalid_damage_assignment", f"{attacker.name} has no trample")
+            to_player = n
+            out.append((defender, n))
+        else:
+            obj = game.find(key)
+            if obj is None or obj not in blockers:
+                raise IllegalAction("invalid_damage_assignment", f"{key} is not blocking {attacker.name}")
+            out.append((obj, n))
+        total += n
+    if total != power:
+        raise IllegalAction("invalid_damage_assignment", f"assign exactly {power} damage, not {total}")
+    if to_player:
+        for b in blockers:
+            if dict((t.ref, n) for t, n in out if not isinstance(t, str)).get(b.ref, 0) < lethal_damage(game, b):
+                raise IllegalAction("invalid_damage_assignment",
+                                    f"lethal damage to every blocker before the player (CR 702.19c)")
+    return out

@@ -1,0 +1,399 @@
+"""The effect interpreter: one-shot effects of resolving spells and abilities (CR 608.2c,
+610), and the continuous effects and shields they create (CR 611, 615).
+
+Effects are data (docs/FORMAT.md §5); each ``type`` has one function here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import characteristics as ch
+from .errors import IllegalAction
+from .mana import ManaCost, parse_mana_symbols
+from .objects import ContinuousEffect, GameObject, Shield, StackItem
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass
+class Context:
+    """What a resolving spell or ability knows: its game, its stack item, and which of its
+    targets are still legal (CR 608.2b: illegal targets are not affected)."""
+
+    game: "Game"
+    item: StackItem
+    legal: list
+
+    @property
+    def controller(self) -> str:
+        return self.item.controller
+
+    @property
+    def source(self) -> GameObject | None:
+        return self.item.obj if self.item.obj is not None else self.item.source_lki
+
+    def amount(self, value: Any) -> int:
+        """An amount: an int, or ``"X"`` (the value chosen on casting)."""
+        if value == "X":
+            return self.item.x
+        return int(value)
+
+    def refs(self, spec: Any) -> list:
+        """Resolve a reference (docs/FORMAT.md §5) to a list of GameObjects, StackItems or
+        player ids. A target that is no longer legal resolves to nothing."""
+        g = self.game
+        if isinstance(spec, dict) and "target" in spec:
+            i = spec["target"]
+            if i >= len(self.item.targets) or not self.legal[i]:
+                return []
+            ref = self.item.targets[i]
+            if ref in g.players:
+                return [ref]
+            item = next((s for s in g.stack if s.ref == ref), None)
+            if item is not None:
+                return [item]
+            obj = g.objects.get(ref)
+            return [obj] if obj is not None else []
+        if isinstance(spec, dict) and "all" in spec:
+            return ch.all_matching(g, list(g.battlefield), spec["all"], self.controller,
+                                   self.source if isinstance(self.source, GameObject) else None)
+        if spec == "self":
+            src = self.source
+            if self.item.kind == "ability" and src is not None:
+                cur = g.objects.get(src.ref)
+                return [cur] if cur is not None else []
+            return [src] if src is not None else []
+        if spec in ("controller", "you"):
+            return [self.controller]
+        if spec == "each_player":
+            return g.living()
+        if spec == "each_opponent":
+            return g.opponents(self.controller)
+        if spec == "defending_player":
+            if g.combat is not None and g.combat.attackers:
+                return [next(iter(g.combat.attackers.values()))]
+            return []
+        if spec == "enchanted":
+            src = self.source
+            host = g.objects.get(src.attached_to) if src is not None and src.attached_to else None
+            return [host] if host is not None else []
+        if spec == "triggering_object":
+            ref = (self.item.trigger_event or {}).get("triggering_object")
+            obj = g.objects.get(ref) if ref else None
+            return [obj] if obj is not None else []
+        if isinstance(spec, list):
+            out: list = []
+            for s in spec:
+                out += self.refs(s)
+            return out
+        raise ValueError(f"unknown reference {spec!r}")
+
+    def objects(self, spec: Any) -> list[GameObject]:
+        return [o for o in self.refs(spec) if isinstance(o, GameObject)]
+
+    def players(self, spec: Any) -> list[str]:
+        return [p for p in self.refs(spec) if isinstance(p, str)]
+
+
+def run(ctx: Context, effects: Any) -> None:
+    """Carry out ``effects`` in the order written (CR 608.2c)."""
+    for eff in effects:
+        if ctx.game.over:
+            return
+        handler = HANDLERS.get(eff["type"])
+        if handler is None:
+            raise ValueError(f"unknown effect type {eff['type']!r}")
+        handler(ctx, eff)
+
+
+# ---------------------------------------------------------------- handlers
+def _deal_damage(ctx: Context, eff: dict) -> None:
+    n = ctx.amount(eff["amount"])
+    source = ctx.item if ctx.item.kind == "spell" else ctx.item.source_lki
+    for target in ctx.refs(eff["to"]):
+        if isinstance(target, StackItem):
+            continue
+        if isinstance(target, GameObject) and target.zone != "battlefield":
+            continue
+        ctx.game.deal_damage(source, target, n)
+
+
+def _destroy(ctx: Context, eff: dict) -> None:
+    for obj in ctx.objects(eff["what"]):
+        ctx.game.destroy(obj, can_regenerate=not eff.get("cant_be_regenerated", False))
+
+
+def _move(to: str) -> Callable[[Context, dict], None]:
+    def handler(ctx: Context, eff: dict) -> None:
+        for obj in ctx.objects(eff["what"]):
+            if obj.zone == "battlefield":
+                ctx.game.move(obj, to, cause=eff["type"])
+    return handler
+
+
+def _sacrifice(ctx: Context, eff: dict) -> None:
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone == "battlefield":
+            ctx.game.sacrifice(obj)
+
+
+def _tap(ctx: Context, eff: dict) -> None:
+    for obj in ctx.objects(eff["what"]):
+        if not obj.tapped:
+            ctx.game.tap(obj)
+
+
+def _untap(ctx: Context, eff: dict) -> None:
+    for obj in ctx.objects(eff["what"]):
+        ctx.game.untap(obj)
+
+
+def _counter(ctx: Context, eff: dict) -> None:
+    for item in ctx.refs(eff["what"]):
+        if isinstance(item, StackItem) and item in ctx.game.stack:
+            ctx.game.counter(item)
+
+
+def _draw(ctx: Context, eff: dict) -> None:
+    for p in ctx.players(eff.get("player", "controller")):
+        ctx.game.draw(p, ctx.amount(eff.get("count", 1)))
+
+
+def _discard(ctx: Context, eff: dict) -> None:
+    """CR 701.9: the player chooses unless the discard is random (a random outcome)."""
+    g = ctx.game
+    for p in ctx.players(eff.get("player", "controller")):
+        hand = g.players[p].hand
+        n = min(ctx.amount(eff.get("count", 1)), len(hand))
+        if n == 0:
+            continue
+        if eff.get("random"):
+            from .scenario import random_choice
+            for _ in range(n):
+                g.discard(random_choice(g, "random_discard", p, list(g.players[p].hand)))
+            continue
+        def choose(inp: dict, p: str = p, n: int = n) -> list[GameObject]:
+            cards = inp.get("cards") or []
+            objs = [g.find(c) if isinstance(c, str) else None for c in cards]
+            if len(objs) != n or len({id(o) for o in objs}) != n:
+                raise IllegalAction("invalid_choice", f"discard exactly {n} different card(s)")
+            for c, o in zip(cards, objs):
+                if o is None or o.zone != "hand" or o.owner != p:
+                    raise IllegalAction("not_in_hand", f"{c} is not in {p}'s hand")
+            return objs
+        for obj in g.decide("discard", p, "discard", choose, count=n):
+            g.discard(obj)
+
+
+def _mill(ctx: Context, eff: dict) -> None:
+    g = ctx.game
+    for p in ctx.players(eff.get("player", "controller")):
+        for _ in range(ctx.amount(eff.get("count", 1))):
+            if g.players[p].library:
+                g.move(g.players[p].library[0], "graveyard", cause="mill")
+
+
+def _gain_life(ctx: Context, eff: dict) -> None:
+    for p in ctx.players(eff.get("player", "controller")):
+        ctx.game.gain_life(p, ctx.amount(eff["amount"]))
+
+
+def _lose_life(ctx: Context, eff: dict) -> None:
+    for p in ctx.players(eff.get("player", "controller")):
+        ctx.game.lose_life(p, ctx.amount(eff["amount"]))
+
+
+def _modify_pt(ctx: Context, eff: dict) -> None:
+    """CR 611.2c: the affected set is locked in as the effect begins."""
+    g = ctx.game
+    refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
+    if refs:
+        g.effects.append(ContinuousEffect("modify_pt", refs, g.new_timestamp(), power=ctx.amount(eff.get("power", 0)),
+                                          toughness=ctx.amount(eff.get("toughness", 0)),
+                                          until=eff.get("duration", "end_of_turn")))
+        for r in refs:
+            obj = g.objects[r]
+            p, t = ch.power_toughness(g, obj)
+            g.log("pt_changed", object=r, card=obj.card, power=p, toughness=t)
+
+
+def _grant_keywords(ctx: Context, eff: dict) -> None:
+    g = ctx.game
+    refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
+    if refs:
+        g.effects.append(ContinuousEffect("grant_keywords", refs, g.new_timestamp(),
+                                          keywords=tuple(eff.get("keywords", ())),
+                                          until=eff.get("duration", "end_of_turn")))
+
+
+def _regenerate(ctx: Context, eff: dict) -> None:
+    """CR 701.19a: the next time the permanent would be destroyed this turn, instead…"""
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone == "battlefield":
+            obj.regen_shields += 1
+            ctx.game.log("regeneration_shield_created", object=obj.ref, card=obj.card)
+
+
+def _prevent_damage(ctx: Context, eff: dict) -> None:
+    """CR 615.7: prevent the next N damage that would be dealt to the target this turn."""
+    amount = eff.get("amount")
+    for t in ctx.refs(eff["to"]):
+        ref = t if isinstance(t, str) else t.ref
+        ctx.game.shields.append(Shield(to=ref, amount=None if amount is None else ctx.amount(amount)))
+        ctx.game.log("prevention_shield_created", to=ref, amount=amount)
+
+
+def _prevent_from_chosen_source(ctx: Context, eff: dict) -> None:
+    """CR 615: the controller chooses a source as the ability resolves; the next time that
+    source would deal damage to the protected player this turn, prevent that damage."""
+    g = ctx.game
+    flt = eff.get("source_filter")
+
+    def choose(inp: dict) -> Any:
+        ref = inp.get("choice")
+        src = g.resolve_target_ref(ref) if isinstance(ref, str) else None
+        if src is None or isinstance(src, str) or not ch.matches(g, src, flt, ctx.controller):
+            raise IllegalAction("invalid_choice", f"choose a source matching {dict(flt or {})}")
+        return src
+
+    src = g.decide("choose", ctx.controller, "choose", choose, reason="source_of_damage")
+    src_ref = src.obj.ref if isinstance(src, StackItem) and src.obj else src.ref
+    for t in ctx.refs(eff.get("to", "controller")):
+        ref = t if isinstance(t, str) else t.ref
+        g.shields.append(Shield(to=ref, amount=None, source=src_ref))
+        g.log("prevention_shield_created", to=ref, source=src_ref, amount=None)
+
+
+def _add_mana(ctx: Context, eff: dict) -> None:
+    ctx.game.add_mana(ctx.controller, parse_mana_symbols(eff["mana"]), None)
+
+
+def _create_token(ctx: Context, eff: dict) -> None:
+    """CR 111.1: a token is created on the battlefield under the controller's control."""
+    from .cards import CardDefinition
+    g = ctx.game
+    definition = CardDefinition.token(dict(eff["token"]))
+    for _ in range(ctx.amount(eff.get("count", 1))):
+        ref = g.next_ref("token")
+        obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
+                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True)
+        g.battlefield.append(obj)
+        g.objects[ref] = obj
+        g.log("token_created", object=ref, card=ref, name=definition.name, controller=ctx.controller)
+        g.fire_triggers({"event": "enters_battlefield", "object": obj})
+
+
+def _add_counters(ctx: Context, eff: dict) -> None:
+    for obj in ctx.objects(eff["what"]):
+        n = ctx.amount(eff.get("count", 1))
+        obj.counters[eff["counter"]] = obj.counters.get(eff["counter"], 0) + n
+        ctx.game.log("counters_added", object=obj.ref, card=obj.card, counter=eff["counter"], count=n)
+
+
+def _remove_counters(ctx: Context, eff: dict) -> None:
+    for obj in ctx.objects(eff["what"]):
+        have = obj.counters.get(eff["counter"], 0)
+        n = min(have, ctx.amount(eff.get("count", 1)))
+        if n:
+            obj.counters[eff["counter"]] = have - n
+            if not obj.counters[eff["counter"]]:
+                del obj.counters[eff["counter"]]
+            ctx.game.log("counters_removed", object=obj.ref, card=obj.card, counter=eff["counter"], count=n)
+
+
+def _additional_combat_phase(ctx: Context, eff: dict) -> None:
+    """CR 500.8: an additional combat phase followed by an additional main phase, after
+    the current main phase."""
+    g = ctx.game
+    if g.step not in ("precombat_main", "postcombat_main"):
+        return
+    i = g.plan.index(g.step)
+    from .game import COMBAT_STEPS
+    g.plan[i + 1:i + 1] = COMBAT_STEPS + ["postcombat_main"]
+    g.log("phases_added", phases=["combat", "postcombat_main"])
+
+
+def _gain_control(ctx: Context, eff: dict) -> None:
+    """CR 108.4 / 613.1b: the controller changes; the permanent is new to its controller
+    for the purpose of summoning sickness (CR 302.6)."""
+    g = ctx.game
+    for obj in ctx.objects(eff["what"]):
+        if obj.controller != ctx.controller:
+            obj.controller = ctx.controller
+            obj.summoning_sick = True
+            obj.timestamp = g.new_timestamp()
+            g.log("control_changed", object=obj.ref, card=obj.card, controller=ctx.controller)
+
+
+def _exchange_control(ctx: Context, eff: dict) -> None:
+    """CR 701.12b: if either object is gone or both have one controller, nothing happens."""
+    g = ctx.game
+    objs = ctx.objects(eff["what"])
+    if len(objs) != 2 or objs[0].controller == objs[1].controller:
+        return
+    a, b = objs
+    a.controller, b.controller = b.controller, a.controller
+    for obj in (a, b):
+        obj.summoning_sick = True
+        g.log("control_changed", object=obj.ref, card=obj.card, controller=obj.controller)
+
+
+def _shuffle_library(ctx: Context, eff: dict) -> None:
+    from .scenario import shuffle_library
+    for p in ctx.players(eff.get("player", "controller")):
+        shuffle_library(ctx.game, p)
+
+
+def _pay_optional(ctx: Context, eff: dict) -> None:
+    """"You may pay COST. If you do, …": a yes/no ``choose``; ``yes`` pays the mana cost
+    from the pool (``mana`` may name the mana, as on casting) and carries out the
+    effects. Mana abilities are activated before, while the player has priority."""
+    g = ctx.game
+    cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
+
+    def answer(inp: dict) -> bool:
+        choice = inp.get("choice")
+        if choice == "no":
+            return False
+        if choice != "yes":
+            raise IllegalAction("invalid_choice", "answer yes or no")
+        paid = g.players[ctx.controller].pool.pay(cost, inp.get("mana"))  # checks before it spends
+        g.log("cost_paid", player=ctx.controller, object=ctx.item.ref, mana=paid)
+        return True
+
+    if g.decide("choose", ctx.controller, "choose", answer, reason="pay_optional"):
+        run(ctx, eff.get("effects", ()))
+
+
+HANDLERS: dict[str, Callable[[Context, dict], None]] = {
+    "deal_damage": _deal_damage,
+    "destroy": _destroy,
+    "exile": _move("exile"),
+    "return_to_hand": _move("hand"),
+    "sacrifice": _sacrifice,
+    "tap": _tap,
+    "untap": _untap,
+    "counter": _counter,
+    "draw": _draw,
+    "discard": _discard,
+    "mill": _mill,
+    "gain_life": _gain_life,
+    "lose_life": _lose_life,
+    "modify_pt": _modify_pt,
+    "grant_keywords": _grant_keywords,
+    "regenerate": _regenerate,
+    "prevent_damage": _prevent_damage,
+    "prevent_damage_from_chosen_source": _prevent_from_chosen_source,
+    "add_mana": _add_mana,
+    "create_token": _create_token,
+    "add_counters": _add_counters,
+    "remove_counters": _remove_counters,
+    "additional_combat_phase": _additional_combat_phase,
+    "gain_control": _gain_control,
+    "exchange_control": _exchange_control,
+    "shuffle_library": _shuffle_library,
+    "pay_optional": _pay_optional,
+}

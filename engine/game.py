@@ -1,0 +1,1112 @@
+"""The game: zones, the turn, priority and the stack, casting, state-based actions and
+triggered abilities. Combat lives in ``combat.py``, effects in ``effects.py``,
+characteristics in ``characteristics.py``.
+
+The game is driven by inputs: whenever a player must decide, the game asks its input source
+(``Game.ask``), which answers from a script (``scenario.py``), a protocol client or a
+self-play driver. An illegal answer is rejected with a typed code and logged; the game state
+is left unchanged (CR 732-style reversal, done by a transaction).
+"""
+
+from __future__ import annotations
+
+import copy
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from . import characteristics as ch
+from .cards import CardDefinition
+from .errors import GameOver, IllegalAction, ScriptError
+from .mana import ManaCost, parse_mana_symbols
+from .objects import ContinuousEffect, GameObject, Player, Shield, StackItem
+from .rng import SplitMix64
+from .rulesets import Ruleset
+
+# CR 500.1: phases and steps, in order; main phases have no steps.
+PHASE_OF = {
+    "untap": "beginning", "upkeep": "beginning", "draw": "beginning",
+    "precombat_main": "precombat_main",
+    "beginning_of_combat": "combat", "declare_attackers": "combat", "declare_blockers": "combat",
+    "first_strike_damage": "combat", "combat_damage": "combat", "end_of_combat": "combat",
+    "postcombat_main": "postcombat_main",
+    "end": "ending", "cleanup": "ending",
+}
+STEPS = list(PHASE_OF)
+COMBAT_STEPS = ["beginning_of_combat", "declare_attackers", "declare_blockers",
+                "first_strike_damage", "combat_damage", "end_of_combat"]
+MAIN_PHASES = ("precombat_main", "postcombat_main")
+NO_PRIORITY_STEPS = ("untap", "cleanup")  # CR 502.4, 514.3
+
+
+class Game:
+    """One game of Magic between two or more players.
+
+    Build it with ``scenario.build_game`` (from a fixture's setup) and drive it with
+    ``play()``. Everything observable is in ``events`` (the log, docs/FORMAT.md §6) and
+    ``state()`` (docs/FORMAT.md §4).
+    """
+
+    def __init__(self, cards: dict[str, CardDefinition], ruleset: Ruleset, seed: int, inputs: Any) -> None:
+        self.cards = cards
+        self.rules = ruleset
+        self.rng = SplitMix64(seed)
+        self.seed = seed
+        self.inputs = inputs
+        self.players: dict[str, Player] = {}
+        self.order: list[str] = []
+        self.battlefield: list[GameObject] = []
+        self.stack: list[StackItem] = []
+        self.objects: dict[str, GameObject] = {}
+        self.by_card: dict[str, GameObject] = {}
+        self.incarnation: dict[str, int] = {}
+        self.serial = {"token": 0, "ability": 0, "copy": 0}
+        self.clock = 0
+        self.effects: list[ContinuousEffect] = []
+        self.shields: list[Shield] = []
+        self.pending_triggers: list[dict] = []
+        self.events: list[dict] = []
+        self.turn = 1
+        self.active = ""
+        self.step = "precombat_main"
+        self.phase = "precombat_main"
+        self.plan: list[str] = []
+        self.step_serial = 0
+        self.priority: str | None = None
+        self.combat: Any = None
+        self.over = False
+        self.result: dict | None = None
+        self.extra_combats = 0
+
+    # ------------------------------------------------------------------ log
+    def log(self, type_: str, **fields: Any) -> dict:
+        """Append an event ``{"type": type_, **fields}`` to the log and return it."""
+        ev = {"type": type_, **fields}
+        self.events.append(ev)
+        return ev
+
+    def zone_name(self, zone: str) -> str:
+        """The zone's name in the log under this ruleset (``exile`` or its old name)."""
+        return self.rules.exile_zone_name if zone == "exile" else zone
+
+    # ------------------------------------------------------------ objects
+    def new_timestamp(self) -> int:
+        """CR 613.7: a new, larger timestamp."""
+        self.clock += 1
+        return self.clock
+
+    def next_ref(self, kind: str) -> str:
+        """A reference for an object created during play: ``token#1``, ``ability#2`` …"""
+        self.serial[kind] += 1
+        return f"{kind}#{self.serial[kind]}"
+
+    def create_card_object(self, alias: str, definition: CardDefinition, owner: str, zone: str) -> GameObject:
+        """A card's first object (from the setup): its reference is its alias."""
+        obj = GameObject(ref=alias, card=alias, definition=definition, owner=owner, zone=zone,
+                         timestamp=self.new_timestamp())
+        self.incarnation[alias] = 1
+        self.objects[alias] = obj
+        self.by_card[alias] = obj
+        return obj
+
+    def find(self, ref: str) -> GameObject | None:
+        """The object a script names: a current reference (``bolt#2``) or a card alias
+        (``bolt``: whatever object that card is now)."""
+        if ref in self.objects:
+            return self.objects[ref]
+        return self.by_card.get(ref)
+
+    def find_stack_item(self, ref: str) -> StackItem | None:
+        """A spell or ability on the stack by its reference or its card alias."""
+        for item in self.stack:
+            if item.ref == ref or (item.obj is not None and item.obj.card == ref):
+                return item
+        return None
+
+    def zone_list(self, obj: GameObject) -> list:
+        if obj.zone == "battlefield":
+            return self.battlefield
+        if obj.zone == "stack":
+            return []
+        return self.players[obj.owner].zone(obj.zone)
+
+    def opponents(self, player: str) -> list[str]:
+        return [p for p in self.order if p != player and not self.players[p].lost]
+
+    def apnap(self) -> list[str]:
+        """CR 101.4: the active player, then the others in turn order."""
+        i = self.order.index(self.active)
+        return self.order[i:] + self.order[:i]
+
+    def living(self) -> list[str]:
+        return [p for p in self.order if not self.players[p].lost]
+
+    # ----------------------------------------------------------- zone moves
+    def move(self, obj: GameObject, to: str, *, position: str = "top", controller: str | None = None,
+             cause: str | None = None) -> GameObject:
+        """Move ``obj`` to zone ``to`` (``hand``, ``library``, ``graveyard``, ``exile``,
+        ``battlefield``, ``stack``); return the new object (CR 400.7).
+
+        Applies replacement effects on the move (CR 614: e.g. "put on top of its owner's
+        library instead"), logs ``zone_changed`` (and ``permanent_entered``), and records
+        leaves/enters-the-battlefield triggers with last-known information (CR 603.10).
+        Tokens leaving the battlefield cease to exist at the next state-based action check
+        (CR 704.5d).
+        """
+        frm = obj.zone
+        if frm == "battlefield" and to == "graveyard":
+            for ab in obj.definition.abilities:
+                if (ab.get("kind") == "replacement" and ab.get("event") == "put_into_graveyard_from_battlefield"
+                        and ab.get("affected", "self") == "self"):
+                    inst = ab["instead"]
+                    to = {"library_top": "library", "library_bottom": "library"}.get(inst["to"], inst["to"])
+                    position = "bottom" if inst["to"] == "library_bottom" else "top"
+                    self.log("replacement_applied", object=obj.ref, card=obj.card, rule="614.1a",
+                             instead=inst["to"])
+        # leave the old zone
+        if frm == "battlefield":
+            self.battlefield.remove(obj)
+            if self.combat is not None:
+                self.combat.remove(obj.ref)
+        elif frm != "stack":
+            self.zone_list(obj).remove(obj)
+        del self.objects[obj.ref]
+        if obj.is_token:
+            new_ref = obj.ref
+        else:
+            self.incarnation[obj.card] += 1
+            new_ref = f"{obj.card}#{self.incarnation[obj.card]}"
+        new = GameObject(ref=new_ref, card=obj.card, definition=obj.definition, owner=obj.owner, zone=to,
+                         timestamp=self.new_timestamp())
+        if to == "battlefield":
+            new.controller = controller or obj.controller or obj.owner
+            new.summoning_sick = True
+            self.battlefield.append(new)
+        elif to == "library" and position == "bottom":
+            self.players[obj.owner].library.append(new)
+        elif to == "library":
+            self.players[obj.owner].library.insert(0, new)
+        elif to == "stack":
+            new.controller = controller or obj.owner
+        else:
+            self.players[obj.owner].zone(to).append(new)
+        self.objects[new.ref] = new
+        if not obj.is_token:
+            self.by_card[obj.card] = new
+        self.log("zone_changed", object=obj.ref, new_object=new.ref, card=obj.card, name=obj.name,
+                 owner=obj.owner, **{"from": self.zone_name(frm), "to": self.zone_name(to)},
+                 **({"cause": cause} if cause else {}))
+        if to == "battlefield":
+            self.log("permanent_entered", object=new.ref, card=new.card, name=new.name, controller=new.controller)
+            self.fire_triggers({"event": "enters_battlefield", "object": new})
+        if frm == "battlefield":
+            event = {"event": "leaves_battlefield", "object": obj, "to": to}
+            self.fire_triggers(event, lki=[obj])
+        return new
+
+    # ----------------------------------------------------------- decisions
+    def ask(self, kind: str, player: str | None, **info: Any) -> dict:
+        """Ask the input source for the answer to a decision; return the raw input dict
+        (with its script index under ``at``)."""
+        return self.inputs.next(self, {"kind": kind, "player": player, **info})
+
+    def reject(self, inp: dict, err: IllegalAction) -> None:
+        """Log a typed rejection of an input (docs/FORMAT.md §8)."""
+        self.log("action_rejected", at=inp.get("at"), player=inp.get("player"), action=inp.get("action"),
+                 code=err.code, message=err.message)
+
+    def decide(self, kind: str, player: str, action: str, handler: Any, transactional: bool = False,
+               **info: Any) -> Any:
+        """Ask ``player`` until an input of type ``action`` is accepted by ``handler``.
+
+        ``handler(inp)`` applies the answer or raises IllegalAction (then the input is
+        rejected and asked again). With ``transactional`` the game state is restored on a
+        rejection, so a handler may fail half-way.
+        """
+        while True:
+            inp = self.ask(kind, player, **info)
+            try:
+                if self.over:
+                    raise IllegalAction("game_over", "the game is over")
+                if inp.get("action") != action:
+                    raise IllegalAction("wrong_decision", f"{player} must answer {kind!r} with {action!r}, "
+                                        f"not {inp.get('action')!r}")
+                if inp.get("player", player) != player:
+                    raise IllegalAction("wrong_decision", f"{kind!r} is {player}'s decision")
+                if transactional:
+                    with self.transaction():
+                        return handler(inp)
+                return handler(inp)
+            except IllegalAction as err:
+                self.reject(inp, err)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Restore the whole game state if the body raises IllegalAction (CR 732-like:
+        an illegal action is reversed as if it never happened); the log is truncated."""
+        keep = {"inputs": self.inputs, "cards": self.cards, "events": self.events}
+        for k in keep:
+            setattr(self, k, None)
+        snap = copy.deepcopy(self.__dict__)
+        for k, v in keep.items():
+            setattr(self, k, v)
+        n_events = len(self.events)
+        try:
+            yield
+        except IllegalAction:
+            self.__dict__.clear()
+            self.__dict__.update(snap)
+            for k, v in keep.items():
+                setattr(self, k, v)
+            del self.events[n_events:]
+            raise
+
+    # ----------------------------------------------------------- the turn
+    def play(self) -> None:
+        """Run the game from the beginning of the current step until the game ends or the
+        input source stops it (``ScriptExhausted``, ``ScriptError``)."""
+        try:
+            while True:
+                self.run_step()
+                self.next_step()
+        except GameOver:
+            return
+
+    def turn_plan(self) -> list[str]:
+        """CR 500.1: the steps of a turn."""
+        return list(STEPS)
+
+    def begin_turn(self, turn: int, active: str) -> None:
+        """CR 500: a new turn for ``active``; permanents they control lose summoning
+        sickness (CR 302.6), the land count resets (CR 305.2)."""
+        self.turn = turn
+        self.active = active
+        self.plan = self.turn_plan()
+        for p in self.players.values():
+            p.lands_played = 0
+        for perm in self.battlefield:
+            perm.attacked_this_turn = False
+            if perm.controller == active:
+                perm.summoning_sick = False
+        self.log("turn_began", turn=turn, active_player=active)
+
+    def next_step(self) -> None:
+        """Move to the next step in the turn plan (skipping steps that don't happen),
+        or to the next player's turn after cleanup."""
+        i = self.plan.index(self.step) if self.step in self.plan else -1
+        while True:
+            i += 1
+            if i >= len(self.plan):
+                nxt = self.living()
+                idx = (self.order.index(self.active) + 1) % len(self.order)
+                while self.order[idx] not in nxt:
+                    idx = (idx + 1) % len(self.order)
+                self.begin_turn(self.turn + 1, self.order[idx])
+                i = 0
+            step = self.plan[i]
+            if self.skip_step(step):
+                continue
+            # drop the steps already done so index() finds the current one
+            self.plan = self.plan[i:]
+            self.step = step
+            return
+
+    def skip_step(self, step: str) -> bool:
+        """CR 508.8: with no attackers, skip declare blockers and combat damage; CR 510.4:
+        the first-strike damage step happens only if a combatant has first or double
+        strike."""
+        if step in ("declare_blockers", "first_strike_damage", "combat_damage"):
+            if self.combat is None or not self.combat.attackers:
+                return True
+        if step == "first_strike_damage":
+            return not self.combat.any_first_strike(self)
+        return False
+
+    def run_step(self) -> None:
+        """One step: begin it (turn-based actions, "at the beginning of" triggers), give
+        priority where players get it, then end it (mana empties, CR 500.4)."""
+        from . import combat
+
+        self.phase = PHASE_OF[self.step]
+        self.step_serial += 1
+        self.log("step_began", turn=self.turn, phase=self.phase, step=self.step)
+        step = self.step
+        if step == "untap":
+            self.untap_step()
+        elif step == "draw":
+            if not (self.turn == 1 and self.rules.first_player_skips_draw):
+                self.draw(self.active)
+        elif step == "beginning_of_combat":
+            self.combat = combat.Combat()
+        elif step == "declare_attackers":
+            if self.combat is None:
+                self.combat = combat.Combat()
+            combat.declare_attackers_step(self)
+        elif step == "declare_blockers":
+            combat.declare_blockers_step(self)
+        elif step in ("first_strike_damage", "combat_damage"):
+            combat.combat_damage_step(self, first_strike=(step == "first_strike_damage"))
+        if step != "untap":
+            self.fire_triggers({"event": "beginning_of_step", "step": step})
+        if step == "cleanup":
+            self.cleanup_step()
+        elif step != "untap":
+            self.priority_round()
+        self.end_step()
+
+    def end_step(self) -> None:
+        """CR 500.4: mana empties from pools at the end of each step and phase; CR 511.3:
+        creatures leave combat at the end of combat."""
+        nxt_phase_changes = True
+        if not self.rules.pool_empties_each_step:
+            i = self.plan.index(self.step)
+            nxt_phase_changes = i + 1 >= len(self.plan) or PHASE_OF[self.plan[i + 1]] != self.phase
+        if nxt_phase_changes:
+            for pid in self.order:
+                pool = self.players[pid].pool
+                if pool.total():
+                    was = pool.empty()
+                    self.log("mana_emptied", player=pid, mana=was)
+                    if self.rules.mana_burn:
+                        amount = sum(was.values())
+                        self.log("mana_burn", player=pid, amount=amount)
+                        self.lose_life(pid, amount)
+        if self.step == "end_of_combat":
+            self.combat = None
+        self.log("step_ended", turn=self.turn, step=self.step)
+
+    def untap_step(self) -> None:
+        """CR 502.3: the active player untaps their permanents. No one gets priority."""
+        for perm in list(self.battlefield):
+            if perm.controller == self.active and perm.tapped:
+                perm.tapped = False
+                self.log("untapped", object=perm.ref, card=perm.card)
+
+    def cleanup_step(self) -> None:
+        """CR 514: discard to maximum hand size, then damage wears off and "until end of
+        turn" effects end; if state-based actions or triggers happen, players get priority
+        and another cleanup step follows (CR 514.3a)."""
+        while True:
+            player = self.players[self.active]
+            excess = len(player.hand) - self.rules.max_hand_size
+            if excess > 0:
+                self.decide("discard", self.active, "discard",
+                            lambda inp: self._cleanup_discard(inp, excess), count=excess)
+            for perm in self.battlefield:
+                perm.damage = 0
+                perm.regen_shields = 0
+                perm.dealt_deathtouch_damage = False
+            self.effects = [e for e in self.effects if e.until != "end_of_turn"]
+            self.shields = []
+            if self.check_state() or self.pending_triggers:
+                self.priority_round()
+                self.log("step_ended", turn=self.turn, step="cleanup")
+                self.step_serial += 1
+                self.log("step_began", turn=self.turn, phase="ending", step="cleanup")
+                continue
+            return
+
+    def _cleanup_discard(self, inp: dict, count: int) -> None:
+        cards = inp.get("cards") or []
+        if len(cards) != count or len(set(cards)) != count:
+            raise IllegalAction("invalid_choice", f"discard exactly {count} different card(s)")
+        objs = []
+        for ref in cards:
+            obj = self.find(ref)
+            if obj is None or obj.zone != "hand" or obj.owner != self.active:
+                raise IllegalAction("not_in_hand", f"{ref} is not in {self.active}'s hand")
+            objs.append(obj)
+        for obj in objs:
+            self.discard(obj)
+
+    # ------------------------------------------------------------ priority
+    def priority_round(self) -> None:
+        """CR 117: the active player receives priority; a player with priority acts or
+        passes; when all pass in succession the top of the stack resolves (and the active
+        player receives priority again, CR 117.3b) or, with an empty stack, the step
+        ends (CR 500.2)."""
+        self.priority = self.active
+        passes = 0
+        announced = None
+        while True:
+            if self.check_state_and_triggers():
+                passes = 0
+                announced = None
+            player = self.priority
+            if announced != player:
+                self.log("priority_received", player=player)
+                announced = player
+            inp = self.ask("priority", player)
+            action = inp.get("action")
+            try:
+                if self.over:
+                    raise IllegalAction("game_over", "the game is over")
+                if inp.get("player", player) != player:
+                    raise IllegalAction("not_your_priority", f"{player} has priority, not {inp.get('player')}")
+                if action == "pass":
+                    self.log("priority_passed", player=player)
+                    passes += 1
+                    if passes >= len(self.living()):
+                        if not self.stack:
+                            self.priority = None
+                            return
+                        self.resolve_top()
+                        passes = 0
+                        self.priority = self.active
+                        announced = None
+                    else:
+                        self.priority = self.next_player(player)
+                    continue
+                handler = {"cast": self.cast, "activate": self.activate, "play_land": self.play_land}.get(action)
+                if handler is None:
+                    raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
+                with self.transaction():
+                    handler(player, inp)
+                passes = 0  # CR 117.3c: after acting, the same player receives priority
+            except IllegalAction as err:
+                self.reject(inp, err)
+
+    def next_player(self, player: str) -> str:
+        living = self.living()
+        i = self.order.index(player)
+        while True:
+            i = (i + 1) % len(self.order)
+            if self.order[i] in living:
+                return self.order[i]
+
+    def check_state_and_triggers(self) -> bool:
+        """CR 117.5: before a player receives priority, check state-based actions until
+        none happen, then put triggered abilities on the stack; repeat until neither
+        happens. Returns True if anything happened."""
+        anything = False
+        while True:
+            did = self.check_state()
+            if self.pending_triggers:
+                self.put_triggers_on_stack()
+                did = True
+            if not did:
+                return anything
+            anything = True
+
+    # ---------------------------------------------------------- sorcery timing
+    def sorcery_timing_ok(self, player: str) -> bool:
+        """CR 307.1: the player's own main phase with an empty stack."""
+        return player == self.active and self.step in MAIN_PHASES and not self.stack
+
+    # ------------------------------------------------------------- lands
+    def play_land(self, player: str, inp: dict) -> None:
+        """CR 305.1–305.2: a special action; main phase, empty stack, own turn, one per turn.
+        Raises IllegalAction (``not_in_hand``, ``not_a_land``, ``sorcery_timing``,
+        ``land_already_played``)."""
+        obj = self._in_hand(player, inp.get("card"))
+        if not ch.is_type(obj, "Land"):
+            raise IllegalAction("not_a_land", f"{obj.name} is not a land")
+        if not self.sorcery_timing_ok(player):
+            raise IllegalAction("sorcery_timing", "a land is played only in your main phase with an empty stack")
+        if self.players[player].lands_played >= 1:
+            raise IllegalAction("land_already_played", f"{player} has already played a land this turn")
+        self.players[player].lands_played += 1
+        new = self.move(obj, "battlefield", controller=player)
+        self.log("land_played", player=player, object=new.ref, card=new.card)
+
+    def _in_hand(self, player: str, ref: Any) -> GameObject:
+        if not isinstance(ref, str):
+            raise IllegalAction("unknown_object", "name the card by its alias")
+        obj = self.find(ref)
+        if obj is None:
+            raise IllegalAction("unknown_object", f"no object {ref!r}")
+        if obj.zone != "hand" or obj.owner != player:
+            raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand")
+        return obj
+
+    # ------------------------------------------------------------- casting
+    def cast(self, player: str, inp: dict) -> None:
+        """CR 601.2: cast a spell from hand: announce (move to the stack), choose modes,
+        X and targets, activate mana abilities, pay the total cost; then the spell is cast
+        (``spell_cast``) and "whenever you cast" abilities trigger.
+        Raises IllegalAction; the caller's transaction undoes a failed cast (CR 601.2)."""
+        obj = self._in_hand(player, inp.get("card"))
+        d = obj.definition
+        if ch.is_type(obj, "Land"):
+            raise IllegalAction("is_a_land", f"{d.name} is a land: lands are played, not cast (CR 305.9)")
+        instant_speed = "Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords)
+        if not instant_speed and not self.sorcery_timing_ok(player):
+            raise IllegalAction("sorcery_timing", f"{d.name} can be cast only in your main phase with an empty stack")
+        spell_ability, modes = self._spell_ability(d, inp.get("modes"))
+        x = self._x_value(d.mana_cost, inp)
+        stack_obj = self.move(obj, "stack", controller=player)
+        item = StackItem(ref=stack_obj.ref, kind="spell", controller=player, ability=spell_ability, obj=stack_obj,
+                         x=x, modes=modes)
+        self.stack.append(item)
+        item.targets = self.choose_targets(item, spell_ability.get("targets", ()), inp.get("targets"))
+        paid = self.pay_costs(player, {"mana": d.mana_cost}, inp, x=x, source=None)
+        self.log("spell_cast", player=player, object=item.ref, card=item.card, name=d.name,
+                 targets=item.targets, modes=modes, x=x, mana_paid=paid)
+        self.fire_triggers({"event": "spell_cast", "spell": item, "player": player})
+
+    def _spell_ability(self, d: CardDefinition, modes: Any) -> tuple[dict, list]:
+        """The spell ability as data: ``{"targets": [...], "effects": [...]}``, with the
+        chosen modes' parts concatenated (CR 700.2). Auras target what they enchant
+        (CR 303.4a)."""
+        if d.enchant is not None:
+            return {"targets": [d.enchant], "effects": []}, []
+        spell = d.spell or {"targets": [], "effects": []}
+        if "modes" in spell:
+            choose = spell.get("choose", 1)
+            if (not isinstance(modes, list) or len(modes) != choose or len(set(modes)) != choose
+                    or not all(isinstance(m, int) and 0 <= m < len(spell["modes"]) for m in modes)):
+                raise IllegalAction("invalid_mode", f"choose {choose} of {len(spell['modes'])} modes (0-based)")
+            targets, effects = [], []
+            for m in sorted(modes):
+                targets += list(spell["modes"][m].get("targets", ()))
+                effects += list(spell["modes"][m].get("effects", ()))
+            return {"targets": targets, "effects": effects}, sorted(modes)
+        if modes:
+            raise IllegalAction("invalid_mode", f"{d.name} is not modal")
+        return spell, []
+
+    def _x_value(self, cost: ManaCost, inp: dict) -> int:
+        x = inp.get("x")
+        if cost.x:
+            if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+                raise IllegalAction("invalid_x", "choose X, a whole number 0 or more (CR 107.3a)")
+            return x
+        if x not in (None, 0):
+            raise IllegalAction("invalid_x", "this cost has no X")
+        return 0
+
+    def choose_targets(self, item: StackItem, specs: Any, chosen: Any) -> list:
+        """CR 601.2c / 602.2b / 603.3d: check the chosen targets against the target specs.
+        Returns the list of target refs (player ids for players).
+        Raises IllegalAction ``missing_targets`` or ``invalid_target``."""
+        specs = list(specs or ())
+        chosen = list(chosen or [])
+        if len(chosen) != len(specs):
+            raise IllegalAction("missing_targets", f"{len(specs)} target(s) needed, {len(chosen)} given")
+        out = []
+        for spec, ref in zip(specs, chosen):
+            target = self.resolve_target_ref(ref)
+            if target is None:
+                raise IllegalAction("invalid_target", f"no such object or player {ref!r}")
+            source = item.obj if item.kind == "spell" else item.source_lki
+            src_for_protection: Any = item if item.kind == "spell" else source
+            if not ch.target_kinds_match(self, spec, target, item.controller, src_for_protection):
+                raise IllegalAction("invalid_target", f"{ref} is not a legal target for {dict(spec)}")
+            if isinstance(target, StackItem) and target is item:
+                raise IllegalAction("invalid_target", "a spell can't target itself (CR 115.5)")
+            out.append(target if isinstance(target, str) else target.ref)
+        return out
+
+    def resolve_target_ref(self, ref: Any) -> Any:
+        """A script's target name → a player id, a StackItem or a GameObject (or None)."""
+        if not isinstance(ref, str):
+            return None
+        if ref in self.players:
+            return ref
+        item = self.find_stack_item(ref)
+        if item is not None:
+            return item
+        return self.find(ref)
+
+    def target_still_legal(self, item: StackItem, spec: Any, ref: str) -> bool:
+        """CR 608.2b: is a chosen target still legal as the spell or ability resolves?
+        (Gone, changed zones, or no longer matching the spec or protection.)"""
+        if ref in self.players:
+            return not self.players[ref].lost and ch.target_kinds_match(self, spec, ref, item.controller, item)
+        stack_item = next((s for s in self.stack if s.ref == ref), None)
+        if stack_item is not None:
+            return ch.target_kinds_match(self, spec, stack_item, item.controller, item)
+        obj = self.objects.get(ref)
+        if obj is None:
+            return False
+        src: Any = item if item.kind == "spell" else item.source_lki
+        return ch.target_kinds_match(self, spec, obj, item.controller, src)
+
+    # ------------------------------------------------------------- costs
+    def pay_costs(self, player: str, cost: dict, inp: dict, x: int, source: GameObject | None) -> dict:
+        """CR 601.2g–h, 602.2: activate the mana abilities named in ``pay_with``, then pay
+        the cost's parts: ``mana`` (a ManaCost or text), ``tap``, ``untap``,
+        ``sacrifice_self``, ``pay_life``, ``discard``. Returns the mana spent.
+        Raises IllegalAction ``cannot_pay``, ``invalid_payment``, ``already_tapped``,
+        ``summoning_sick``."""
+        for entry in inp.get("pay_with") or []:
+            ref, color = (entry.get("source"), entry.get("color")) if isinstance(entry, dict) else (entry, None)
+            src = self.find(ref) if isinstance(ref, str) else None
+            if src is None or src.zone != "battlefield":
+                raise IllegalAction("invalid_payment", f"{ref!r} is not a permanent on the battlefield")
+            idx = next((i for i, ab in enumerate(src.definition.abilities) if ab.get("kind") == "mana"), None)
+            if idx is None:
+                raise IllegalAction("invalid_payment", f"{src.name} has no mana ability")
+            self.activate_mana_ability(player, src, idx, color)
+        if cost.get("tap") and source is not None:
+            self._pay_tap(source)
+        if cost.get("untap") and source is not None:
+            if not source.tapped:
+                raise IllegalAction("cannot_pay", f"{source.name} is untapped")
+            source.tapped = False
+            self.log("untapped", object=source.ref, card=source.card)
+        mana = cost.get("mana")
+        paid: dict = {}
+        if mana is not None:
+            mc = mana if isinstance(mana, ManaCost) else ManaCost.parse(mana)
+            if mc.present or source is None:
+                paid = self.players[player].pool.pay(mc.with_x(x), inp.get("mana"))
+        if cost.get("pay_life"):
+            n = cost["pay_life"]
+            if self.players[player].life < n:
+                raise IllegalAction("cannot_pay", f"{player} can't pay {n} life (CR 119.4)")
+            self.lose_life(player, n)
+        if cost.get("discard"):
+            cards = inp.get("discard") or []
+            if len(cards) != cost["discard"]:
+                raise IllegalAction("cannot_pay", f"discard {cost['discard']} card(s): name them in 'discard'")
+            for ref in cards:
+                self.discard(self._in_hand(player, ref))
+        if cost.get("sacrifice_self") and source is not None:
+            self.sacrifice(source)
+        return paid
+
+    def _pay_tap(self, source: GameObject) -> None:
+        """CR 302.6 / 602.5a: {T} needs an untapped permanent; a creature's {T} ability needs
+        it to be under its controller's control since their most recent turn began, or
+        haste."""
+        if source.tapped:
+            raise IllegalAction("already_tapped", f"{source.name} is already tapped")
+        if ch.is_type(source, "Creature") and source.summoning_sick and not ch.has_keyword(self, source, "haste"):
+            raise IllegalAction("summoning_sick", f"{source.name} hasn't been under its controller's control "
+                                "since the start of their most recent turn")
+        self.tap(source)
+
+    # ------------------------------------------------------------ abilities
+    def activate(self, player: str, inp: dict) -> None:
+        """CR 602: activate an activated ability (it goes on the stack) or a mana ability
+        (CR 605: it resolves at once). Raises IllegalAction."""
+        ref = inp.get("source")
+        src = self.find(ref) if isinstance(ref, str) else None
+        if src is None:
+            raise IllegalAction("unknown_object", f"no object {ref!r}")
+        if src.zone != "battlefield":
+            raise IllegalAction("not_on_battlefield", f"{src.name} is not on the battlefield")
+        if src.controller != player:
+            raise IllegalAction("not_controller", f"only {src.controller} can activate {src.name}'s abilities (CR 602.2)")
+        idx = inp.get("ability", 0)
+        abilities = src.definition.abilities
+        if not isinstance(idx, int) or not 0 <= idx < len(abilities) or abilities[idx].get("kind") not in ("activated", "mana"):
+            raise IllegalAction("no_such_ability", f"{src.name} has no activated ability {idx!r}")
+        ab = abilities[idx]
+        if ab["kind"] == "mana":
+            self.activate_mana_ability(player, src, idx, inp.get("color"), inp)
+            return
+        if ab.get("timing") == "sorcery" and not self.sorcery_timing_ok(player):
+            raise IllegalAction("sorcery_timing", "activate only as a sorcery")
+        cost = dict(ab.get("cost", {}))
+        x = self._x_value(ManaCost.parse(cost.get("mana", "")), inp)
+        item = StackItem(ref=self.next_ref("ability"), kind="ability", controller=player, ability=ab,
+                         source=src.ref, source_card=src.card, source_lki=copy.deepcopy(src),
+                         ability_index=idx, x=x)
+        item.targets = self.choose_targets(item, ab.get("targets", ()), inp.get("targets"))
+        paid = self.pay_costs(player, cost, inp, x=x, source=src)
+        self.stack.append(item)
+        self.log("ability_activated", player=player, object=item.ref, card=item.ref, source=src.ref,
+                 source_card=src.card, ability=idx, targets=item.targets, x=x, mana_paid=paid)
+
+    def activate_mana_ability(self, player: str, src: GameObject, idx: int, color: Any,
+                              inp: dict | None = None) -> None:
+        """CR 605.3: a mana ability doesn't use the stack: pay its cost, add the mana now."""
+        ab = src.definition.abilities[idx]
+        if src.controller != player:
+            raise IllegalAction("not_controller", f"{player} doesn't control {src.name}")
+        self.log("mana_ability_activated", player=player, source=src.ref, source_card=src.card, ability=idx)
+        self.pay_costs(player, dict(ab.get("cost", {})), inp or {}, x=0, source=src)
+        self.add_mana(player, self.mana_produced(ab.get("add"), color), src)
+
+    def mana_produced(self, add: Any, color: Any) -> dict:
+        """What a mana ability's ``add`` produces: ``"{G}"``, ``{"one_of": [...]}`` or
+        ``{"any_color": n}`` (the ``color`` chosen). Raises IllegalAction ``invalid_choice``."""
+        if isinstance(add, str):
+            return parse_mana_symbols(add)
+        if "one_of" in add:
+            options = [parse_mana_symbols(o) for o in add["one_of"]]
+            choice = parse_mana_symbols(f"{{{color}}}") if isinstance(color, str) and len(color) == 1 else None
+            if choice not in options:
+                raise IllegalAction("invalid_choice", f"choose one of {list(add['one_of'])} with 'color'")
+            return choice
+        if "any_color" in add:
+            if color not in ("W", "U", "B", "R", "G"):
+                raise IllegalAction("invalid_choice", "choose a color W, U, B, R or G with 'color'")
+            return {color: add["any_color"]}
+        raise IllegalAction("invalid_choice", f"unknown mana production {add!r}")
+
+    def add_mana(self, player: str, mana: dict, src: GameObject | None) -> None:
+        """CR 106.4: mana goes into the player's mana pool."""
+        self.players[player].pool.add(mana)
+        self.log("mana_added", player=player, mana=mana, source=src.ref if src else None,
+                 card=src.card if src else None)
+
+    # ------------------------------------------------------------ resolving
+    def resolve_top(self) -> None:
+        """CR 608: resolve the top object of the stack. If it has targets and all are now
+        illegal, it doesn't resolve (CR 608.2b). A resolving instant or sorcery goes to its
+        owner's graveyard last (CR 608.2n); a permanent spell enters the battlefield (CR
+        608.3)."""
+        from . import effects
+
+        item = self.stack[-1]
+        specs = list(item.ability.get("targets", ()))
+        legal = [self.target_still_legal(item, spec, ref) for spec, ref in zip(specs, item.targets)]
+        kind = item.kind
+        if specs and not any(legal):
+            self.stack.pop()
+            self.log(f"{kind}_countered", object=item.ref, card=item.card, reason="illegal_targets")
+            if item.obj is not None:
+                self.move(item.obj, "graveyard", cause="countered")
+            return
+        self.log(f"{kind}_resolved", object=item.ref, card=item.card)
+        ctx = effects.Context(self, item, legal)
+        effects.run(ctx, item.ability.get("effects", ()))
+        if item in self.stack:
+            self.stack.remove(item)
+        if item.kind == "spell" and item.obj is not None and item.obj.zone == "stack":
+            d = item.obj.definition
+            if d.is_permanent_card:
+                new = self.move(item.obj, "battlefield", controller=item.controller)
+                if d.enchant is not None and item.targets:
+                    new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
+                    self.log("attached", object=new.ref, card=new.card, to=new.attached_to)
+            else:
+                self.move(item.obj, "graveyard")
+
+    def counter(self, item: StackItem) -> None:
+        """CR 701.6: a countered spell or ability is removed from the stack; a countered
+        spell card goes to its owner's graveyard."""
+        self.stack.remove(item)
+        self.log(f"{item.kind}_countered", object=item.ref, card=item.card, reason="countered")
+        if item.obj is not None:
+            self.move(item.obj, "graveyard", cause="countered")
+
+    # -------------------------------------------------------- simple actions
+    def tap(self, obj: GameObject) -> None:
+        obj.tapped = True
+        self.log("tapped", object=obj.ref, card=obj.card)
+
+    def untap(self, obj: GameObject) -> None:
+        if obj.tapped:
+            obj.tapped = False
+            self.log("untapped", object=obj.ref, card=obj.card)
+
+    def draw(self, player: str, n: int = 1) -> None:
+        """CR 121: draw the top card; drawing from an empty library makes the player lose
+        at the next state-based action check (CR 704.5b)."""
+        p = self.players[player]
+        for _ in range(n):
+            if not p.library:
+                p.drew_from_empty = True
+                self.log("draw_from_empty_library", player=player)
+                continue
+            top = p.library[0]
+            new = self.move(top, "hand")
+            self.log("card_drawn", player=player, object=new.ref, card=new.card)
+
+    def discard(self, obj: GameObject) -> None:
+        """CR 701.9: put a card from its owner's hand into their graveyard."""
+        new = self.move(obj, "graveyard", cause="discard")
+        self.log("card_discarded", player=obj.owner, object=new.ref, card=new.card)
+
+    def destroy(self, obj: GameObject, can_regenerate: bool = True) -> None:
+        """CR 701.8: move a permanent to its owner's graveyard, unless a regeneration shield
+        replaces it (CR 701.19: tap it, remove all damage, remove it from combat)."""
+        if obj.zone != "battlefield":
+            return
+        if obj.regen_shields and can_regenerate:
+            obj.regen_shields -= 1
+            obj.damage = 0
+            obj.dealt_deathtouch_damage = False
+            if not obj.tapped:
+                self.tap(obj)
+            if self.combat is not None and self.combat.remove(obj.ref):
+                self.log("removed_from_combat", object=obj.ref, card=obj.card)
+            self.log("regenerated", object=obj.ref, card=obj.card)
+            return
+        self.log("destroyed", object=obj.ref, card=obj.card)
+        self.move(obj, "graveyard", cause="destroy")
+
+    def sacrifice(self, obj: GameObject) -> None:
+        """CR 701.17: the controller moves it to its owner's graveyard (no regeneration)."""
+        self.log("sacrificed", object=obj.ref, card=obj.card)
+        self.move(obj, "graveyard", cause="sacrifice")
+
+    def gain_life(self, player: str, n: int) -> None:
+        if n <= 0:
+            return
+        p = self.players[player]
+        p.life += n
+        self.log("life_gained", player=player, amount=n, life=p.life)
+
+    def lose_life(self, player: str, n: int) -> None:
+        if n <= 0:
+            return
+        p = self.players[player]
+        p.life -= n
+        self.log("life_lost", player=player, amount=n, life=p.life)
+
+    def deal_damage(self, source: Any, target: Any, amount: int, combat: bool = False) -> int:
+        """CR 120: ``source`` (GameObject or StackItem) deals ``amount`` damage to
+        ``target`` (a GameObject or a player id). Prevention (CR 615) applies first:
+        protection (CR 702.16e), then shields in creation order. Damage to a player causes
+        life loss; damage to a creature is marked on it. Returns the damage dealt."""
+        if amount <= 0:
+            return 0
+        src_obj = source.obj or source.source_lki if isinstance(source, StackItem) else source
+        src_ref = (source.obj.ref if source.obj else source.source) if isinstance(source, StackItem) else source.ref
+        src_card = (source.obj.card if source.obj else source.source_card) if isinstance(source, StackItem) else source.card
+        tgt_ref = target if isinstance(target, str) else target.ref
+        prevented = 0
+        if not isinstance(target, str) and ch.protected_from(self, target, source):
+            prevented = amount
+        for shield in list(self.shields):
+            if prevented >= amount:
+                break
+            if shield.to != tgt_ref or (shield.source is not None and shield.source != src_ref):
+                continue
+            n = amount - prevented if shield.amount is None else min(shield.amount, amount - prevented)
+            prevented += n
+            if shield.amount is not None:
+                shield.amount -= n
+            if shield.amount == 0 or shield.source is not None:
+                self.shields.remove(shield)
+        if prevented:
+            self.log("damage_prevented", source=src_ref, source_card=src_card, target=tgt_ref, amount=prevented)
+        dealt = amount - prevented
+        if dealt <= 0:
+            return 0
+        if isinstance(target, str):
+            self.log("damage_dealt", source=src_ref, source_card=src_card, target=target, amount=dealt, combat=combat)
+            self.lose_life(target, dealt)
+        else:
+            target.damage += dealt
+            if src_obj is not None and any(k["keyword"] == "deathtouch" for k in ch.keywords(self, src_obj)):
+                target.dealt_deathtouch_damage = True
+            self.log("damage_dealt", source=src_ref, source_card=src_card, target=target.ref,
+                     target_card=target.card, amount=dealt, combat=combat)
+        if src_obj is not None and any(k["keyword"] == "lifelink" for k in ch.keywords(self, src_obj)):
+            self.gain_life(src_obj.controller or src_obj.owner, dealt)
+        self.fire_triggers({"event": "deals_damage", "source": src_ref, "target": target, "combat": combat})
+        return dealt
+
+    # ------------------------------------------------------ state-based actions
+    def check_state(self) -> bool:
+        """CR 704.3: perform every applicable state-based action simultaneously, repeat
+        until none apply; return True if any was performed. Implemented: 704.5a (life 0
+        or less), 704.5b (drew from an empty library), 704.5d (tokens off the battlefield),
+        704.5f (toughness 0 or less), 704.5g (lethal damage), 704.5h (deathtouch damage),
+        704.5j (legend rule), 704.5m (Aura attached illegally), 704.5q (+1/+1 and -1/-1
+        counters annihilate). Raises GameOver when the game ends (CR 104.2)."""
+        any_done = False
+        while True:
+            done = self._sba_once()
+            if not done:
+                return any_done
+            any_done = True
+
+    def _sba_once(self) -> bool:
+        done = False
+        losers = []
+        for pid in self.order:
+            p = self.players[pid]
+            if p.lost:
+                continue
+            if p.life <= 0:
+                losers.append((pid, "life", "704.5a"))
+            elif p.drew_from_empty:
+                losers.append((pid, "empty_library", "704.5b"))
+        for pid, reason, rule in losers:
+            self.log("state_based_action", rule=rule, player=pid)
+            self.players[pid].lost = True
+            self.log("player_lost", player=pid, reason=reason)
+            done = True
+        if losers:
+            self.check_game_over()
+        # tokens that left the battlefield cease to exist
+        for p in self.players.values():
+            for zone in ("hand", "library", "graveyard", "exile"):
+                for obj in [o for o in p.zone(zone) if o.is_token]:
+                    p.zone(zone).remove(obj)
+                    del self.objects[obj.ref]
+                    self.log("state_based_action", rule="704.5d", object=obj.ref, card=obj.card)
+                    self.log("token_ceased_to_exist", object=obj.ref, card=obj.card)
+                    done = True
+        to_graveyard: list[tuple[GameObject, str, bool]] = []
+        for perm in list(self.battlefield):
+            if ch.is_type(perm, "Creature"):
+                p, t = ch.power_toughness(self, perm)
+                if t <= 0:
+                    to_graveyard.append((perm, "704.5f", False))
+                elif perm.damage >= t and perm.damage > 0:
+                    to_graveyard.append((perm, "704.5g", True))
+                elif perm.dealt_deathtouch_damage:
+                    to_graveyard.append((perm, "704.5h", True))
+            if perm.definition.enchant is not None and "Aura" in perm.definition.subtypes:
+                host = self.objects.get(perm.attached_to) if perm.attached_to else None
+                if not self._aura_can_stay(perm, host):
+                    to_graveyard.append((perm, "704.5m", False))
+            if perm.counters.get("+1/+1") and perm.counters.get("-1/-1"):
+                n = min(perm.counters["+1/+1"], perm.counters["-1/-1"])
+                for kind in ("+1/+1", "-1/-1"):
+                    perm.counters[kind] -= n
+                    if not perm.counters[kind]:
+                        del perm.counters[kind]
+                self.log("state_based_action", rule="704.5q", object=perm.ref, card=perm.card)
+                self.log("counters_removed", object=perm.ref, card=perm.card, counter="+1/+1", count=n)
+                self.log("counters_removed", object=perm.ref, card=perm.card, counter="-1/-1", count=n)
+                done = True
+        seen = set()
+        for perm, rule, destroy in to_graveyard:
+            if perm.ref in seen:
+                continue
+            seen.add(perm.ref)
+            self.log("state_based_action", rule=rule, object=perm.ref, card=perm.card)
+            if destroy:
+                self.destroy(perm)
+            else:
+                self.move(perm, "graveyard", cause="state_based_action")
+            done = True
+        if self.rules.legend_rule == "choose":
+            done |= self._legend_rule()
+        return done
+
+    def _aura_can_stay(self, aura: GameObject, host: GameObject | None) -> bool:
+        """CR 303.4d/704.5m: an Aura stays while attached to an object it could enchant;
+        "enchant" is not targeting, so only the enchant restriction and protection count
+        (shroud doesn't)."""
+        if host is None or host.zone != "battlefield":
+            return False
+        spec = aura.definition.enchant
+        kind = spec.get("kind", "permanent")
+        type_for_kind = {"creature": "Creature", "land": "Land", "artifact": "Artifact", "enchantment": "Enchantment"}
+        if kind in type_for_kind and not ch.is_type(host, type_for_kind[kind]):
+            return False
+        if not ch.matches(self, host, spec.get("filter"), aura.controller, aura):
+            return False
+        return not ch.protected_from(self, host, aura)
+
+    def _legend_rule(self) -> bool:
+        """CR 704.5j: a player who controls two or more legendary permanents with the same
+        name chooses one and puts the rest into their owners' graveyards."""
+        done = False
+        for pid in self.apnap():
+            names: dict[str, list[GameObject]] = {}
+            for perm in self.battlefield:
+                if perm.controller == pid and "Legendary" in perm.definition.supertypes:
+                    names.setdefault(perm.name, []).append(perm)
+            for name, perms in sorted(names.items()):
+                if len(perms) < 2:
+                    continue
+                refs = [p.ref for p in perms]
+
+                def keep(inp: dict, refs: list = refs) -> GameObject:
+                    obj = self.find(inp.get("choice")) if isinstance(inp.get("choice"), str) else None
+                    if obj is None or obj.ref not in refs:
+                        raise IllegalAction("invalid_choice", f"choose one of {refs} to keep (CR 704.5j)")
+                    return obj
+
+                kept = self.decide("choose", pid, "choose", keep, reason="legend_rule", options=refs)
+                for perm in perms:
+                    if perm is not kept:
+                        self.log("state_based_action", rule="704.5j", object=perm.ref, card=perm.card)
+                        self.move(perm, "graveyard", cause="state_based_action")
+                done = True
+        return done
+
+    def check_game_over(self) -> None:
+        """CR 104.2a/104.4a: the last player standing wins; if all remaining players lose
+        simultaneously, the game is a draw. Raises GameOver when the game has ended."""
+        living = self.living()
+        if len(living) > 1:
+            return
+        losers = [p for p in self.order if self.players[p].lost]
+        self.over = True
+        self.result = {"winners": living, "losers": losers, "draw": not living}
+        self.log("game_ended", winners=living, losers=losers, draw=not living)
+        raise GameOver()
+
+    # ----------------------------------------------------------- triggers
+    def fire_triggers(self, event: dict, lki: list[GameObject] | None = None) -> None:
+        """CR 603.2: check every triggered ability of permanents on the battlefield (and,
+        for leaves-the-battlefield events, of the objects that left, CR 603.10a) against the
+        event; each one that triggers waits in ``pending_triggers`` until a player would
+        receive priority."""
+        from . import triggers
+
+        sources = list(self.battlefield) + [o for o in (lki or []) if o not in self.battlefield]
+        for src in sources:
+            for idx, ab in enumerate(src.definition.abilities):
+                if ab.get("kind") != "triggered":
+                    continue
+                if triggers.matches(self, src, ab["trigger"], event):
+                    ref = self.next_ref("ability")
+                    controller = src.controller or src.owner
+                    info = triggers.event_info(event)
+                    self.pending_triggers.append({"ref": ref, "source": copy.deepcopy(src), "ability": ab,
+                                                  "index": idx, "controller": controller, "event": info})
+                    self.log("ability_triggered", controller=controller, object=ref, source=src.ref,
+                             source_card=src.card, ability=idx, trigger=ab["trigger"]["event"])
+
+    def put_triggers_on_stack(self) -> None:
+        """CR 603.3b: the active player puts their triggered abilities on the stack in the
+        order they choose, then each other player in turn order; targets are chosen as each
+        is put on the stack (CR 603.3d), and one with no legal target is removed."""
+        pending, self.pending_triggers = self.pending_triggers, []
+        for pid in self.apnap():
+            mine = [t for t in pending if t["controller"] == pid]
+            if len(mine) > 1:
+                mine = self.decide("order_triggers", pid, "order_triggers",
+                                   lambda inp, mine=mine: self._trigger_order(inp, mine),
+                                   options=[t["ref"] for t in mine])
+            for t in mine:
+                item = StackItem(ref=t["ref"], kind="ability", controller=pid, ability=t["ability"],
+                                 source=t["source"].ref, source_card=t["source"].card, source_lki=t["source"],
+                                 ability_index=t["index"], trigger_event=t["event"])
+                specs = list(t["ability"].get("targets", ()))
+                if specs:
+                    if not self._any_legal_targets(item, specs):
+                        self.log("ability_countered", object=item.ref, card=item.ref, reason="no_legal_targets")
+                        continue
+                    item.targets = self.decide("choose_targets", pid, "choose_targets",
+                                               lambda inp, item=item, specs=specs:
+                                               self.choose_targets(item, specs, inp.get("targets")),
+                                               ability=item.ref)
+                self.stack.append(item)
+                self.log("ability_put_on_stack", controller=pid, object=item.ref, card=item.ref,
+                         source=item.source, targets=item.targets)
+
+    def _trigger_order(self, inp: dict, mine: list[dict]) -> list[dict]:
+        order = inp.get("order")
+        if not isinstance(order, list) or len(order) != len(mine):
+            raise IllegalAction("invalid_order", f"order all {len(mine)} triggers")
+        left = list(mine)
+        out = []
+        for ref in order:
+            t = next((t for t in left if t["ref"] == ref), None) or next(
+                (t for t in left if t["source"].card == ref or t["source"].ref == ref), None)
+            if t is None:
+                raise IllegalAction("invalid_order", f"{ref!r} is not one of the pending triggers")
+            left.remove(t)
+            out.append(t)
+        return out
+
+    def _any_legal_targets(self, item: StackItem, specs: list) -> bool:
+        candidates: list[Any] = list(self.living()) + list(self.battlefield) + list(self.stack)
+        return all(any(ch.target_kinds_match(self, spec, c, item.controller, item.source_lki) for c in candidates)
+                   for spec in specs)
+
+    # ------------------------------------------------------------- combat
+    def combat_attackers(self) -> set:
+        return set(self.combat.attackers) if self.combat is not None else set()
+
+    def combat_blockers(self) -> set:
+        return set(self.combat.blockers) if self.combat is not None else set()
+
+    # -------------------------------------------------------------- state
+    def state(self) -> dict:
+        """The observable state (docs/FORMAT.md §4)."""
+        from .state import snapshot
+        return snapshot(self)

@@ -1,0 +1,122 @@
+"""Game objects: players, cards and tokens in zones, and objects on the stack (CR 109, 400.7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CardDefinition
+from .mana import ManaPool
+
+
+@dataclass
+class Player:
+    """A player (CR 102): ``id``, life total, zones owned by the player, mana pool."""
+
+    id: str
+    life: int = 20
+    library: list = field(default_factory=list)
+    hand: list = field(default_factory=list)
+    graveyard: list = field(default_factory=list)
+    exile: list = field(default_factory=list)
+    pool: ManaPool = field(default_factory=ManaPool)
+    lost: bool = False
+    drew_from_empty: bool = False  # CR 704.5b, checked at the next state-based action check
+    lands_played: int = 0
+
+    def zone(self, name: str) -> list:
+        return getattr(self, name)
+
+
+@dataclass
+class GameObject:
+    """A card or token in a zone; a new one each time it changes zones (CR 400.7).
+
+    ``ref`` is the reference used in the log (``bolt``, ``bolt#2``, ``token#1``);
+    ``card`` is the stable alias of the card (or the token's own ref).
+    Battlefield status (CR 110.5): ``tapped``, ``damage`` (marked this turn),
+    ``counters`` ({kind: n}), ``attached_to`` (ref), ``summoning_sick`` (CR 302.6),
+    ``regen_shields`` (CR 701.19).
+    """
+
+    ref: str
+    card: str
+    definition: CardDefinition
+    owner: str
+    zone: str
+    controller: str | None = None
+    timestamp: int = 0
+    tapped: bool = False
+    damage: int = 0
+    counters: dict = field(default_factory=dict)
+    attached_to: str | None = None
+    summoning_sick: bool = False
+    regen_shields: int = 0
+    attacked_this_turn: bool = False
+    dealt_deathtouch_damage: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def is_token(self) -> bool:
+        return self.definition.is_token
+
+
+@dataclass
+class StackItem:
+    """A spell or ability on the stack (CR 405).
+
+    ``kind`` is ``spell`` or ``ability``; for a spell ``obj`` is the card object on the
+    stack; for an ability ``source`` is the ref of its source and ``source_lki`` the source
+    as it last existed (CR 113.7a). ``ability`` is the ability's data (for a spell: the
+    spell ability built from the card), ``targets`` the chosen targets as refs or player
+    ids (one list per target spec), ``x`` the value of X, ``modes`` the chosen modes.
+    """
+
+    ref: str
+    kind: str
+    controller: str
+    ability: Any
+    obj: GameObject | None = None
+    source: str | None = None
+    source_card: str | None = None
+    source_lki: GameObject | None = None
+    ability_index: int | None = None
+    targets: list = field(default_factory=list)
+    x: int = 0
+    modes: list = field(default_factory=list)
+    trigger_event: dict | None = None
+
+    @property
+    def card(self) -> str:
+        return self.obj.card if self.obj is not None else self.ref
+
+
+@dataclass
+class ContinuousEffect:
+    """A continuous effect from a resolved spell or ability (CR 611.2), with its timestamp.
+
+    ``affected`` is the set of object refs it applies to, locked in as it began (CR 611.2c);
+    ``kind`` is ``modify_pt`` or ``grant_keywords``; ``until`` is ``end_of_turn``.
+    """
+
+    kind: str
+    affected: list
+    timestamp: int
+    power: int = 0
+    toughness: int = 0
+    keywords: tuple = ()
+    until: str = "end_of_turn"
+
+
+@dataclass
+class Shield:
+    """A prevention shield (CR 615): prevents the next ``amount`` damage (None = all) that
+    would be dealt to ``to`` (object ref or player id) this turn, optionally only from the
+    object ``source``."""
+
+    to: str
+    amount: int | None
+    source: str | None = None

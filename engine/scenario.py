@@ -1,0 +1,281 @@
+"""Running a scenario: build the position from a fixture's setup, feed its script in strict
+mode, record checkpoints and probe actions (docs/FORMAT.md §3, §9).
+
+A probe never changes the game: it is answered by replaying the script up to the
+checkpoint in a fresh game and offering the probe as the next input.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+
+from .cards import CardDefinition, load_card_db
+from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
+from .game import PHASE_OF, Game
+from .objects import GameObject, Player
+from .rulesets import get_ruleset
+
+MACROS = ("advance", "resolve")
+
+
+# --------------------------------------------------------------------- randomness
+def random_choice(game: Game, kind: str, player: str, options: list[GameObject]) -> GameObject:
+    """A random pick among ``options`` (CR 701.9c random discard): from a ``random`` script
+    input if the next input is one, else from the game's PRNG. Logged as ``random_outcome``."""
+    scripted = game.inputs.take_random() if hasattr(game.inputs, "take_random") else None
+    if scripted is not None:
+        pick = next((o for o in options if o.card == scripted or o.ref == scripted), None)
+        if pick is None:
+            raise ScriptError("bad_input", f"random outcome {scripted!r} is not one of the options", None)
+    else:
+        pick = options[game.rng.below(len(options))]
+    game.log("random_outcome", kind=kind, player=player, result=pick.card, scripted=scripted is not None)
+    return pick
+
+
+def shuffle_library(game: Game, player: str) -> None:
+    """CR 701.20: randomize a library (the PRNG's Fisher–Yates, or a scripted order)."""
+    lib = game.players[player].library
+    scripted = game.inputs.take_random() if hasattr(game.inputs, "take_random") else None
+    if scripted is not None:
+        by_card = {o.card: o for o in lib}
+        if sorted(scripted) != sorted(by_card):
+            raise ScriptError("bad_input", "a scripted shuffle must list every card of the library", None)
+        lib[:] = [by_card[c] for c in scripted]
+    else:
+        game.rng.shuffle(lib)
+    game.log("random_outcome", kind="shuffle", player=player, result=[o.card for o in lib],
+             scripted=scripted is not None)
+    game.log("library_shuffled", player=player)
+
+
+# ------------------------------------------------------------------------ inputs
+class ScriptInputs:
+    """The input source of a scripted game (strict mode).
+
+    Hands out script inputs in order (each with its index ``at``); expands the macros
+    ``resolve`` and ``advance`` into passes and empty declarations; calls ``on_read(i)``
+    just before it reads script input ``i`` (the moment the state "after input i-1" is
+    observable). Raises ScriptExhausted at the end of the script and ScriptError for a
+    decision a macro may not answer.
+    """
+
+    def __init__(self, script: list[dict], on_read: Callable[[int], None] | None = None) -> None:
+        self.script = script
+        self.i = 0
+        self.macro: dict | None = None
+        self.on_read = on_read
+
+    def take_random(self) -> Any:
+        """Consume a ``random`` input if it is the next one; return its outcome (or None)."""
+        if self.macro is None and self.i < len(self.script) and self.script[self.i].get("action") == "random":
+            self.i += 1
+            return self.script[self.i - 1].get("outcome")
+        return None
+
+    def next(self, game: Game, decision: dict) -> dict:
+        while True:
+            if self.macro is not None:
+                answer = self._macro_answer(game, decision)
+                if answer is not None:
+                    return answer
+                self.macro = None
+            if self.on_read is not None:
+                self.on_read(self.i)
+            if self.i >= len(self.script):
+                raise ScriptExhausted()
+            inp = dict(self.script[self.i])
+            inp["at"] = self.i
+            self.i += 1
+            if inp.get("action") in MACROS:
+                self.macro = {"input": inp, "serial": game.step_serial, "turn": game.turn,
+                              "passes": len(game.living())}
+                continue
+            return inp
+
+    def _macro_answer(self, game: Game, decision: dict) -> dict | None:
+        m = self.macro
+        inp = m["input"]
+        at = inp["at"]
+        kind = decision["kind"]
+        player = decision["player"]
+        if inp["action"] == "resolve":
+            if m["passes"] <= 0:
+                return None
+            if kind != "priority":
+                raise ScriptError("unanswered_decision", f"'resolve' met a {kind!r} decision of {player}", at)
+            m["passes"] -= 1
+            return {"action": "pass", "player": player, "at": at}
+        target, turn = inp.get("to"), inp.get("turn")
+        if target not in PHASE_OF:
+            raise ScriptError("bad_input", f"advance: unknown step {target!r}", at)
+        if game.step_serial > m["serial"] and game.step == target and (turn is None or game.turn == turn):
+            return None
+        if (turn is not None and game.turn > turn) or game.turn > (turn or m["turn"]) + 2:
+            raise ScriptError("advance_not_reached", f"advance: {target} (turn {turn}) was not reached", at)
+        if kind == "priority":
+            return {"action": "pass", "player": player, "at": at}
+        if kind == "declare_attackers":
+            return {"action": "declare_attackers", "player": player, "attackers": [], "at": at}
+        if kind == "declare_blockers":
+            return {"action": "declare_blockers", "player": player, "blocks": [], "at": at}
+        raise ScriptError("unanswered_decision",
+                          f"'advance' met a {kind!r} decision of {player} in {game.step}: the script must answer it", at)
+
+
+# ------------------------------------------------------------------------- setup
+def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], inputs: Any) -> Game:
+    """Build the starting position of ``scenario["setup"]`` (docs/FORMAT.md §3.1).
+
+    Raises ScenarioError (with a JSON path) for an unknown card, a duplicate alias, an
+    unknown step or player, or a bad attachment.
+    """
+    setup = scenario.get("setup", {})
+    game = Game(cards, get_ruleset(ruleset), int(setup.get("seed", 0)), inputs)
+    players = setup.get("players") or []
+    if len(players) < 2:
+        raise ScenarioError("$.setup.players", "at least two players are needed")
+    for i, p in enumerate(players):
+        pid = p["id"]
+        if pid in game.players:
+            raise ScenarioError(f"$.setup.players[{i}].id", f"duplicate player {pid!r}")
+        game.players[pid] = Player(id=pid, life=p.get("life", 20))
+        game.order.append(pid)
+    attachments = []
+    for i, p in enumerate(players):
+        pid = p["id"]
+        player = game.players[pid]
+        for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
+            for j, entry in enumerate(p.get(zone, [])):
+                path = f"$.setup.players[{i}].{zone}[{j}]"
+                alias = entry.get("alias")
+                if not alias or alias in game.by_card or alias in game.players:
+                    raise ScenarioError(f"{path}.alias", f"a unique alias is needed, got {alias!r}")
+                name = entry.get("card")
+                if name not in cards:
+                    raise ScenarioError(f"{path}.card", f"unknown card {name!r} (no card file with that name)")
+                obj = game.create_card_object(alias, cards[name], pid, zone)
+                if zone == "battlefield":
+                    ctrl = entry.get("controller", pid)
+                    if ctrl not in game.players:
+                        raise ScenarioError(f"{path}.controller", f"unknown player {ctrl!r}")
+                    obj.controller = ctrl
+                    obj.tapped = bool(entry.get("tapped", False))
+                    obj.summoning_sick = bool(entry.get("summoning_sick", False))
+                    obj.damage = int(entry.get("damage", 0))
+                    obj.counters = dict(entry.get("counters", {}))
+                    if entry.get("attached_to"):
+                        attachments.append((obj, entry["attached_to"], f"{path}.attached_to"))
+                    game.battlefield.append(obj)
+                else:
+                    player.zone(zone).append(obj)
+        pool = p.get("mana_pool") or {}
+        player.pool.add(dict(pool))
+    for obj, target, path in attachments:
+        host = game.by_card.get(target)
+        if host is None or host.zone != "battlefield":
+            raise ScenarioError(path, f"{target!r} is not a permanent on the battlefield")
+        obj.attached_to = host.ref
+    active = setup.get("active_player", game.order[0])
+    if active not in game.players:
+        raise ScenarioError("$.setup.active_player", f"unknown player {active!r}")
+    step = setup.get("step", "precombat_main")
+    if step not in PHASE_OF:
+        raise ScenarioError("$.setup.step", f"unknown step {step!r}; steps: {', '.join(PHASE_OF)}")
+    game.turn = int(setup.get("turn", 1))
+    game.active = active
+    game.plan = game.turn_plan()
+    game.step = step
+    game.plan = game.plan[game.plan.index(step):]
+    game.players[active].lands_played = int(setup.get("lands_played", 0))
+    game.log("game_started", players=list(game.order), active_player=active, turn=game.turn, step=step,
+             ruleset=ruleset, seed=game.seed)
+    return game
+
+
+# ----------------------------------------------------------------------- running
+def _play(scenario: dict, ruleset: str, cards: dict, script: list[dict],
+          on_read: Callable[[Game, int], None] | None = None) -> Game:
+    holder: dict = {}
+    inputs = ScriptInputs(script, (lambda i: on_read(holder["game"], i)) if on_read else None)
+    game = build_game(scenario, ruleset, cards, inputs)
+    holder["game"] = game
+    try:
+        game.play()
+    except ScriptExhausted:
+        pass
+    except ScriptError as err:
+        game.log("script_error", at=err.at, code=err.code, message=err.message)
+    except GameOver:
+        pass
+    # inputs left after the game ended are rejected: nothing more can happen
+    if game.over:
+        for i in range(inputs.i, len(script)):
+            inp = script[i]
+            if inp.get("action") not in MACROS:
+                game.reject({**inp, "at": i}, IllegalAction("game_over", "the game is over"))
+    return game
+
+
+def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> dict:
+    """Run one fixture under one ruleset with the reference engine.
+
+    ``cards`` is a ``{name: CardDefinition}`` dict (from ``load_card_db``), a ``{name:
+    card dict}`` dict (a protocol message's ``cards``), or None (the project's card
+    files). Returns ``{"events": [...], "state": {...}, "checkpoints": [{"after": i,
+    "state": {...}, "probes": [{"action": {...}, "legal": bool, "code": str|None}]}]}``.
+    Raises ScenarioError for a setup the engine can't build, KeyError for an unknown
+    ruleset.
+    """
+    db = _card_db(cards)
+    script = list(scenario.get("script", []))
+    wanted = sorted({cp["after"] for cp in scenario.get("expect", {}).get("checkpoints", [])})
+    seen: dict[int, dict] = {}
+
+    def on_read(game: Game, i: int) -> None:
+        after = i - 1
+        if after in wanted and after not in seen:
+            seen[after] = copy.deepcopy(game.state())
+
+    game = _play(scenario, ruleset, db, script, on_read)
+    final = game.state()
+    for after in wanted:
+        seen.setdefault(after, final)
+    checkpoints = []
+    for cp in scenario.get("expect", {}).get("checkpoints", []):
+        after = cp["after"]
+        probes = []
+        for action in list(cp.get("legal", [])) + [p.get("action", p) for p in cp.get("illegal", [])]:
+            probes.append(probe(scenario, ruleset, db, script[:after + 1], action))
+        checkpoints.append({"after": after, "state": seen[after], "probes": probes})
+    return {"events": game.events, "state": final, "checkpoints": checkpoints}
+
+
+def probe(scenario: dict, ruleset: str, cards: dict, prefix: list[dict], action: dict) -> dict:
+    """Would ``action`` be accepted after the inputs ``prefix``? Replays the prefix in a
+    fresh game and offers the action next. Returns ``{"action", "legal", "code"}``."""
+    game = _play(scenario, ruleset, cards, list(prefix) + [action])
+    at = len(prefix)
+    rejected = next((e for e in game.events if e["type"] == "action_rejected" and e.get("at") == at), None)
+    error = next((e for e in game.events if e["type"] == "script_error" and e.get("at") == at), None)
+    if error is not None:
+        return {"action": action, "legal": False, "code": error["code"]}
+    return {"action": action, "legal": rejected is None, "code": rejected["code"] if rejected else None}
+
+
+def _card_db(cards: Any) -> dict[str, CardDefinition]:
+    if cards is None:
+        return _default_db()
+    if isinstance(cards, dict) and all(isinstance(v, CardDefinition) for v in cards.values()):
+        return cards
+    return load_card_db(cards)
+
+
+_DEFAULT: dict[str, CardDefinition] = {}
+
+
+def _default_db() -> dict[str, CardDefinition]:
+    if not _DEFAULT:
+        _DEFAULT.update(load_card_db())
+    return _DEFAULT

@@ -1,0 +1,74 @@
+"""The observable game state as a JSON-ready dict (docs/FORMAT.md §4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import characteristics as ch
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def snapshot(game: "Game") -> dict:
+    """Build the state dict: turn, step, priority, each player's life and zones (card
+    aliases), the battlefield keyed by card alias (tokens by ref) with current
+    characteristics, the stack bottom first, combat, and the game's result."""
+    players = {}
+    for pid in game.order:
+        p = game.players[pid]
+        players[pid] = {
+            "life": p.life,
+            "library": [o.card for o in p.library],
+            "hand": [o.card for o in p.hand],
+            "graveyard": [o.card for o in p.graveyard],
+            game.zone_name("exile"): [o.card for o in p.exile],
+            "mana_pool": p.pool.as_dict(),
+            "lands_played": p.lands_played,
+            "lost": p.lost,
+        }
+    battlefield = {}
+    for perm in game.battlefield:
+        power, toughness = ch.power_toughness(game, perm)
+        entry = {
+            "object": perm.ref,
+            "name": perm.name,
+            "owner": perm.owner,
+            "controller": perm.controller,
+            "tapped": perm.tapped,
+            "summoning_sick": perm.summoning_sick,
+            "damage": perm.damage,
+            "counters": dict(sorted(perm.counters.items())),
+            "attached_to": game.objects[perm.attached_to].card if perm.attached_to in game.objects else perm.attached_to,
+            "types": list(perm.definition.types),
+            "subtypes": list(perm.definition.subtypes),
+            "colors": list(perm.definition.colors),
+            "keywords": ch.keyword_names(game, perm),
+            "token": perm.is_token,
+        }
+        if ch.is_type(perm, "Creature"):
+            entry["power"] = power
+            entry["toughness"] = toughness
+        battlefield[perm.card] = entry
+    stack = [{"object": it.ref, "card": it.card, "kind": it.kind, "controller": it.controller,
+              **({"source": it.source_card} if it.kind == "ability" else {"name": it.obj.name}),
+              "targets": list(it.targets)} for it in game.stack]
+    combat = None
+    if game.combat is not None:
+        combat = {
+            "attackers": {game.objects[a].card if a in game.objects else a: d for a, d in game.combat.attackers.items()},
+            "blockers": {game.objects[b].card if b in game.objects else b:
+                         (game.objects[a].card if a in game.objects else a) for b, a in game.combat.blockers.items()},
+        }
+    return {
+        "turn": game.turn,
+        "active_player": game.active,
+        "phase": game.phase,
+        "step": game.step,
+        "priority": game.priority,
+        "players": players,
+        "battlefield": battlefield,
+        "stack": stack,
+        "combat": combat,
+        "game_over": game.result,
+    }

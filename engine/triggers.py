@@ -1,0 +1,76 @@
+"""Matching trigger conditions against game events (CR 603.2).
+
+An event is a dict built by the game: ``{"event": "enters_battlefield", "object": obj}``,
+``{"event": "leaves_battlefield", "object": lki, "to": zone}``,
+``{"event": "beginning_of_step", "step": step}``, ``{"event": "attacks", "object": obj}``,
+``{"event": "blocks" | "becomes_blocked", "object": obj}``,
+``{"event": "deals_damage", "source": ref, "target": obj_or_player, "combat": bool}``,
+``{"event": "spell_cast", "spell": item, "player": pid}``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import characteristics as ch
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import GameObject
+
+
+def _object_ok(game: "Game", source: "GameObject", spec: Any, obj: "GameObject") -> bool:
+    if spec in (None, "self"):
+        return obj.ref == source.ref
+    if isinstance(spec, dict):
+        return ch.matches(game, obj, spec, source.controller, source)
+    return False
+
+
+def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> bool:
+    """Does ``trigger`` (a card's trigger spec) of ``source`` trigger on ``event``?"""
+    kind = trigger["event"]
+    ev = event["event"]
+    if kind == "enters_battlefield":
+        return ev == "enters_battlefield" and _object_ok(game, source, trigger.get("object", "self"), event["object"])
+    if kind in ("dies", "leaves_battlefield"):
+        if ev != "leaves_battlefield" or (kind == "dies" and event["to"] != "graveyard"):
+            return False
+        obj = event["object"]
+        if kind == "dies" and not ch.is_type(obj, "Creature"):
+            return False
+        return _object_ok(game, source, trigger.get("object", "self"), obj)
+    if kind == "beginning_of_step":
+        if ev != "beginning_of_step" or event["step"] != trigger["step"]:
+            return False
+        who = trigger.get("player", "you")
+        return who == "each" or (who == "you") == (game.active == source.controller)
+    if kind in ("attacks", "blocks", "becomes_blocked"):
+        return ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
+    if kind == "deals_damage":
+        if ev != "deals_damage" or trigger.get("source", "self") != "self" or event["source"] != source.ref:
+            return False
+        if trigger.get("combat") and not event["combat"]:
+            return False
+        to = trigger.get("to", "any")
+        is_player = isinstance(event["target"], str)
+        return to == "any" or (to == "player") == is_player
+    if kind == "spell_cast":
+        if ev != "spell_cast":
+            return False
+        who = trigger.get("player", "any")
+        if who == "you" and event["player"] != source.controller:
+            return False
+        if who == "opponent" and event["player"] == source.controller:
+            return False
+        return ch.matches(game, event["spell"], trigger.get("filter"), source.controller, source)
+    return False
+
+
+def event_info(event: dict) -> dict:
+    """The part of an event an ability remembers (``triggering_object`` …), as refs."""
+    info = {"event": event["event"]}
+    for key in ("object", "spell"):
+        if key in event:
+            info["triggering_object"] = event[key].ref
+    return info
