@@ -72,7 +72,7 @@ def keyword_names(game: "Game", obj: GameObject) -> list[str]:
             names.add(f"landwalk:{k['land_type']}")
         elif k["keyword"] == "protection":
             frm = k.get("from", {})
-            names.add("protection:" + ",".join(frm.get("colors", []) + frm.get("types", [])))
+            names.add("protection:" + ",".join(list(frm.get("colors", ())) + list(frm.get("types", ()))))
         else:
             names.add(k["keyword"])
     return sorted(names)

@@ -84,7 +84,7 @@ class Context:
             ref = (self.item.trigger_event or {}).get("triggering_object")
             obj = g.objects.get(ref) if ref else None
             return [obj] if obj is not None else []
-        if isinstance(spec, list):
+        if isinstance(spec, (list, tuple)):
             out: list = []
             for s in spec:
                 out += self.refs(s)
