@@ -21,9 +21,12 @@ class Combat:
     ``attackers``: {attacker ref: defending player id}, in declaration order;
     ``blockers``: {blocker ref: attacker ref}; ``blocked``: attacker refs that became
     blocked (they stay blocked even if their blockers leave, CR 509.1h);
-    ``dealt_first_strike``: refs that dealt combat damage in the first-strike step.
+    ``dealt_first_strike``: refs that dealt combat damage in the first-strike step;
+    ``declared``: attackers were declared (CR 508.8: otherwise the blockers and damage
+    steps are skipped).
     """
 
+    declared: bool = False
     attackers: dict = field(default_factory=dict)
     blockers: dict = field(default_factory=dict)
     blocked: set = field(default_factory=set)
@@ -88,6 +91,7 @@ def _declare_attackers(game: "Game", inp: dict) -> None:
         can_attack(game, obj, game.active)
         chosen.append(obj)
     out = []
+    game.combat.declared = bool(chosen)
     for obj in chosen:
         defender = defenders[0]
         game.combat.attackers[obj.ref] = defender

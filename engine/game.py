@@ -314,8 +314,10 @@ class Game:
         """CR 508.8: with no attackers, skip declare blockers and combat damage; CR 510.4:
         the first-strike damage step happens only if a combatant has first or double
         strike."""
+        if step == "draw" and self.turn == 1 and self.rules.first_player_skips_draw:
+            return True  # CR 103.8a: the player who plays first skips their first draw step
         if step in ("declare_blockers", "first_strike_damage", "combat_damage"):
-            if self.combat is None or not self.combat.attackers:
+            if self.combat is None or not self.combat.declared:
                 return True
         if step == "first_strike_damage":
             return not self.combat.any_first_strike(self)
@@ -333,8 +335,7 @@ class Game:
         if step == "untap":
             self.untap_step()
         elif step == "draw":
-            if not (self.turn == 1 and self.rules.first_player_skips_draw):
-                self.draw(self.active)
+            self.draw(self.active)  # CR 504.1
         elif step == "beginning_of_combat":
             self.combat = combat.Combat()
         elif step == "declare_attackers":
@@ -818,13 +819,13 @@ class Game:
             return
         if obj.regen_shields and can_regenerate:
             obj.regen_shields -= 1
+            self.log("regenerated", object=obj.ref, card=obj.card)
             obj.damage = 0
             obj.dealt_deathtouch_damage = False
             if not obj.tapped:
                 self.tap(obj)
             if self.combat is not None and self.combat.remove(obj.ref):
                 self.log("removed_from_combat", object=obj.ref, card=obj.card)
-            self.log("regenerated", object=obj.ref, card=obj.card)
             return
         self.log("destroyed", object=obj.ref, card=obj.card)
         self.move(obj, "graveyard", cause="destroy")
