@@ -1,0 +1,342 @@
+"""``mtg-judge validate``: schema checks plus the cross-file checks a schema cannot make.
+
+:func:`lint` checks a fixtures folder (``fixtures/``: ``cards/``, ``untestable.json`` and
+``<document>/<mechanic>/<name>.json``) and returns every problem as a
+:class:`~conformance.loader.FixtureError` naming the file (relative to the folder's parent,
+e.g. ``fixtures/classic/stack/lifo.json``), the JSON path and what was expected.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from conformance.loader import (
+    FIXTURES_DIR,
+    UNTESTABLE_FILE,
+    FixtureError,
+    json_path,
+    iter_fixture_paths,
+    load_json,
+    load_rulings,
+    validate,
+)
+
+#: Bases of the references of objects created during play (FORMAT §1): ``token#1``…
+CREATED_KINDS = ("token", "ability", "copy")
+
+#: What the values under these keys of script inputs, event patterns and state patterns
+#: name: a ``player`` id, an ``object`` (alias or reference), or ``either``.
+REF_KEYS = {
+    "player": "player", "players": "player", "controller": "player", "owner": "player",
+    "active_player": "player", "priority": "player", "winners": "player", "losers": "player",
+    "object": "object", "new_object": "object", "card": "object", "source": "object",
+    "source_card": "object", "target_card": "object", "attacker": "object",
+    "attacker_card": "object", "blocker": "object", "blocker_card": "object",
+    "attached_to": "object", "attackers": "object", "pay_with": "object", "order": "object",
+    "cards": "object", "library": "object", "hand": "object", "graveyard": "object",
+    "exile": "object", "outcome": "object", "result": "object",
+    "target": "either", "targets": "either", "defender": "either", "choice": "either",
+}
+#: Objects keyed by references: the keys of ``players`` name players, and so on.
+KEYED = {"players": "player", "battlefield": "object", "assignment": "either"}
+#: Words that may stand where a reference is expected under these keys.
+WORDS = {"outcome": frozenset({"heads", "tails"}), "result": frozenset({"heads", "tails"}),
+         "choice": frozenset({"yes", "no"})}
+#: Event fields whose content is not references (a trigger definition: "object": "self").
+OPAQUE = {"trigger"}
+
+
+def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[FixtureError]:
+    """Check every file of the fixtures folder ``root``; return the problems found.
+
+    ``rulings`` is the catalog (``conformance.loader.load_rulings()`` when None). Checks:
+
+    - every card file, fixture and ``untestable.json`` against its schema (invalid JSON
+      included); the checks below run on the fixtures that pass it;
+    - card names defined by two card files;
+    - a fixture's place (``<document>/<mechanic>/<name>.json`` with a document of the
+      catalog), its id starting with ``<document>.``, ids used by two fixtures;
+    - ruling ids that the catalog lacks (in fixtures and in ``untestable.json``), and
+      rulings listed twice in ``untestable.json``;
+    - in setup: unknown card names, player ids or aliases used twice, the reserved aliases
+      ``token``/``ability``/``copy``, ``active_player``/``controller``/``attached_to`` naming
+      nothing;
+    - in the script and ``expect``: references to an alias or player the setup does not
+      define (``alias#n`` needs ``alias``; ``token#n``, ``ability#n``, ``copy#n`` are
+      always fine; ``alias#1`` is written ``alias``), except in inputs that the fixture
+      expects to be rejected with ``unknown_object``; and ``at``/``after`` indexes past
+      the end of the script.
+
+    Returns the problems ordered by file (cards, untestable list, fixtures in path order),
+    then by position in the file. Never raises for bad content.
+    """
+    root = Path(root)
+    label = _labeller(root)
+    catalog = load_rulings() if rulings is None else rulings
+    known_rulings = {r["id"] for r in catalog["rulings"]}
+    problems: list[FixtureError] = []
+
+    card_names = _lint_cards(root / "cards", label, problems)
+
+    untestable = root / UNTESTABLE_FILE
+    if untestable.exists():
+        _lint_untestable(untestable, label(untestable), known_rulings, problems)
+
+    ids: dict[str, str] = {}
+    for path in iter_fixture_paths(root):
+        file = label(path)
+        fixture = _load(path, "scenario", file, problems)
+        if fixture is None:
+            continue
+        _lint_place(path, root, file, fixture, set(catalog["documents"]), problems)
+        fixture_id = fixture["id"]
+        if fixture_id in ids:
+            problems.append(FixtureError(file, "$.id", f"duplicate fixture id {fixture_id!r}: "
+                                         f"{ids[fixture_id]} uses it too", "an id no other fixture uses"))
+        else:
+            ids[fixture_id] = file
+        for i, ruling in enumerate(fixture["rulings"]):
+            if ruling not in known_rulings:
+                problems.append(_unknown(file, f"$.rulings[{i}]", "ruling id", ruling, known_rulings,
+                                         "a ruling id of conformance/rulings.json"))
+        problems += FixtureChecker(file, fixture, card_names).check()
+    return problems
+
+
+def _is_operator(value: dict) -> bool:
+    """A pattern operator object: every key starts with ``$`` (FORMAT §3.3)."""
+    return bool(value) and all(key.startswith("$") for key in value)
+
+
+def _labeller(root: Path):
+    """Name files relative to the folder holding ``root`` (``fixtures/cards/x.json``)."""
+    base = root.resolve().parent
+
+    def label(path: Path) -> str:
+        try:
+            return path.resolve().relative_to(base).as_posix()
+        except ValueError:
+            return str(path)
+
+    return label
+
+
+def _load(path: Path, schema_name: str, file: str, problems: list[FixtureError]) -> Any:
+    """The file's data if it is valid JSON matching the schema, else None (problems noted)."""
+    try:
+        data = load_json(path)
+    except FixtureError as exc:
+        problems.append(FixtureError(file, exc.path, exc.message, exc.expected))
+        return None
+    errors = validate(data, schema_name, file)
+    problems += errors
+    return None if errors else data
+
+
+def _unknown(file: str, path: str, what: str, value: str, known: set[str], expected: str) -> FixtureError:
+    """An "unknown <what>" problem, with the closest known names as suggestions."""
+    close = difflib.get_close_matches(value, sorted(known), n=3)
+    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+    return FixtureError(file, path, f"unknown {what} {value!r}: expected {expected}{hint}", expected)
+
+
+def _lint_cards(cards_dir: Path, label, problems: list[FixtureError]) -> set[str]:
+    """Check the card files; return every card name they define (valid or not)."""
+    names: dict[str, str] = {}
+    for path in sorted(cards_dir.glob("*.json")):
+        file = label(path)
+        try:
+            data = load_json(path)
+        except FixtureError as exc:
+            problems.append(FixtureError(file, exc.path, exc.message, exc.expected))
+            continue
+        problems += validate(data, "card", file)
+        name = data.get("name") if isinstance(data, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in names:
+            problems.append(FixtureError(file, "$.name", f"duplicate card name {name!r}: "
+                                         f"{names[name]} defines it too", "a name no other card file defines"))
+        else:
+            names[name] = file
+    return set(names)
+
+
+def _lint_untestable(path: Path, file: str, known_rulings: set[str], problems: list[FixtureError]) -> None:
+    entries = _load(path, "untestable", file, problems)
+    seen: set[str] = set()
+    for i, entry in enumerate(entries or []):
+        ruling = entry["id"]
+        if ruling not in known_rulings:
+            problems.append(_unknown(file, f"$[{i}].id", "ruling id", ruling, known_rulings,
+                                     "a ruling id of conformance/rulings.json"))
+        elif ruling in seen:
+            problems.append(FixtureError(file, f"$[{i}].id", f"ruling {ruling!r} is listed twice",
+                                         "each ruling once"))
+        seen.add(ruling)
+
+
+def _lint_place(path: Path, root: Path, file: str, fixture: dict, documents: set[str],
+                problems: list[FixtureError]) -> None:
+    """The fixture lives at ``<document>/<mechanic>/<name>.json`` and its id starts with
+    ``<document>.`` (DESIGN §4)."""
+    parts = path.relative_to(root).parts
+    if len(parts) != 3:
+        problems.append(FixtureError(file, "$", "a fixture belongs at "
+                                     "fixtures/<document>/<mechanic>/<name>.json",
+                                     "fixtures/<document>/<mechanic>/<name>.json"))
+    document = parts[0] if len(parts) > 1 else None
+    if document is None:
+        return
+    if document not in documents:
+        problems.append(_unknown(file, "$", "document folder", document, documents,
+                                 "a document of conformance/rulings.json"))
+    if not fixture["id"].startswith(document + "."):
+        problems.append(FixtureError(file, "$.id", f"fixture id {fixture['id']!r} does not start "
+                                     f"with its document folder: expected '{document}.…'",
+                                     f"an id starting with '{document}.'"))
+
+
+class FixtureChecker:
+    """The reference checks of one schema-valid fixture (see :func:`lint`).
+
+    ``FixtureChecker(file, fixture, card_names).check()`` returns the problems.
+    """
+
+    def __init__(self, file: str, fixture: dict, card_names: set[str]) -> None:
+        self.file = file
+        self.fixture = fixture
+        self.card_names = card_names
+        self.players: set[str] = set()
+        self.aliases: set[str] = set()
+        self.problems: list[FixtureError] = []
+
+    def problem(self, parts: list, message: str, expected: str) -> None:
+        self.problems.append(FixtureError(self.file, json_path(parts), message, expected))
+
+    def check(self) -> list[FixtureError]:
+        self.check_setup()
+        script = self.fixture["script"]
+        expect = self.fixture["expect"]
+        may_be_unknown = self.unknown_object_inputs()
+        for i, step in enumerate(script):
+            if i not in may_be_unknown:
+                self.check_refs(step, ["script", i])
+        for key in ("events", "absent"):
+            for i, pattern in enumerate(expect.get(key, [])):
+                self.check_refs(pattern, ["expect", key, i])
+        if "state" in expect:
+            self.check_refs(expect["state"], ["expect", "state"])
+        for i, point in enumerate(expect.get("checkpoints", [])):
+            where = ["expect", "checkpoints", i]
+            self.check_index(point["after"], where + ["after"])
+            if "state" in point:
+                self.check_refs(point["state"], where + ["state"])
+            for k, action in enumerate(point.get("legal", [])):
+                self.check_refs(action, where + ["legal", k])
+            for k, probe in enumerate(point.get("illegal", [])):
+                if probe.get("code") != "unknown_object":
+                    self.check_refs(probe["action"], where + ["illegal", k, "action"])
+        for i, rejection in enumerate(expect.get("rejections", [])):
+            self.check_index(rejection["at"], ["expect", "rejections", i, "at"])
+        return self.problems
+
+    def unknown_object_inputs(self) -> set[int]:
+        """Script indexes the fixture expects to be rejected as ``unknown_object``: their
+        unknown references are the point of the test."""
+        return {r["at"] for r in self.fixture["expect"].get("rejections", [])
+                if r.get("code") == "unknown_object"}
+
+    def check_setup(self) -> None:
+        setup = self.fixture["setup"]
+        first_seen: dict[str, list] = {}
+        for p, player in enumerate(setup["players"]):
+            self.define(player["id"], ["setup", "players", p, "id"], first_seen, "player id")
+            self.players.add(player["id"])
+        for p, player in enumerate(setup["players"]):
+            for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
+                for i, entry in enumerate(player.get(zone, [])):
+                    where = ["setup", "players", p, zone, i]
+                    if self.define(entry["alias"], where + ["alias"], first_seen, "alias"):
+                        self.aliases.add(entry["alias"])
+                    if entry["card"] not in self.card_names:
+                        self.problems.append(_unknown(self.file, json_path(where + ["card"]), "card",
+                                                      entry["card"], self.card_names,
+                                                      "a card name defined in fixtures/cards/"))
+        if "active_player" in setup:
+            self.check_ref(setup["active_player"], "player", ["setup", "active_player"])
+        for p, player in enumerate(setup["players"]):
+            for i, entry in enumerate(player.get("battlefield", [])):
+                where = ["setup", "players", p, "battlefield", i]
+                if "controller" in entry:
+                    self.check_ref(entry["controller"], "player", where + ["controller"])
+                if entry.get("attached_to") is not None:
+                    self.check_ref(entry["attached_to"], "object", where + ["attached_to"])
+
+    def define(self, name: str, where: list, first_seen: dict[str, list], what: str) -> bool:
+        """Note a player id or alias; False (and a problem) if it is taken or reserved."""
+        if name in first_seen:
+            self.problem(where, f"duplicate {what} {name!r}: {json_path(first_seen[name])} "
+                         "already names a player or card", "an alias or player id unique in the fixture")
+            return False
+        if what == "alias" and name in CREATED_KINDS:
+            self.problem(where, f"alias {name!r} is reserved for {name}#n references (FORMAT §1)",
+                         f"an alias other than {', '.join(CREATED_KINDS)}")
+            return False
+        first_seen[name] = where
+        return True
+
+    def check_index(self, index: int, where: list) -> None:
+        size = len(self.fixture["script"])
+        if index >= size:
+            self.problem(where, f"script index {index} is past the end of the script "
+                         f"({size} input(s))", f"an index below {size}")
+
+    def check_refs(self, value: Any, where: list, kind: str | None = None,
+                   words: frozenset[str] = frozenset()) -> None:
+        """Check every reference inside a script input or a pattern.
+
+        ``kind`` is what the strings at this position name (see ``REF_KEYS``; None:
+        nothing); ``words`` are the literal words also allowed there (``yes``, ``heads``…).
+        """
+        if isinstance(value, str):
+            if kind is not None and value not in words:
+                self.check_ref(value, kind, where)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                self.check_refs(item, where + [i], kind, words)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key.startswith("$"):  # an operator: its list holds the same kind of values
+                    self.check_refs(item, where + [key], kind, words)
+                elif key in KEYED and isinstance(item, dict) and not _is_operator(item):
+                    for name, sub in item.items():
+                        self.check_ref(name, KEYED[key], where + [key, name])
+                        self.check_refs(sub, where + [key, name])
+                elif key not in OPAQUE:
+                    self.check_refs(item, where + [key], REF_KEYS.get(key), WORDS.get(key, frozenset()))
+
+    def check_ref(self, ref: str, kind: str, where: list) -> None:
+        """One reference: a player id, or an alias / ``alias#n`` / ``token#n`` …"""
+        base, _, number = ref.partition("#")
+        if kind in ("player", "either") and not number and ref in self.players:
+            return
+        if kind == "player":
+            self.problems.append(_unknown(self.file, json_path(where), "player", ref, self.players,
+                                          "a player id of setup.players"))
+        elif base in CREATED_KINDS and number:
+            return
+        elif base in self.aliases:
+            if number == "1":
+                self.problem(where, f"{ref!r}: the setup object of {base!r} is written {base!r} "
+                             "(FORMAT §1)", f"{base!r}")
+        else:
+            names = self.aliases | (self.players if kind == "either" else set())
+            expected = ("an alias or player id of the setup" if kind == "either" else "an alias of the setup") \
+                + ", alias#n, token#n, ability#n or copy#n"
+            if kind == "object" and ref in self.players:
+                self.problem(where, f"{ref!r} is a player: expected an object reference", expected)
+            else:
+                self.problems.append(_unknown(self.file, json_path(where), "alias", ref, names, expected))
