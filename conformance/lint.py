@@ -101,7 +101,7 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
             if ruling not in known_rulings:
                 problems.append(_unknown(file, f"$.rulings[{i}]", "ruling id", ruling, known_rulings,
                                          "a ruling id of conformance/rulings.json"))
-        problems += FixtureChecker(file, fixture, card_names).check()
+        problems += FixtureChecker(file, fixture, card_names, label(root / "cards")).check()
     return problems
 
 
@@ -202,13 +202,15 @@ def _lint_place(path: Path, root: Path, file: str, fixture: dict, documents: set
 class FixtureChecker:
     """The reference checks of one schema-valid fixture (see :func:`lint`).
 
-    ``FixtureChecker(file, fixture, card_names).check()`` returns the problems.
+    ``FixtureChecker(file, fixture, card_names, cards_label).check()`` returns the problems;
+    ``cards_label`` names the card folder in messages.
     """
 
-    def __init__(self, file: str, fixture: dict, card_names: set[str]) -> None:
+    def __init__(self, file: str, fixture: dict, card_names: set[str], cards_label: str) -> None:
         self.file = file
         self.fixture = fixture
         self.card_names = card_names
+        self.cards_label = cards_label
         self.players: set[str] = set()
         self.aliases: set[str] = set()
         self.problems: list[FixtureError] = []
@@ -264,7 +266,7 @@ class FixtureChecker:
                     if entry["card"] not in self.card_names:
                         self.problems.append(_unknown(self.file, json_path(where + ["card"]), "card",
                                                       entry["card"], self.card_names,
-                                                      "a card name defined in fixtures/cards/"))
+                                                      f"a card name defined in {self.cards_label}/"))
         if "active_player" in setup:
             self.check_ref(setup["active_player"], "player", ["setup", "active_player"])
         for p, player in enumerate(setup["players"]):
