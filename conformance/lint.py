@@ -70,9 +70,12 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
       the end of the script.
 
     Returns the problems ordered by file (cards, untestable list, fixtures in path order),
-    then by position in the file. Never raises for bad content.
+    then by position in the file; a single problem if ``root`` is not a folder. Never
+    raises for bad content (a malformed catalog raises FixtureError).
     """
     root = Path(root)
+    if not root.is_dir():
+        return [FixtureError(root, "$", "no such folder: expected a fixtures folder", "a fixtures folder")]
     label = _labeller(root)
     catalog = load_rulings() if rulings is None else rulings
     known_rulings = {r["id"] for r in catalog["rulings"]}
@@ -101,7 +104,7 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
             if ruling not in known_rulings:
                 problems.append(_unknown(file, f"$.rulings[{i}]", "ruling id", ruling, known_rulings,
                                          "a ruling id of conformance/rulings.json"))
-        problems += FixtureChecker(file, fixture, card_names, label(root / "cards")).check()
+        problems += _FixtureChecker(file, fixture, card_names, label(root / "cards")).check()
     return problems
 
 
@@ -199,10 +202,10 @@ def _lint_place(path: Path, root: Path, file: str, fixture: dict, documents: set
                                      f"an id starting with '{document}.'"))
 
 
-class FixtureChecker:
+class _FixtureChecker:
     """The reference checks of one schema-valid fixture (see :func:`lint`).
 
-    ``FixtureChecker(file, fixture, card_names, cards_label).check()`` returns the problems;
+    ``_FixtureChecker(file, fixture, card_names, cards_label).check()`` returns the problems;
     ``cards_label`` names the card folder in messages.
     """
 

@@ -21,6 +21,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
 from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource, Unresolvable
 
 
 class FixtureError(Exception):
@@ -124,6 +125,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+SCHEMA_BASE_URI = "https://mtg-judge.dev/schema/"
+
+
 @functools.cache
 def _registry() -> Registry:
     """Every schema in ``schema/`` by its ``$id`` (so ``$ref`` between files resolves offline)."""
@@ -137,11 +141,11 @@ def _registry() -> Registry:
 @functools.cache
 def _validator(schema_name: str) -> Draft202012Validator:
     name = schema_name if schema_name.endswith(".schema.json") else f"{schema_name}.schema.json"
-    path = SCHEMA_DIR / name
-    if not path.is_file():
+    try:
+        schema = _registry().contents(SCHEMA_BASE_URI + name)
+    except NoSuchResource:
         known = sorted(p.name.removesuffix(".schema.json") for p in SCHEMA_DIR.glob("*.schema.json"))
-        raise ValueError(f"no schema {schema_name!r} in {SCHEMA_DIR} (known: {', '.join(known)})")
-    schema = json.loads(path.read_text(encoding="utf-8"))
+        raise ValueError(f"no schema {schema_name!r} in {SCHEMA_DIR} (known: {', '.join(known)})") from None
     return Draft202012Validator(schema, registry=_registry())
 
 
@@ -211,7 +215,10 @@ def _allowed_properties(schema: dict, base_uri: str) -> list[str]:
     """The property names ``schema`` declares, including those of the schema its ``$ref`` names."""
     names = set(schema.get("properties", {}))
     if "$ref" in schema:
-        target = _registry().resolver(base_uri=base_uri).lookup(schema["$ref"]).contents
+        try:
+            target = _registry().resolver(base_uri=base_uri).lookup(schema["$ref"]).contents
+        except Unresolvable:  # a $ref relative to another file: list what is known
+            target = {}
         names |= set(target.get("properties", {}))
     return sorted(names)
 
