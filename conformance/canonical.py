@@ -56,10 +56,18 @@ def normalize(result: dict) -> dict:
     return json.loads(dumps(picked))
 
 
-def snapshot_form(result: dict) -> dict:
-    """The form stored in snapshots: :func:`normalize`, with each event as one canonical line.
-
-    One line per event keeps snapshot diffs readable (an inserted event is one ``+`` line).
+def snapshot_text(result: dict) -> str:
+    """The text stored in a snapshot file: :func:`normalize`'d ``result`` as valid JSON with
+    ``events`` first and **one canonical event per line**, then ``state`` and ``checkpoints``
+    indented (sorted keys). An inserted or changed event is then one line in a diff.
     """
     norm = normalize(result)
-    return {**norm, "events": [dumps(event) for event in norm["events"]]}
+
+    def block(value: object) -> str:
+        text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+        return text.replace("\n", "\n  ")
+
+    events = ",\n".join(f"    {dumps(event)}" for event in norm["events"])
+    events = f"[\n{events}\n  ]" if norm["events"] else "[]"
+    return (f'{{\n  "events": {events},\n  "state": {block(norm["state"])},\n'
+            f'  "checkpoints": {block(norm["checkpoints"])}\n}}\n')

@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterable
 
 from conformance.canonical import normalize
 from conformance.expect import Mismatch, check, format_mismatches
-from conformance.loader import FIXTURES_DIR, iter_fixture_paths, load_cards, load_fixture
+from conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards,
+                                 load_fixture)
 from conformance.protocol import EngineError, ProtocolEngine, build_scenario
 
 #: The fixtures directory of this source tree (``fixtures/``).
@@ -42,7 +43,7 @@ class Case:
     (``""`` where the file sits higher up).
     ``scenario`` is what an engine receives: the fixture plus ``"cards": {name: card JSON}``
     for the cards its setup uses. ``problem`` is set (and the case errors without running)
-    when the scenario could not be built, e.g. an unknown card.
+    when the fixture file is invalid or the scenario cannot be built (an unknown card).
     """
 
     fixture_id: str
@@ -150,21 +151,30 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
 
     ``rulesets`` keeps only those rulesets; ``keyword`` is a ``-k`` expression matched against
     ``<id>[<ruleset>]`` (:func:`keyword_matches`). Cases come sorted by fixture path, then in
-    the fixture's ruleset order. Raises ``conformance.loader.FixtureError`` for a malformed
-    fixture or card file (schema errors; cross-file checks are ``mtg-judge validate``'s), and
-    ``ValueError`` for a bad ``keyword``.
+    the fixture's ruleset order. A fixture file that fails its schema becomes one case
+    ``<relative path>[-]`` that errors with the loader's message (file, JSON path, expected),
+    so one bad file does not hide the others; cross-file checks are ``mtg-judge validate``'s.
+    Raises ``conformance.loader.FixtureError`` for a bad card file and ``ValueError`` for a
+    bad ``keyword``.
     """
     root = Path(root)
     keep = set(rulesets) if rulesets is not None else None
     cards = load_cards(root / "cards")
     cases = []
     for path in iter_fixture_paths(root):
-        fixture = load_fixture(path)
         document, mechanic = ([*path.relative_to(root).parts[:-1], "", ""])[:2]
+        try:
+            fixture = load_fixture(path)
+        except FixtureError as exc:  # one bad file errors one case, the rest still runs
+            case = Case(path.relative_to(root).as_posix(), "-", path, document, mechanic,
+                        {}, f"invalid fixture: {exc}")
+            if keep is None and keyword_matches(keyword, case.name):
+                cases.append(case)
+            continue
         try:
             scenario, problem = build_scenario(fixture, cards), None
         except KeyError as exc:
-            scenario, problem = dict(fixture), str(exc.args[0])
+            scenario, problem = dict(fixture), f"cannot build the scenario: {exc.args[0]}"
         for ruleset in fixture["rulesets"]:
             case = Case(fixture["id"], ruleset, path, document, mechanic, scenario, problem)
             if (keep is None or ruleset in keep) and keyword_matches(keyword, case.name):
@@ -193,7 +203,7 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
     not canonical JSON gives ``errored``; unmet expectations give ``failed``.
     """
     if case.problem:
-        return CaseResult(case, "errored", message=f"cannot build the scenario: {case.problem}")
+        return CaseResult(case, "errored", message=case.problem)
     try:
         if engine is None:
             run_scenario, known = _reference_engine()

@@ -7,7 +7,7 @@ mismatches if the ``expect`` block is not met, and compares the canonical normal
 
 import pytest
 
-from conformance.canonical import snapshot_form
+from conformance.canonical import normalize
 from conformance.runner import collect, run_case
 
 CASES = collect()
@@ -24,11 +24,12 @@ def test_fixture(case, log_snapshot):
     # (and refreshes) the snapshot of a failing case instead of deleting it as unused.
     snapshot_error = None
     try:
-        assert snapshot_form(outcome.result) == log_snapshot
+        assert normalize(outcome.result) == log_snapshot
     except AssertionError as exc:
         snapshot_error = exc
     if outcome.mismatches:
         note = "\n(the snapshot differs too)" if snapshot_error else ""
         pytest.fail(outcome.describe() + note, pytrace=False)
     if snapshot_error is not None:
-        raise snapshot_error
+        pytest.fail(f"the log differs from the snapshot (-vv shows it all; after a reviewed "
+                    f"rules change: mtg-judge snapshots update)\n{snapshot_error}", pytrace=False)

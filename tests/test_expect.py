@@ -2,7 +2,9 @@
 
 import pytest
 
-from conformance.canonical import dumps, normalize, snapshot_form
+import json
+
+from conformance.canonical import dumps, normalize, snapshot_text
 from conformance.expect import Mismatch, check, differences, matches, summarize_event
 
 # A Lightning Bolt at bob's Grizzly Bears, written by hand (FORMAT §6 vocabulary).
@@ -58,7 +60,10 @@ def test_dumps_rejects_non_canonical_data(bad):
 def test_normalize_keeps_the_three_parts_and_fills_defaults():
     assert normalize({"events": [{"type": "x"}], "extra": 1}) == {
         "events": [{"type": "x"}], "state": {}, "checkpoints": []}
-    assert snapshot_form({"events": [{"type": "x", "a": 1}]})["events"] == ['{"a":1,"type":"x"}']
+    text = snapshot_text({"events": [{"type": "x", "a": 1}, {"type": "y"}], "state": {"t": 1}})
+    assert '\n    {"a":1,"type":"x"},\n    {"type":"y"}\n' in text  # one event per line
+    assert json.loads(text) == {"events": [{"a": 1, "type": "x"}, {"type": "y"}],
+                                "state": {"t": 1}, "checkpoints": []}
 
 
 # -- patterns --------------------------------------------------------------------------------

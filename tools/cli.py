@@ -201,7 +201,10 @@ def update():
     """Regenerate every snapshot, serially (parallel updates can race), delete unused ones,
     and list the snapshots added, modified and deleted. Exit 1 if some fixture fails."""
     before = _snapshot_hashes() if SNAPSHOT_DIR.exists() else {}
-    command = [sys.executable, "-m", "pytest", str(PROJECT_ROOT / "conformance"),
+    # "-o testpaths=conformance" rather than a path argument: syrupy only deletes orphan
+    # single-file snapshots when pytest collects from testpaths (with a path argument it
+    # leaves snapshot files that match no collected test alone).
+    command = [sys.executable, "-m", "pytest", "-o", "testpaths=conformance",
                "--snapshot-update", "-p", "no:xdist", "-q", "-p", "no:cacheprovider"]
     click.echo(f"$ {' '.join(command)}", err=True)
     proc = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True)
