@@ -463,6 +463,7 @@ class Game:
                 with self.transaction():
                     handler(player, inp)
                 passes = 0  # CR 117.3c: after acting, the same player receives priority
+                announced = None
             except IllegalAction as err:
                 self.reject(inp, err)
 
