@@ -9,6 +9,7 @@ e.g. ``fixtures/classic/stack/lifo.json``), the JSON path and what was expected.
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
 
     - every card file, fixture and ``untestable.json`` against its schema (invalid JSON
       included); the checks below run on the fixtures that pass it;
-    - card names defined by two card files;
+    - card names defined by two card files, card files not named after their card's slug;
     - a fixture's place (``<document>/<mechanic>/<name>.json`` with a document of the
       catalog), its id starting with ``<document>.``, ids used by two fixtures;
     - ruling ids that the catalog lacks (in fixtures and in ``untestable.json``), and
@@ -162,9 +163,18 @@ def _lint_cards(cards_dir: Path, label, problems: list[FixtureError]) -> set[str
         if name in names:
             problems.append(FixtureError(file, "$.name", f"duplicate card name {name!r}: "
                                          f"{names[name]} defines it too", "a name no other card file defines"))
-        else:
-            names[name] = file
+            continue
+        names[name] = file
+        if path.stem != card_slug(name):
+            problems.append(FixtureError(file, "$.name", f"card {name!r} belongs in {card_slug(name)}.json "
+                                         "(fixtures/cards/README.md)", f"the file name {card_slug(name)}.json"))
     return set(names)
+
+
+def card_slug(name: str) -> str:
+    """The file stem of a card: lowercase, each run of non-alphanumerics one ``-``
+    (``Circle of Protection: Red`` → ``circle-of-protection-red``)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def _lint_untestable(path: Path, file: str, known_rulings: set[str], problems: list[FixtureError]) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance import loader
-from conformance.lint import lint
+from conformance.lint import card_slug, lint
 
 BAD = Path(__file__).parent / "bad_input"
 STACK = "bad_input/classic/stack"
@@ -27,6 +27,7 @@ def test_every_planted_problem_is_found_once_and_nothing_else(problems):
     assert [(p.file, p.path) for p in problems] == [
         ("bad_input/cards/test-bear2.json", "$.name"),
         ("bad_input/cards/test-zap.json", "$.spell.effects[0].type"),
+        ("bad_input/cards/test_spark.json", "$.name"),
         ("bad_input/untestable.json", "$[1].id"),
         (f"{STACK}/invalid-json.json", "$"),
         (f"{STACK}/schema-error.json", "$.setup.players[0].battlefield[0].alias"),
@@ -49,10 +50,10 @@ def test_schema_error_names_file_path_and_expectation(problems):
 
 
 def test_unknown_card(problems):
-    assert _at(problems, f"{STACK}/unknown-card.json") == [(
-        "$.setup.players[0].battlefield[0].card",
-        "unknown card 'Test Baer': expected a card name defined in bad_input/cards/ "
-        "(did you mean 'Test Bear', 'Test Zap'?)")]
+    [(path, message)] = _at(problems, f"{STACK}/unknown-card.json")
+    assert path == "$.setup.players[0].battlefield[0].card"
+    assert message.startswith("unknown card 'Test Baer': expected a card name defined in "
+                              "bad_input/cards/ (did you mean 'Test Bear'")
 
 
 def test_unknown_ruling_id(problems):
@@ -91,6 +92,13 @@ def test_card_problems(problems):
     [(path, message)] = _at(problems, "bad_input/cards/test-zap.json")
     assert path == "$.spell.effects[0].type"
     assert message.startswith("'deal_dmg' is not one of ['deal_damage', ")
+    assert _at(problems, "bad_input/cards/test_spark.json") == [(
+        "$.name", "card 'Test Spark' belongs in test-spark.json (fixtures/cards/README.md)")]
+
+
+def test_card_slug():
+    assert card_slug("Circle of Protection: Red") == "circle-of-protection-red"
+    assert card_slug("Emeritus of Ideation // Ancestral Recall") == "emeritus-of-ideation-ancestral-recall"
 
 
 def test_untestable_unknown_ruling(problems):
