@@ -73,6 +73,8 @@ def can_attack(game: "Game", obj: "GameObject", player: str) -> None:
         raise IllegalAction("summoning_sick", f"{obj.name} hasn't been under {player}'s control since the turn began")
     if ch.has_keyword(game, obj, "defender"):
         raise IllegalAction("cannot_attack", f"{obj.name} has defender")
+    if game.rules.walls_cant_attack and "Wall" in obj.definition.subtypes:
+        raise IllegalAction("cannot_attack", f"{obj.name} is a Wall: Walls can't attack (1999 rules)")
     if ch.static_restrictions(game, obj, "cant_attack"):
         raise IllegalAction("cannot_attack", f"{obj.name} can't attack")
 
@@ -236,8 +238,46 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
             obj = game.objects.get(ref)
             if obj is not None and _strikes_first(game, obj):
                 combat.dealt_first_strike.add(ref)
+    if game.rules.combat_damage_uses_stack and assignments:
+        put_combat_damage_on_stack(game, assignments)
+        return
     for src, target, n in assignments:
         game.deal_damage(src, target, n, combat=True)
+
+
+def put_combat_damage_on_stack(game: "Game", assignments: list) -> None:
+    """1999/2006 rules: assigned combat damage is put on the stack as one object; players
+    get priority; it is dealt when that object resolves (``resolve_combat_damage``)."""
+    import copy
+
+    from .objects import StackItem
+    ref = game.next_ref("combat_damage")
+    parts = [{"source": copy.deepcopy(src), "target": t if isinstance(t, str) else t.ref, "amount": n}
+             for src, t, n in assignments]
+    item = StackItem(ref=ref, kind="combat_damage", controller=game.active,
+                     ability={"targets": [], "effects": [], "combat_damage": parts})
+    game.stack.append(item)
+    game.log("combat_damage_put_on_stack", object=ref, assignments=[
+        {"source": p["source"].ref, "source_card": p["source"].card, "target": p["target"], "amount": p["amount"]}
+        for p in parts])
+
+
+def resolve_combat_damage(game: "Game", item: Any) -> None:
+    """Deal combat damage that was on the stack: a source that has left play still deals
+    it (as it last existed); damage to a creature no longer in play is not dealt (1999
+    rulebook, "Danno da combattimento")."""
+    game.log("combat_damage_resolved", object=item.ref)
+    for part in item.ability["combat_damage"]:
+        target = part["target"]
+        if target not in game.players:
+            obj = game.objects.get(target)
+            if obj is None or obj.zone != "battlefield":
+                game.log("combat_damage_not_dealt", source=part["source"].ref, target=target,
+                         reason="target_left_play")
+                continue
+            target = obj
+        src = game.objects.get(part["source"].ref) or part["source"]
+        game.deal_damage(src, target, part["amount"], combat=True)
 
 
 def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers: list, defender: str,

@@ -59,7 +59,7 @@ class Game:
         self.objects: dict[str, GameObject] = {}
         self.by_card: dict[str, GameObject] = {}
         self.incarnation: dict[str, int] = {}
-        self.serial = {"token": 0, "ability": 0, "copy": 0}
+        self.serial = {"token": 0, "ability": 0, "copy": 0, "combat_damage": 0}
         self.clock = 0
         self.effects: list[ContinuousEffect] = []
         self.shields: list[Shield] = []
@@ -750,9 +750,13 @@ class Game:
         illegal, it doesn't resolve (CR 608.2b). A resolving instant or sorcery goes to its
         owner's graveyard last (CR 608.2n); a permanent spell enters the battlefield (CR
         608.3)."""
-        from . import effects
+        from . import combat, effects
 
         item = self.stack[-1]
+        if item.kind == "combat_damage":
+            self.stack.pop()
+            combat.resolve_combat_damage(self, item)
+            return
         specs = list(item.ability.get("targets", ()))
         legal = [self.target_still_legal(item, spec, ref) for spec, ref in zip(specs, item.targets)]
         kind = item.kind
@@ -971,8 +975,7 @@ class Game:
             else:
                 self.move(perm, "graveyard", cause="state_based_action")
             done = True
-        if self.rules.legend_rule == "choose":
-            done |= self._legend_rule()
+        done |= self._legend_rule()
         return done
 
     def _aura_can_stay(self, aura: GameObject, host: GameObject | None) -> bool:
@@ -991,8 +994,29 @@ class Game:
         return not ch.protected_from(self, host, aura)
 
     def _legend_rule(self) -> bool:
-        """CR 704.5j: a player who controls two or more legendary permanents with the same
-        name chooses one and puts the rest into their owners' graveyards."""
+        """The legend rule, by ruleset (``Ruleset.legend_rule``): ``choose`` (CR 704.5j: a
+        player who controls two or more legendary permanents with the same name chooses one
+        and puts the rest into their owners' graveyards), ``all_die`` (2006: all of them,
+        whoever controls them) or ``newest_dies`` (1999: the one that came into play last)."""
+        if self.rules.legend_rule == "choose":
+            return self._legend_rule_choose()
+        names: dict[str, list[GameObject]] = {}
+        for perm in self.battlefield:
+            if "Legendary" in perm.definition.supertypes or "Legend" in perm.definition.subtypes:
+                names.setdefault(perm.name, []).append(perm)
+        done = False
+        rule = "420.5e" if self.rules.legend_rule == "all_die" else "legend-1999"
+        for name, perms in sorted(names.items()):
+            if len(perms) < 2:
+                continue
+            doomed = perms if self.rules.legend_rule == "all_die" else sorted(perms, key=lambda o: o.timestamp)[1:]
+            for perm in doomed:
+                self.log("state_based_action", rule=rule, object=perm.ref, card=perm.card)
+                self.move(perm, "graveyard", cause="state_based_action")
+            done = True
+        return done
+
+    def _legend_rule_choose(self) -> bool:
         done = False
         for pid in self.apnap():
             names: dict[str, list[GameObject]] = {}

@@ -24,8 +24,18 @@ class Ruleset:
       (CR 103.8a).
     - ``damage_assignment_order``: attackers order their blockers and assign lethal damage
       in that order (CR 509.2 until 2024); False = divide freely (CR 510.1c–d today).
-    - ``legend_rule``: ``choose`` (CR 704.5j today: the controller keeps one).
-    - ``combat_damage_uses_stack``: combat damage is put on the stack (1999–2010 rules).
+    - ``legend_rule``: ``choose`` (CR 704.5j today: the controller keeps one and puts the
+      rest into the graveyard); ``all_die`` (2006, CR 420.5e then: if two or more
+      legendary permanents with the same name are in play, all are put into their
+      owners' graveyards); ``newest_dies`` (1999 rulebook, "Leggenda": a second one with
+      the same name is put into its owner's graveyard as it comes into play).
+    - ``combat_damage_uses_stack``: assigned combat damage is put on the stack and dealt
+      when it resolves, even if its source has left play, but not to a creature that has
+      left play (1999 rulebook, "Danno da combattimento"; 2006 CR 510.2).
+    - ``walls_cant_attack``: creatures of type Wall can't attack (1999 rulebook, "Muro").
+    - ``mulligan``: ``london`` (CR 103.5 today: draw seven, then put one card on the bottom
+      per mulligan) or ``draw_one_fewer`` (1999 rulebook and 2006: reshuffle and draw one
+      card fewer each time).
     """
 
     name: str
@@ -38,6 +48,8 @@ class Ruleset:
     damage_assignment_order: bool = False
     legend_rule: str = "choose"
     combat_damage_uses_stack: bool = False
+    walls_cant_attack: bool = False
+    mulligan: str = "london"
 
 
 MODERN = Ruleset(
@@ -47,7 +59,35 @@ MODERN = Ruleset(
                 "no damage assignment order, the legend rule of CR 704.5j.",
 )
 
-RULESETS: dict[str, Ruleset] = {MODERN.name: MODERN}
+TIMESPIRAL_2006 = Ruleset(
+    name="timespiral-2006",
+    description="The rules of the Time Spiral release notes (2006): mana burn when mana "
+                "empties at the end of each phase, combat damage on the stack, the "
+                "'removed from the game' zone, the 2006 legend rule (all copies die).",
+    mana_burn=True,
+    pool_empties_each_step=False,
+    exile_zone_name="removed_from_game",
+    legend_rule="all_die",
+    combat_damage_uses_stack=True,
+    mulligan="draw_one_fewer",
+)
+
+CLASSIC_1999 = Ruleset(
+    name="classic-1999",
+    description="The Classic Sixth Edition basic rulebook (1999): mana burn at the end of "
+                "each phase, combat damage on the stack, 'removed from the game', a new "
+                "legend with the same name goes to the graveyard, Walls can't attack, the "
+                "mulligan draws one card fewer.",
+    mana_burn=True,
+    pool_empties_each_step=False,
+    exile_zone_name="removed_from_game",
+    legend_rule="newest_dies",
+    combat_damage_uses_stack=True,
+    walls_cant_attack=True,
+    mulligan="draw_one_fewer",
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (MODERN, TIMESPIRAL_2006, CLASSIC_1999)}
 
 
 def get_ruleset(name: str) -> Ruleset:

@@ -51,7 +51,8 @@ def snapshot(game: "Game") -> dict:
             entry["toughness"] = toughness
         battlefield[perm.card] = entry
     stack = [{"object": it.ref, "card": it.card, "kind": it.kind, "controller": it.controller,
-              **({"source": it.source_card} if it.kind == "ability" else {"name": it.obj.name}),
+              **({"source": it.source_card} if it.kind == "ability" else
+                 {"name": it.obj.name} if it.kind == "spell" else {}),
               "targets": list(it.targets)} for it in game.stack]
     combat = None
     if game.combat is not None:
