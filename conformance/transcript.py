@@ -22,6 +22,13 @@ def _words(name: Any) -> str:
     return str(name).replace("_", " ")
 
 
+def step_name(step: Any) -> str:
+    """``precombat_main`` -> ``precombat main phase``; ``end`` -> ``end step`` (FORMAT §2)."""
+    if step in ("precombat_main", "postcombat_main"):
+        return f"{_words(step)} phase"
+    return f"{_words(step)} step" if step else "?"
+
+
 def mana_symbols(mana: Any) -> str:
     """``{"G": 2, "R": 1}`` -> ``{R}{G}{G}`` (WUBRGC order); other values as text."""
     if not isinstance(mana, dict):
@@ -83,9 +90,9 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
     if t == "turn_began":
         return f"turn {e.get('turn')} begins ({e.get('active_player')})"
     if t == "step_began":
-        return f"{_words(e.get('step'))} begins"
+        return f"{step_name(e.get('step'))} begins"
     if t == "step_ended":
-        return f"{_words(e.get('step'))} ends"
+        return f"{step_name(e.get('step'))} ends"
     if t == "priority_received":
         return f"{e.get('player')} receives priority"
     if t == "priority_passed":
@@ -174,9 +181,7 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
     if t == "player_lost":
         return f"{e.get('player')} loses the game ({_words(e.get('reason'))})"
     if t == "game_ended":
-        if e.get("draw"):
-            return "the game ends in a draw"
-        return f"the game ends: {', '.join(e.get('winners') or []) or 'nobody'} wins"
+        return f"the game ends: {_game_over(e)}"
     if t == "action_rejected":
         return (f"✗ REJECTED {script_input(e.get('at'))}: {e.get('code')} — "
                 f"{e.get('message', '')}").rstrip(" —")
@@ -185,10 +190,17 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
     return summarize_event(event)
 
 
+def _game_over(e: dict) -> str:
+    if e.get("draw"):
+        return "a draw"
+    return (f"{', '.join(e.get('winners') or []) or 'nobody'} wins, "
+            f"{', '.join(e.get('losers') or []) or 'nobody'} loses")
+
+
 def _setup_lines(fixture: dict) -> list[str]:
     setup = fixture.get("setup") or {}
     lines = [f"Start: turn {setup.get('turn', 1)}, {setup.get('active_player')}'s "
-             f"{_words(setup.get('step', 'precombat_main'))}, seed {setup.get('seed', 0)}, "
+             f"{step_name(setup.get('step', 'precombat_main'))}, seed {setup.get('seed', 0)}, "
              f"{setup.get('lands_played', 0)} land(s) played"]
     for player in setup.get("players") or []:
         pool = player.get("mana_pool")
@@ -233,7 +245,7 @@ def _state_lines(state: dict, namer: _Namer) -> list[str]:
     if state.get("stack"):
         lines.append(f"  stack (bottom first): {namer([s.get('object') for s in state['stack']])}")
     if state.get("game_over"):
-        lines.append(f"  game over: {state['game_over']}")
+        lines.append(f"  game over: {_game_over(state['game_over'])}")
     return lines
 
 
@@ -258,15 +270,19 @@ def render(fixture: dict, result: dict, ruleset: str | None = None, priority: bo
         namer.learn(event)
         if event.get("type") == "turn_began":
             turn, active = event.get("turn", turn), event.get("active_player", active)
+            step = None
         elif event.get("type") == "step_began":
             turn, step = event.get("turn", turn), event.get("step", step)
         if event.get("type") in PRIORITY_EVENTS and not priority:
             continue
-        prefix = f"T{turn} {active}, {_words(step or '?')}"
+        prefix = f"T{turn} {active}" + (f", {_words(step)}" if step else "")
         lines.append(f"  {prefix}: {describe_event(event, namer, script)}")
     lines += ["", "End:"] + _state_lines(result.get("state") or {}, namer)
     for cp in result.get("checkpoints") or []:
-        lines.append(f"Checkpoint after input #{cp.get('after')}:")
+        st = cp.get("state") or {}
+        lines.append(f"Checkpoint after input #{cp.get('after')}: T{st.get('turn')} "
+                     f"{st.get('active_player')}, {_words(st.get('step'))}, "
+                     f"priority {st.get('priority')}")
         for probe in cp.get("probes") or []:
             verdict = "legal" if probe.get("legal") else f"illegal ({probe.get('code')})"
             action = " ".join(str(v) for v in (probe.get("action") or {}).values())
