@@ -3,8 +3,11 @@
 Provides the ``log_snapshot`` fixture: a syrupy snapshot stored as one JSON file per test
 (``conformance/__snapshots__/test_fixtures/<test name>.json``, DESIGN §8) in the layout of
 :func:`conformance.canonical.snapshot_text` (one event per line). syrupy fails a full run that
-leaves snapshots unused; ``--snapshot-update`` rewrites them and deletes unused ones
-(``mtg-judge snapshots update`` does that serially and reports the changes).
+leaves snapshots unused, with or without ``-n auto``; ``--snapshot-update`` rewrites them and
+deletes unused ones (``mtg-judge snapshots update`` does that serially and reports the
+changes). A "full run" is ``pytest`` collecting from ``testpaths``: given a path argument
+(``pytest conformance``), syrupy ignores snapshot files that match no collected test, so use
+``pytest -o testpaths=conformance`` to check only the fixtures.
 """
 
 from __future__ import annotations

@@ -31,5 +31,8 @@ def test_fixture(case, log_snapshot):
         note = "\n(the snapshot differs too)" if snapshot_error else ""
         pytest.fail(outcome.describe() + note, pytrace=False)
     if snapshot_error is not None:
+        if "does not exist" in str(snapshot_error):
+            pytest.fail("no snapshot for this case yet: run `mtg-judge snapshots update` and "
+                        "review the new file", pytrace=False)
         pytest.fail(f"the log differs from the snapshot (-vv shows it all; after a reviewed "
                     f"rules change: mtg-judge snapshots update)\n{snapshot_error}", pytrace=False)
