@@ -307,6 +307,9 @@ def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers:
                 raise IllegalAction("invalid_damage_assignment", f"{key} is not blocking {attacker.name}")
             out.append((obj, n))
         total += n
+    # canonical order (blockers as declared, then the player), whatever the input's key order
+    rank = {b.ref: i for i, b in enumerate(blockers)}
+    out.sort(key=lambda tn: len(blockers) if isinstance(tn[0], str) else rank[tn[0].ref])
     if total != power:
         raise IllegalAction("invalid_damage_assignment", f"assign exactly {power} damage, not {total}")
     if to_player:

@@ -13,6 +13,7 @@ from . import characteristics as ch
 from .errors import IllegalAction
 from .mana import ManaCost, parse_mana_symbols
 from .objects import ContinuousEffect, GameObject, Shield, StackItem
+from .game import describe
 
 if TYPE_CHECKING:
     from .game import Game
@@ -243,7 +244,7 @@ def _prevent_damage(ctx: Context, eff: dict) -> None:
     for t in ctx.refs(eff["to"]):
         ref = t if isinstance(t, str) else t.ref
         ctx.game.shields.append(Shield(to=ref, amount=None if amount is None else ctx.amount(amount)))
-        ctx.game.log("prevention_shield_created", to=ref, amount=amount)
+        ctx.game.log("prevention_shield_created", target=ref, amount=amount)
 
 
 def _prevent_from_chosen_source(ctx: Context, eff: dict) -> None:
@@ -256,7 +257,7 @@ def _prevent_from_chosen_source(ctx: Context, eff: dict) -> None:
         ref = inp.get("choice")
         src = g.resolve_target_ref(ref) if isinstance(ref, str) else None
         if src is None or isinstance(src, str) or not ch.matches(g, src, flt, ctx.controller):
-            raise IllegalAction("invalid_choice", f"choose a source matching {dict(flt or {})}")
+            raise IllegalAction("invalid_choice", f"choose a source matching {describe(flt or {})}")
         return src
 
     src = g.decide("choose", ctx.controller, "choose", choose, reason="source_of_damage")
@@ -264,7 +265,7 @@ def _prevent_from_chosen_source(ctx: Context, eff: dict) -> None:
     for t in ctx.refs(eff.get("to", "controller")):
         ref = t if isinstance(t, str) else t.ref
         g.shields.append(Shield(to=ref, amount=None, source=src_ref))
-        g.log("prevention_shield_created", to=ref, source=src_ref, amount=None)
+        g.log("prevention_shield_created", target=ref, source=src_ref, amount=None)
 
 
 def _add_mana(ctx: Context, eff: dict) -> None:

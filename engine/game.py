@@ -22,6 +22,13 @@ from .objects import ContinuousEffect, GameObject, Player, Shield, StackItem
 from .rng import SplitMix64
 from .rulesets import Ruleset
 
+
+def describe(data: Any) -> str:
+    """A canonical one-line text of card data for messages (sorted keys: a message must not
+    depend on the order keys came in)."""
+    import json
+    return json.dumps(data, sort_keys=True, default=dict)
+
 # CR 500.1: phases and steps, in order; main phases have no steps.
 PHASE_OF = {
     "untap": "beginning", "upkeep": "beginning", "draw": "beginning",
@@ -75,7 +82,7 @@ class Game:
         self.combat: Any = None
         self.over = False
         self.result: dict | None = None
-        self.extra_combats = 0
+        self.start_of_game: dict | None = None  # {"deck_rules": ...} until CR 103 is done
 
     # ------------------------------------------------------------------ log
     def log(self, type_: str, **fields: Any) -> dict:
@@ -265,6 +272,11 @@ class Game:
         """Run the game from the beginning of the current step until the game ends or the
         input source stops it (``ScriptExhausted``, ``ScriptError``)."""
         try:
+            if self.start_of_game is not None:
+                from .start import start_game
+                start_game(self, self.start_of_game.get("deck_rules"))
+                self.start_of_game = None
+                self.begin_turn(1, self.active)
             while True:
                 self.run_step()
                 self.next_step()
@@ -592,7 +604,7 @@ class Game:
             source = item.obj if item.kind == "spell" else item.source_lki
             src_for_protection: Any = item if item.kind == "spell" else source
             if not ch.target_kinds_match(self, spec, target, item.controller, src_for_protection):
-                raise IllegalAction("invalid_target", f"{ref} is not a legal target for {dict(spec)}")
+                raise IllegalAction("invalid_target", f"{ref} is not a legal target for {describe(spec)}")
             if isinstance(target, StackItem) and target is item:
                 raise IllegalAction("invalid_target", "a spell can't target itself (CR 115.5)")
             out.append(target if isinstance(target, str) else target.ref)
@@ -777,7 +789,7 @@ class Game:
                 new = self.move(item.obj, "battlefield", controller=item.controller)
                 if d.enchant is not None and item.targets:
                     new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
-                    self.log("attached", object=new.ref, card=new.card, to=new.attached_to)
+                    self.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)
             else:
                 self.move(item.obj, "graveyard")
 

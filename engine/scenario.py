@@ -185,6 +185,10 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
         raise ScenarioError("$.setup.step", f"unknown step {step!r}; steps: {', '.join(PHASE_OF)}")
     game.turn = int(setup.get("turn", 1))
     game.active = active
+    if setup.get("start_of_game"):
+        # CR 103: the game starts with shuffling, opening hands and mulligans, then turn 1
+        step, game.turn = "untap", 1
+        game.start_of_game = {"deck_rules": setup.get("deck_rules")}
     game.plan = game.turn_plan()
     game.step = step
     game.plan = game.plan[game.plan.index(step):]
