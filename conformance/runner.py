@@ -20,9 +20,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_compl
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
-from conformance.canonical import normalize
+from conformance.canonical import dumps, normalize
 from conformance.expect import Mismatch, check, format_mismatches
 from conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards,
                                  load_fixture)
@@ -197,7 +197,8 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
     """Run ``case`` and check its expectations; never raises for engine failures.
 
     ``engine`` None runs the reference engine in-process, exactly as ``mtg-judge serve``
-    would (``run_scenario(scenario, ruleset, cards=scenario["cards"])``); otherwise a started
+    would: ``run_scenario(scenario, ruleset, cards=scenario["cards"])`` on a canonical JSON
+    copy of ``case.scenario`` (sorted keys, as sent over the protocol); otherwise a started
     :class:`~conformance.protocol.ProtocolEngine`. A ruleset the engine does not declare, or a
     ``skipped`` reply, gives ``skipped``; an exception, ``EngineError`` or a result that is
     not canonical JSON gives ``errored``; unmet expectations give ``failed``.
@@ -210,8 +211,10 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
             if case.ruleset not in known:
                 return CaseResult(case, "skipped",
                                   message=f"the reference engine has no ruleset {case.ruleset}")
-            result = run_scenario(case.scenario, case.ruleset,
-                                  cards=case.scenario.get("cards"))
+            # What a protocol engine receives: a fresh canonical copy (sorted keys), so both
+            # paths see the same data and no run can alter the case for the next one.
+            scenario = json.loads(dumps(case.scenario))
+            result = run_scenario(scenario, case.ruleset, cards=scenario.get("cards"))
         else:
             result = engine.run(case.scenario, case.ruleset)
             if result.get("skipped"):
@@ -335,8 +338,6 @@ def main(argv: list[str] | None = None) -> int:
     Returns 0 when every case passed.
     """
     import argparse
-
-    from conformance.canonical import dumps
 
     parser = argparse.ArgumentParser(prog="python -m conformance.runner")
     parser.add_argument("--fixtures", default=str(DEFAULT_ROOT))
