@@ -187,3 +187,17 @@ def test_validate_a_bad_fixture_dir_exits_1(tmp_path):
     result = invoke("validate", "--fixtures", root)
     assert result.exit_code == 1, result.output
     assert "broken.json" in result.output
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("bolt", True), ("BOLT", True), ("bolt and modern", True), ("bolt and not modern", False),
+    ("nothing or stack", True), ("not (bolt or stack)", False), ("", True),
+])
+def test_k_expressions(expr, expected):
+    assert runner.keyword_matches(expr, "classic.stack.bolt-first[modern]") is expected
+
+
+@pytest.mark.parametrize("expr", ["and", "a or", "(a", "a b", "a )"])
+def test_malformed_k_expressions(expr):
+    with pytest.raises(ValueError):
+        runner.keyword_matches(expr, "x")
