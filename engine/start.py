@@ -1,0 +1,100 @@
+"""Starting the game (CR 103): deck legality, shuffling, opening hands and mulligans.
+
+Used when a fixture's setup says ``"start_of_game": true``: the players' libraries are
+their decks, the hands are empty, and the game begins with this procedure, then turn 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .errors import GameOver, IllegalAction
+
+if TYPE_CHECKING:
+    from .cards import CardDefinition
+    from .game import Game
+
+OPENING_HAND = 7  # CR 103.5 (the 1999 rulebook: "pesca le prime sette carte")
+DECK_RULES = {
+    # CR 100.2a: constructed decks have at least 60 cards and at most four of any card
+    # other than basic lands (1999 rulebook, "Equipaggiamento" and "Mazzo").
+    "constructed": {"min_cards": 60, "max_copies": 4},
+    # CR 100.2b: limited (sealed deck) decks have at least 40 cards (1999: "Sealed deck").
+    "limited": {"min_cards": 40, "max_copies": None},
+}
+
+
+def deck_problems(deck: list["CardDefinition"], rules: str) -> list[str]:
+    """Why ``deck`` (card definitions) breaks the deck rules ``rules`` (``constructed`` or
+    ``limited``); an empty list for a legal deck. Raises KeyError for unknown rules."""
+    r = DECK_RULES[rules]
+    problems = []
+    if len(deck) < r["min_cards"]:
+        problems.append(f"{len(deck)} cards; a {rules} deck has at least {r['min_cards']}")
+    if r["max_copies"] is not None:
+        counts = Counter(d.name for d in deck if not ("Basic" in d.supertypes and "Land" in d.types))
+        for name, n in sorted(counts.items()):
+            if n > r["max_copies"]:
+                problems.append(f"{n} copies of {name}; at most {r['max_copies']} of a card other than basic lands")
+    return problems
+
+
+def start_game(game: "Game", deck_rules: str | None) -> None:
+    """CR 103: check decks (if ``deck_rules``), shuffle every library, draw opening hands,
+    then each player in turn order keeps or takes mulligans (``Ruleset.mulligan``).
+    Raises GameOver if a deck is illegal (the game does not start)."""
+    from .scenario import shuffle_library
+
+    if deck_rules:
+        illegal = []
+        for pid in game.order:
+            problems = deck_problems([o.definition for o in game.players[pid].library], deck_rules)
+            game.log("deck_checked", player=pid, rules=deck_rules, legal=not problems, problems=problems)
+            if problems:
+                illegal.append(pid)
+        if illegal:
+            game.over = True
+            game.result = {"winners": [], "losers": [], "draw": False, "not_started": True}
+            game.log("game_not_started", reason="illegal_deck", players=illegal)
+            raise GameOver()
+    for pid in game.apnap():
+        shuffle_library(game, pid)
+    for pid in game.apnap():
+        game.draw(pid, OPENING_HAND)
+    for pid in game.apnap():
+        _mulligans(game, pid)
+
+
+def _mulligans(game: "Game", pid: str) -> None:
+    from .scenario import shuffle_library
+
+    taken = 0
+    while True:
+        inp = game.ask("mulligan", pid, mulligans=taken)
+        try:
+            if inp.get("player", pid) != pid or inp.get("action") not in ("keep", "mulligan"):
+                raise IllegalAction("wrong_decision", f"{pid} must answer 'keep' or 'mulligan'")
+            if inp["action"] == "keep":
+                bottom = inp.get("bottom") or []
+                need = taken if game.rules.mulligan == "london" else 0
+                if len(bottom) != need or len(set(bottom)) != need:
+                    raise IllegalAction("invalid_choice", f"put exactly {need} card(s) on the bottom (CR 103.5)")
+                objs = [game.find(c) for c in bottom]
+                if any(o is None or o.zone != "hand" or o.owner != pid for o in objs):
+                    raise IllegalAction("not_in_hand", "the cards put on the bottom must be in the hand")
+                for o in objs:
+                    game.move(o, "library", position="bottom", cause="mulligan")
+                game.log("hand_kept", player=pid, mulligans=taken, hand_size=len(game.players[pid].hand))
+                return
+            size = len(game.players[pid].hand)
+            if game.rules.mulligan == "draw_one_fewer" and size == 0:
+                raise IllegalAction("invalid_choice", "no cards left to mulligan to")
+            taken += 1
+            game.log("mulligan_taken", player=pid, mulligans=taken)
+            for o in list(game.players[pid].hand):
+                game.move(o, "library", cause="mulligan")
+            shuffle_library(game, pid)
+            game.draw(pid, OPENING_HAND if game.rules.mulligan == "london" else size - 1)
+        except IllegalAction as err:
+            game.reject(inp, err)
