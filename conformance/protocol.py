@@ -637,7 +637,7 @@ class ProtocolEngine:
         if not isinstance(reply, dict):
             raise self._failure("bad_reply", "the reply is not a JSON object",
                                 line=_truncate(text.rstrip("\n")))
-        if self.validate and not reply.get("errored"):
+        if self.validate and not (kind == "start_reply" and reply.get("errored")):
             errors = _validate(reply, kind, "<engine reply>")
             if errors:
                 raise EngineError("bad_reply", "the reply does not match the protocol "

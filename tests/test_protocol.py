@@ -360,35 +360,14 @@ def test_engine_stop_is_idempotent(fake_engine):
 # The reference engine through `mtg-judge serve`
 
 
-def _suite():
-    """(fixture, card JSON by name) for the whole suite; skips if it is not there yet."""
-    loader = pytest.importorskip("conformance.loader")
-    fixtures = loader.load_all_fixtures()
+def _suite() -> tuple[list[dict], dict[str, dict]]:
+    """(every fixture, card JSON by name) of the suite."""
+    from conformance.loader import load_all_fixtures, load_cards
+
+    fixtures = [fixture for _path, fixture in load_all_fixtures()]
     if not fixtures:
         pytest.skip("no fixtures yet")
-    return fixtures, loader.load_cards()
-
-
-def _fixture_dict(item) -> dict:
-    """A loaded fixture as its JSON dict, whatever wrapper the loader returns."""
-    if isinstance(item, dict):
-        return item
-    for attr in ("data", "raw", "fixture", "json"):
-        value = getattr(item, attr, None)
-        if isinstance(value, dict):
-            return value
-    if isinstance(item, tuple):
-        return next(part for part in item if isinstance(part, dict))
-    raise TypeError(f"cannot read a fixture from {item!r}")
-
-
-def _card_json(cards) -> dict:
-    """Card JSON objects by name from what ``load_cards()`` returns."""
-    out = {}
-    for name, card in (cards.items() if isinstance(cards, dict) else
-                       ((c["name"], c) for c in cards)):
-        out[name] = card
-    return out
+    return fixtures, load_cards()
 
 
 def _run_scenario():
@@ -402,13 +381,11 @@ def test_reference_engine_through_serve_matches_in_process():
     argv = serve_argv()
     run_scenario = _run_scenario()
     fixtures, cards = _suite()
-    cards = _card_json(cards)
     cases = 0
     mismatches = []
     with ProtocolEngine(argv, timeout=60, validate=True) as eng:
         assert eng.implementation == protocol.IMPLEMENTATION
-        for item in fixtures:
-            fixture = _fixture_dict(item)
+        for fixture in fixtures:
             scen = build_scenario(fixture, cards)
             for ruleset in fixture["rulesets"]:
                 cases += 1
@@ -430,8 +407,7 @@ def test_reference_engine_through_serve_matches_in_process():
 
 def _first_case() -> tuple[dict, str]:
     fixtures, cards = _suite()
-    fixture = _fixture_dict(fixtures[0])
-    return build_scenario(fixture, _card_json(cards)), fixture["rulesets"][0]
+    return build_scenario(fixtures[0], cards), fixtures[0]["rulesets"][0]
 
 
 def test_serve_subprocess_malformed_line_then_next_run_works():
@@ -472,13 +448,16 @@ def test_example_engine_in_protocol_md_works(tmp_path):
     block = text.split("<!-- example-engine", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     script = tmp_path / "my_engine.py"
     script.write_text(block, encoding="utf-8")
-    fixture = {"id": "x", "setup": {"players": [{"id": "alice"}, {"id": "bob"}], "seed": 4}}
+    fixtures, cards = _suite()
+    fixture = next(f for f in fixtures if "modern" in f["rulesets"])
+    scen = build_scenario(fixture, cards)
     with ProtocolEngine([sys.executable, str(script)], timeout=10, validate=True) as eng:
         assert eng.implementation["name"] == "tiny-engine"
-        result = eng.run(fixture, "modern")
-        assert result["events"][0]["type"] == "game_started"
-        assert result["events"][0]["seed"] == 4
-        assert eng.run(fixture, "classic-1999")["skipped"] is True
+        assert eng.run(scen, "modern") == {
+            "skipped": True, "message": f"not implemented yet: {fixture['id']}"}
+        assert eng.run(scen, "classic-1999")["skipped"] is True  # not declared, not sent
+        eng.validate = False  # send it a scenario the schema refuses
         with pytest.raises(EngineError) as info:
-            eng.run({"id": "no setup"}, "modern")
-        assert info.value.kind == "errored" and "setup" in info.value.message
+            eng.run({"no": "id"}, "modern")
+        assert info.value.kind == "errored" and "KeyError" in info.value.message
+        assert eng.restarts == 0
