@@ -227,7 +227,6 @@ def _handle(msg: Any, started: bool, implementation: dict,
         for key in RESULT_KEYS:
             if key in result:
                 reply[key] = result[key]
-        dumps(reply)  # fail here, as an errored reply, if the result is not canonical JSON
     except Exception as exc:  # noqa: BLE001 - every failure is an errored reply
         return "", _errored(seq, f"{type(exc).__name__}: {exc}", exc)
     return "run", reply
@@ -279,8 +278,9 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
         started = started or cmd == "start"
         try:
             text = dumps(reply)
-        except TypeError as exc:  # only if the implementation object is not JSON data
-            text = dumps(_errored(reply.get("seq"), f"unserializable reply: {exc}"))
+        except TypeError as exc:  # a result (or implementation) that is not canonical JSON
+            text = dumps(_errored(reply.get("seq"), f"the result is not canonical JSON: {exc}",
+                                  exc))
         try:
             _write_line(stdout, text)
         except (BrokenPipeError, ValueError):  # the harness went away

@@ -115,6 +115,16 @@ def test_serve_answers_errored_and_keeps_serving(line, seq, words):
     assert after["seq"] == 10 and "events" in after
 
 
+def test_serve_result_with_a_float_is_errored():
+    def floaty(scenario, ruleset, cards=None):
+        return {"events": [{"type": "life_lost", "amount": 1.5}], "state": {}, "checkpoints": []}
+
+    _, replies = serve_in_process([START, run_line(1), run_line(2)], run=floaty)
+    assert replies[1]["seq"] == 1 and replies[1]["errored"] is True
+    assert "float" in replies[1]["context"]["message"]
+    assert replies[2]["seq"] == 2 and replies[2]["errored"] is True
+
+
 def test_serve_engine_exception_has_traceback():
     _, replies = serve_in_process([START, run_line(1, "boom")])
     assert replies[1]["context"]["type"] == "RuntimeError"
