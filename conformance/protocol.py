@@ -82,7 +82,7 @@ def _package_version() -> str:
 
 
 def _homepage() -> str:
-    """The package's ``Homepage`` project URL, if the metadata has one."""
+    """The package's ``Homepage`` project URL, or "" if the metadata has none."""
     try:
         meta = metadata.metadata("mtg-judge")
     except metadata.PackageNotFoundError:
@@ -94,7 +94,7 @@ def _homepage() -> str:
                 return url.strip()
         if meta.get("Home-page"):
             return str(meta["Home-page"])
-    return "https://pypi.org/project/mtg-judge/"
+    return ""  # pyproject.toml declares no [project.urls] Homepage yet
 
 
 def reference_implementation() -> dict:
