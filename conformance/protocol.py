@@ -27,6 +27,7 @@ docs/PROTOCOL.md is the description for engine authors.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -115,18 +116,17 @@ def reference_implementation() -> dict:
     }
 
 
-_implementation: dict | None = None
+@functools.lru_cache(maxsize=1)
+def _cached_implementation() -> dict:
+    return reference_implementation()
 
 
 def __getattr__(name: str) -> Any:
     """``IMPLEMENTATION``: the reference engine's handshake ``implementation``, computed on
     first use, so that importing this module for :class:`ProtocolEngine` does not import
     the engine."""
-    global _implementation
     if name == "IMPLEMENTATION":
-        if _implementation is None:
-            _implementation = reference_implementation()
-        return _implementation
+        return _cached_implementation()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -155,19 +155,14 @@ def build_scenario(fixture: dict, cards: dict[str, Any]) -> dict:
     """The ``scenario`` of a protocol ``run``: the fixture plus the cards it uses.
 
     ``cards`` maps card names to card JSON objects (``schema/card.schema.json``, as read from
-    ``fixtures/cards/``); objects with a ``to_json()`` or ``as_dict()`` method are converted.
-    Returns a new dict ``{**fixture, "cards": {name: card, ...}}`` holding only the cards
+    ``fixtures/cards/`` by ``conformance.loader.load_cards``). Returns a new dict ``{**fixture, "cards": {name: card, ...}}`` holding only the cards
     :func:`cards_used` finds. Raises ``KeyError`` naming a card that ``cards`` lacks.
     """
     used = {}
     for name in cards_used(fixture):
         if name not in cards:
             raise KeyError(f"fixture {fixture.get('id')!r} uses unknown card {name!r}")
-        card = cards[name]
-        for method in ("to_json", "as_dict"):
-            if not isinstance(card, dict) and callable(getattr(card, method, None)):
-                card = getattr(card, method)()
-        used[name] = card
+        used[name] = cards[name]
     return {**fixture, "cards": used}
 
 
@@ -256,7 +251,7 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     if implementation is None:
-        implementation = __getattr__("IMPLEMENTATION")
+        implementation = _cached_implementation()
     run = _default_run if run is None else run
     reader = getattr(stdin, "buffer", stdin)
     started = False
