@@ -142,7 +142,7 @@ def summarize_times(name: str, times: dict[str, float], base: dict[str, float] |
         shared = [times[k] / base[k] for k in times if k in base and base[k] > 0]
         ratio = _ratio(statistics.median(shared) if shared else math.nan)
     return (name, _ms(statistics.median(values) if values else math.nan),
-            _ms(percentile(values, 95)), _s(sum(values)), ratio)
+            _ms(percentile(values, 95)), _s(sum(values)) if values else "-", ratio)
 
 
 def main(argv: list[str] | None = None) -> int:
