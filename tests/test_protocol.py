@@ -268,53 +268,29 @@ def test_engine_handshake_and_run(fake_engine):
         assert eng.restarts == 0
 
 
-def test_engine_crash_mid_run_then_restart(fake_engine):
-    with fake_engine() as eng:
+@pytest.mark.parametrize("what, kind, context, restarted", [
+    # The engine exits mid-run: its return code and stderr are reported; a new one starts.
+    ("crash", "crash", {"returncode": 3, "stderr": "fake engine: segfault, sort of\n"}, True),
+    # It hangs: killed after the read timeout (1 s here); a new one starts.
+    ("hang", "timeout", {"returncode": None, "stderr": ""}, True),
+    # It answers out of turn, or with a line that is not JSON: the stream cannot be trusted.
+    ("wrong-seq", "wrong_seq", {"expected": 2, "got": 102}, True),
+    ("garbage", "bad_reply", {"line": "this is not json"}, True),
+    # A JSON reply without events: the engine is still in step, no restart.
+    ("no-events", "bad_reply", None, False),
+])
+def test_engine_failure_then_next_run_works(fake_engine, what, kind, context, restarted):
+    with fake_engine(timeout=1.0) as eng:
         pid = eng.run(scenario("ok"), "modern")["state"]["pid"]
         with pytest.raises(EngineError) as info:
-            eng.run(scenario("crash"), "modern")
-        assert info.value.kind == "crash"
-        assert info.value.context["returncode"] == 3
-        assert "segfault" in info.value.context["stderr"]
+            eng.run(scenario(what), "modern")
+        assert info.value.kind == kind
+        if context is not None:
+            assert info.value.context == context
         after = eng.run(scenario("ok"), "modern")
-        assert after["events"][0]["type"] == "game_started"
-        assert after["state"]["pid"] != pid
-        assert eng.restarts == 1
-
-
-def test_engine_hang_times_out_then_restart(fake_engine):
-    with fake_engine(timeout=1.0) as eng:
-        with pytest.raises(EngineError) as info:
-            eng.run(scenario("hang"), "modern")
-        assert info.value.kind == "timeout"
-        assert eng.run(scenario("ok"), "modern")["events"]
-        assert eng.restarts == 1
-
-
-def test_engine_wrong_seq(fake_engine):
-    with fake_engine() as eng:
-        with pytest.raises(EngineError) as info:
-            eng.run(scenario("wrong-seq"), "modern")
-        assert info.value.kind == "wrong_seq"
-        assert info.value.context == {"expected": 1, "got": 101}
-        assert eng.run(scenario("ok"), "modern")["events"]
-
-
-def test_engine_invalid_json_reply(fake_engine):
-    with fake_engine() as eng:
-        with pytest.raises(EngineError) as info:
-            eng.run(scenario("garbage"), "modern")
-        assert info.value.kind == "bad_reply"
-        assert info.value.context["line"] == "this is not json"
-        assert eng.run(scenario("ok"), "modern")["events"]
-
-
-def test_engine_reply_without_events_is_bad(fake_engine):
-    with fake_engine() as eng:
-        with pytest.raises(EngineError) as info:
-            eng.run(scenario("no-events"), "modern")
-        assert info.value.kind == "bad_reply"
-        assert eng.run(scenario("ok"), "modern")["events"]
+        assert after["events"] == [{"type": "game_started", "ruleset": "modern"}]
+        assert (after["state"]["pid"] != pid) == restarted
+        assert eng.restarts == int(restarted)
 
 
 def test_engine_errored_and_skipped(fake_engine):

@@ -10,6 +10,7 @@ Measures, on every case of the suite (fixture × ruleset):
   processes (``conformance.runner.run_suite``), and the speed-up;
 * protocol round-trip time per scenario through ``mtg-judge serve`` and its overhead over
   in-process (per case: protocol median minus in-process median);
+* with ``--validate``, the same with every protocol message checked against the schemas;
 * the same per-scenario protocol time for any other engine given with ``--engine``
   (e.g. a third-party adapter), side by side with the reference engine.
 
@@ -167,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="protocol read timeout in seconds (default 30)")
     parser.add_argument("--no-protocol", action="store_true",
                         help="skip the protocol measurements")
+    parser.add_argument("--validate", action="store_true",
+                        help="also time the reference server with every protocol message "
+                             "validated against schema/protocol-*.schema.json")
     args = parser.parse_args(argv)
     workers = (os.cpu_count() or 1) if args.workers == "auto" else int(args.workers)
     repeat = max(1, args.repeat)
@@ -193,13 +197,16 @@ def main(argv: list[str] | None = None) -> int:
     rows.append((f"suite wall time, -n {workers}", "", "", _s(parallel),
                  _ratio(serial / parallel) + " speed-up"))
 
-    engines = [] if args.no_protocol else [("reference via serve", args.serve or serve_command())]
+    serve = args.serve or serve_command()
+    engines = [] if args.no_protocol else [("reference via serve", serve, False)]
+    if args.validate and not args.no_protocol:
+        engines.append(("reference via serve, validated", serve, True))
     for spec in args.engine:
         name, sep, command = spec.partition("=")
-        engines.append((name, command) if sep else (spec, spec))
-    for name, command in engines:
+        engines.append((name, command, False) if sep else (spec, spec, False))
+    for name, command, validate in engines:
         try:
-            with ProtocolEngine(command, timeout=args.timeout) as eng:
+            with ProtocolEngine(command, timeout=args.timeout, validate=validate) as eng:
                 times, errors = time_cases(cases, protocol_runner(eng), repeat, name)
         except EngineError as exc:
             problems[name] = {"(start)": str(exc)}
