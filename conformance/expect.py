@@ -250,6 +250,18 @@ def _check_rejections(fixture: dict, events: list[dict]) -> list[Mismatch]:
     return out
 
 
+def for_ruleset(fixture: dict, ruleset: str) -> dict:
+    """The fixture as it holds under ``ruleset``: ``expect`` replaced by
+    ``expect_by_ruleset[ruleset]`` when the fixture has one (FORMAT §3.3), and
+    ``expect_by_ruleset`` dropped, so engines and ``check`` see one expectation."""
+    by = fixture.get("expect_by_ruleset")
+    if by is None:
+        return fixture
+    out = {k: v for k, v in fixture.items() if k != "expect_by_ruleset"}
+    out["expect"] = by.get(ruleset, fixture.get("expect", {}))
+    return out
+
+
 def check(fixture: dict, result: dict) -> list[Mismatch]:
     """Compare an engine ``result`` with ``fixture["expect"]`` (FORMAT §3.3).
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from conformance.canonical import dumps, normalize
-from conformance.expect import Mismatch, check, format_mismatches
+from conformance.expect import Mismatch, check, for_ruleset, format_mismatches
 from conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards,
                                  load_fixture)
 from conformance.protocol import EngineError, ProtocolEngine, build_scenario
@@ -171,11 +171,11 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
             if keep is None and keyword_matches(keyword, case.name):
                 cases.append(case)
             continue
-        try:
-            scenario, problem = build_scenario(fixture, cards), None
-        except KeyError as exc:
-            scenario, problem = dict(fixture), f"cannot build the scenario: {exc.args[0]}"
         for ruleset in fixture["rulesets"]:
+            try:
+                scenario, problem = build_scenario(for_ruleset(fixture, ruleset), cards), None
+            except KeyError as exc:
+                scenario, problem = dict(fixture), f"cannot build the scenario: {exc.args[0]}"
             case = Case(fixture["id"], ruleset, path, document, mechanic, scenario, problem)
             if (keep is None or ruleset in keep) and keyword_matches(keyword, case.name):
                 cases.append(case)

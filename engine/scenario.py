@@ -233,6 +233,8 @@ def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> 
     ruleset.
     """
     db = _card_db(cards)
+    if "expect_by_ruleset" in scenario:  # the expectation for this ruleset (docs/FORMAT.md §3.3)
+        scenario = {**scenario, "expect": scenario["expect_by_ruleset"].get(ruleset, scenario.get("expect", {}))}
     script = list(scenario.get("script", []))
     wanted = sorted({cp["after"] for cp in scenario.get("expect", {}).get("checkpoints", [])})
     seen: dict[int, dict] = {}
