@@ -250,15 +250,34 @@ def _check_rejections(fixture: dict, events: list[dict]) -> list[Mismatch]:
     return out
 
 
+EXILE_PLACEHOLDER = "$exile"
+
+
+def _zone_names(value: object, exile: str) -> object:
+    if value == EXILE_PLACEHOLDER:
+        return exile
+    if isinstance(value, dict):
+        return {(exile if k == EXILE_PLACEHOLDER else k): _zone_names(v, exile) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_zone_names(v, exile) for v in value]
+    return value
+
+
 def for_ruleset(fixture: dict, ruleset: str) -> dict:
-    """The fixture as it holds under ``ruleset``: ``expect`` replaced by
-    ``expect_by_ruleset[ruleset]`` when the fixture has one (FORMAT §3.3), and
-    ``expect_by_ruleset`` dropped, so engines and ``check`` see one expectation."""
-    by = fixture.get("expect_by_ruleset")
-    if by is None:
-        return fixture
-    out = {k: v for k, v in fixture.items() if k != "expect_by_ruleset"}
-    out["expect"] = by.get(ruleset, fixture.get("expect", {}))
+    """The fixture as it holds under ``ruleset`` (FORMAT §3.3): ``expect`` replaced by
+    ``expect_by_ruleset[ruleset]`` when the fixture has one, ``expect_by_ruleset`` dropped,
+    and the placeholder ``"$exile"`` (a value or a key anywhere in ``expect``) replaced by
+    the ruleset's name for the exile zone (``exile``, or ``removed_from_game`` in the 1999
+    and 2006 rulesets), so engines and ``check`` see one concrete expectation."""
+    from engine.rulesets import RULESETS  # pure data: the rulesets' documented switches
+
+    out = dict(fixture)
+    by = out.pop("expect_by_ruleset", None)
+    if by is not None:
+        out["expect"] = by.get(ruleset, fixture.get("expect", {}))
+    known = RULESETS.get(ruleset)
+    exile = known.exile_zone_name if known is not None else "exile"
+    out["expect"] = _zone_names(out.get("expect", {}), exile)
     return out
 
 
