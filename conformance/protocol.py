@@ -45,11 +45,18 @@ from typing import IO, Any, Callable, Sequence
 
 PROTOCOL_VERSION = 1
 
-#: What a reply may say the engine can do (DESIGN §9 ``capabilities``).
+#: What a reply may say the engine can do (DESIGN §9 ``capabilities``). Each capability is
+#: the key of the ``run`` reply that carries it: ``events`` (the event log), ``state`` (the
+#: final state), ``checkpoints`` (mid-script states and legality probes). Unknown
+#: capabilities are ignored.
 CAPABILITIES = ["events", "state", "checkpoints"]
 
 #: Keys of a successful ``run`` reply that carry the result (FORMAT §9).
 RESULT_KEYS = ("events", "state", "checkpoints")
+
+#: Result keys a ``run`` reply must hold when the engine declared the capability of that
+#: name (``checkpoints`` may be left out: a missing checkpoint fails its own check).
+REQUIRED_RESULT_KEYS = ("events", "state")
 
 #: How much of an engine's stderr is kept in an :class:`EngineError` context.
 STDERR_TAIL_BYTES = 4000
@@ -413,6 +420,18 @@ class ProtocolEngine:
 
     # -- public API --------------------------------------------------------------------------
 
+    @property
+    def capabilities(self) -> list[str]:
+        """The capabilities the engine declared in its handshake (DESIGN §9), as a list of
+        strings; all of :data:`CAPABILITIES` if its ``implementation`` has no
+        ``capabilities`` key (a lenient default for engines written before the key was
+        required; with validation on, the schema requires it). ``[]`` before :meth:`start`.
+        """
+        if self.implementation is None:
+            return []
+        declared = self.implementation.get("capabilities", CAPABILITIES)
+        return [c for c in declared if isinstance(c, str)]
+
     def start(self) -> dict:
         """Start the engine (if it is not running) and shake hands.
 
@@ -442,6 +461,9 @@ class ProtocolEngine:
             if not isinstance(impl, dict) or not isinstance(impl.get("rulesets"), list):
                 raise EngineError("bad_reply", "the handshake reply has no implementation "
                                   "object with a rulesets list", {"reply": reply})
+            if not isinstance(impl.get("capabilities", []), list):
+                raise EngineError("bad_reply", "the handshake's implementation.capabilities "
+                                  "is not a list", {"reply": reply})
         except BaseException:
             self._broken = True
             raise
@@ -459,6 +481,10 @@ class ProtocolEngine:
         (then nothing is sent). If the engine did not declare the ``checkpoints``
         capability, ``expect.checkpoints`` is left out of the scenario sent.
 
+        The result holds only the keys of declared :attr:`capabilities`; a reply must hold
+        ``events`` and ``state`` when they are declared (else ``bad_reply``), and a key the
+        engine sends without declaring it is dropped (never checked).
+
         Raises :class:`EngineError`: ``crash``, ``timeout``, ``bad_reply``, ``wrong_seq``,
         or ``errored`` (the engine's ``context`` in ``.context``). A crashed or hung engine
         is restarted before the next request, so the next call can succeed.
@@ -473,6 +499,7 @@ class ProtocolEngine:
         if ruleset not in impl.get("rulesets", []):
             return {"skipped": True,
                     "message": f"ruleset {ruleset!r} is not declared by the engine"}
+        declared = self.capabilities
         scenario = self._trim(scenario, impl)
         self._seq += 1
         seq = self._seq
@@ -489,11 +516,13 @@ class ProtocolEngine:
             raise EngineError("errored", str(message), context)
         if reply.get("skipped"):
             return {"skipped": True, "message": str(reply.get("message") or "")}
-        missing = [key for key in ("events", "state") if key not in reply]
+        missing = [key for key in REQUIRED_RESULT_KEYS if key in declared and key not in reply]
         if missing:
-            raise EngineError("bad_reply", f"the run reply lacks {', '.join(missing)}",
+            raise EngineError("bad_reply", f"the run reply lacks {', '.join(missing)} (declared "
+                              f"capabilities: {', '.join(declared) or 'none'})",
                               {"reply": _truncate(dumps(reply))})
-        return {key: reply[key] for key in RESULT_KEYS if key in reply}
+        # Only what the engine declared is used: undeclared keys are not checked.
+        return {key: reply[key] for key in RESULT_KEYS if key in reply and key in declared}
 
     def stop(self, grace: float = 5.0) -> None:
         """Send ``stop`` and wait up to ``grace`` seconds for the engine to exit, then kill it.
@@ -641,7 +670,7 @@ class ProtocolEngine:
 
     def _trim(self, scenario: dict, impl: dict) -> dict:
         """Leave out what the engine did not declare (DESIGN §9): checkpoint probes."""
-        if "checkpoints" in impl.get("capabilities", CAPABILITIES):
+        if "checkpoints" in self.capabilities:
             return scenario
         expect = scenario.get("expect")
         if not isinstance(expect, dict) or "checkpoints" not in expect:

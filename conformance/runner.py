@@ -15,6 +15,7 @@ import json
 import queue
 import re
 import sys
+import threading
 import traceback
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -26,11 +27,18 @@ from conformance.canonical import dumps, normalize
 from conformance.expect import Mismatch, check, for_ruleset, format_mismatches
 from conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards,
                                  load_fixture)
-from conformance.protocol import EngineError, ProtocolEngine, build_scenario
+from conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
 
 #: The fixtures directory of this source tree (``fixtures/``).
 DEFAULT_ROOT = FIXTURES_DIR
 STATUSES = ("passed", "failed", "errored", "skipped")
+#: The statuses of one check of a case (:class:`Check`).
+CHECK_STATUSES = ("passed", "failed", "skipped")
+#: The capability (DESIGN §9) each kind of check needs, by the ``expect`` key it checks.
+#: ``script`` is the implicit check that every rejection is listed in ``expect.rejections``
+#: and that no ``script_error`` occurred; it reads the event log.
+CHECK_CAPABILITY = {"events": "events", "absent": "events", "rejections": "events",
+                    "script": "events", "state": "state", "checkpoints": "checkpoints"}
 #: The rulesets of DESIGN §3 that fixtures may name.
 RULESETS = ("modern", "timespiral-2006", "classic-1999")
 
@@ -60,14 +68,100 @@ class Case:
         return f"{self.fixture_id}[{self.ruleset}]"
 
 
+@dataclass(frozen=True)
+class Check:
+    """One expectation of a case and what became of it.
+
+    ``name``: ``expect.events[<i>]``, ``expect.absent[<i>]``, ``expect.state``,
+    ``expect.checkpoints[<i>]``, ``expect.rejections[<i>]``, or ``script`` (every rejection
+    listed, no script error; FORMAT §3.3). ``status``: one of :data:`CHECK_STATUSES`;
+    ``skipped`` when the engine did not declare the capability the check needs
+    (:data:`CHECK_CAPABILITY`), ``reason`` then says which.
+    """
+
+    name: str
+    status: str
+    reason: str = ""
+
+
+def plan_checks(fixture: dict) -> list[tuple[str, str]]:
+    """The checks of a fixture (already resolved for its ruleset) as ``(name, capability)``
+    pairs, in the order :func:`conformance.expect.check` applies them; see :class:`Check`.
+
+    >>> plan_checks({"expect": {"events": [{}, {}], "state": {}}})
+    [('expect.events[0]', 'events'), ('expect.events[1]', 'events'), ('expect.state', 'state'), ('script', 'events')]
+    """
+    expect = fixture.get("expect") or {}
+    out: list[tuple[str, str]] = []
+    for key in ("events", "absent"):
+        out += [(f"expect.{key}[{i}]", "events") for i in range(len(expect.get(key) or []))]
+    if "state" in expect:
+        out.append(("expect.state", "state"))
+    out += [(f"expect.checkpoints[{i}]", "checkpoints")
+            for i in range(len(expect.get("checkpoints") or []))]
+    out += [(f"expect.rejections[{i}]", "events")
+            for i in range(len(expect.get("rejections") or []))]
+    out.append(("script", "events"))
+    return out
+
+
+_CHECK_NAME = re.compile(r"expect\.(?:events|absent|checkpoints|rejections)\[\d+\]")
+
+
+def check_name(mismatch: Mismatch) -> str:
+    """The :class:`Check` a mismatch belongs to, from its ``where``: ``expect.events[2]``,
+    ``expect.checkpoints[0]`` (for ``expect.checkpoints[0].legal[1]``), ``expect.state``, or
+    ``script`` (an unlisted rejection or a script error, ``where`` = ``events[<j>]``)."""
+    found = _CHECK_NAME.match(mismatch.where)
+    if found:
+        return found.group(0)
+    if mismatch.where.startswith("expect.state"):
+        return "expect.state"
+    return "script"
+
+
+def check_result(fixture: dict, result: dict,
+                 capabilities: Iterable[str] = CAPABILITIES) -> tuple[list[Check], list[Mismatch]]:
+    """Check ``result`` against ``fixture`` with only the checks ``capabilities`` allow.
+
+    A check whose capability (:data:`CHECK_CAPABILITY`) is not in ``capabilities`` is
+    ``skipped``: its expectation is left out before :func:`conformance.expect.check` runs,
+    and so is the result key of an undeclared capability. Returns ``(checks, mismatches)``,
+    ``checks`` in :func:`plan_checks` order, each ``passed``, ``failed`` (it has a mismatch)
+    or ``skipped``.
+    """
+    declared = set(capabilities)
+    expect = fixture.get("expect") or {}
+    applied = {key: value for key, value in expect.items()
+               if CHECK_CAPABILITY.get(key, "events") in declared}
+    trimmed = {**fixture, "expect": applied}
+    usable = {key: value for key, value in result.items() if key in declared}
+    mismatches = check(trimmed, usable)
+    failed = {check_name(m) for m in mismatches}
+    checks = []
+    for name, capability in plan_checks(fixture):
+        if capability not in declared:
+            checks.append(Check(name, "skipped",
+                                f"the engine does not declare the {capability!r} capability"))
+        else:
+            checks.append(Check(name, "failed" if name in failed else "passed"))
+    return checks, mismatches
+
+
 @dataclass
 class CaseResult:
     """The outcome of one case.
 
     ``status``: one of :data:`STATUSES` (``failed`` = the engine ran but missed expectations;
-    ``errored`` = no usable result: an exception, a crash, a timeout, a bad reply).
-    ``mismatches``: from :func:`conformance.expect.check`; ``result``: the engine's result
-    dict (FORMAT §9) or None; ``message``: why it errored or was skipped.
+    ``errored`` = no usable result: an exception, a crash, a timeout, a bad reply, a wrong
+    ``seq``; ``skipped`` = not run, or no check could be applied). A case that ran passes
+    when no check failed and at least one check was applied.
+    ``mismatches``: from :func:`conformance.expect.check`; ``checks``: every :class:`Check`
+    with its status (empty when the case did not run); ``result``: the engine's result dict
+    (FORMAT §9) or None; ``message``: why it errored or was skipped; ``error_kind``: for
+    ``errored``, the :class:`~conformance.protocol.EngineError` kind (``crash``,
+    ``timeout``, ``bad_reply``, ``wrong_seq``, ``errored``), ``fixture`` (an invalid
+    fixture), ``request`` (a request that failed validation) or ``exception``.
     """
 
     case: Case
@@ -75,6 +169,13 @@ class CaseResult:
     mismatches: list[Mismatch] = field(default_factory=list)
     result: dict | None = None
     message: str = ""
+    checks: list[Check] = field(default_factory=list)
+    error_kind: str | None = None
+
+    @property
+    def skipped_checks(self) -> list[Check]:
+        """The checks that were not applied (a capability the engine did not declare)."""
+        return [c for c in self.checks if c.status == "skipped"]
 
     def describe(self) -> str:
         """A readable account of a non-passing result (mismatches or the error)."""
@@ -204,7 +305,8 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
     not canonical JSON gives ``errored``; unmet expectations give ``failed``.
     """
     if case.problem:
-        return CaseResult(case, "errored", message=case.problem)
+        return CaseResult(case, "errored", message=case.problem, error_kind="fixture")
+    capabilities: list[str] = list(CAPABILITIES)
     try:
         if engine is None:
             run_scenario, known = _reference_engine()
@@ -219,62 +321,114 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
             result = engine.run(case.scenario, case.ruleset)
             if result.get("skipped"):
                 return CaseResult(case, "skipped", message=str(result.get("message") or ""))
+            capabilities = engine.capabilities
         normalize(result)  # TypeError for floats or non-JSON values
     except EngineError as exc:
         context = json.dumps(exc.context, indent=2, sort_keys=True, default=str)
-        return CaseResult(case, "errored", message=f"{exc}\n{context}")
+        return CaseResult(case, "errored", message=f"{exc}\n{context}", error_kind=exc.kind)
+    except ValueError as exc:
+        if str(exc).startswith("invalid run request"):  # ProtocolEngine(validate=True)
+            return CaseResult(case, "errored", message=f"the harness's request does not match "
+                              f"the protocol schema: {exc}", error_kind="request")
+        return CaseResult(case, "errored", message=traceback.format_exc().rstrip(),
+                          error_kind="exception")
     except Exception as exc:  # noqa: BLE001 - an engine bug is a result, not a harness crash
         return CaseResult(case, "errored", message=traceback.format_exc().rstrip()
-                          or f"{type(exc).__name__}: {exc}")
-    mismatches = check(case.scenario, result)
-    return CaseResult(case, "failed" if mismatches else "passed", mismatches, result)
+                          or f"{type(exc).__name__}: {exc}", error_kind="exception")
+    checks, mismatches = check_result(case.scenario, result, capabilities)
+    if mismatches:
+        failed = sum(c.status == "failed" for c in checks)
+        return CaseResult(case, "failed", mismatches, result,
+                          f"{failed} of {len(checks)} checks failed", checks)
+    if all(c.status == "skipped" for c in checks):
+        reasons = sorted({c.reason for c in checks})
+        return CaseResult(case, "skipped", [], result,
+                          "no check could be applied: " + "; ".join(reasons), checks)
+    return CaseResult(case, "passed", [], result, "", checks)
 
 
 def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = None,
               timeout: float = 30.0,
-              progress: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
+              progress: Callable[[CaseResult], None] | None = None, *,
+              validate: bool = False, max_fail: int | None = None,
+              on_start: Callable[[dict], None] | None = None) -> list[CaseResult]:
     """Run ``cases``; return their results in case order, whatever the scheduling.
 
     Without ``engine_command``, the reference engine runs in-process: serially for
     ``workers <= 1``, otherwise in a ``ProcessPoolExecutor`` of ``workers`` processes. With
     ``engine_command`` (a shell-style command line), ``workers`` engine processes are started,
-    each serving one worker thread; each has read timeout ``timeout`` seconds.
-    ``progress(result)`` is called once per finished case, in completion order.
+    each serving one worker thread; each has read timeout ``timeout`` seconds (per reply,
+    so per case), is restarted after a crash, a timeout, an unreadable reply or a wrong
+    ``seq`` (the case errors, the run goes on), and with ``validate`` checks every message
+    in both directions against ``schema/protocol-*.schema.json``.
+
+    ``max_fail``: stop once that many cases failed or errored (1 = fail fast); cases not
+    started by then are left out of the returned list (cases already running finish), so
+    the list may be shorter than ``cases``. ``progress(result)`` is called once per
+    finished case, in completion order. ``on_start(implementation)`` is called with the
+    engine's handshake ``implementation`` (the first worker's; the reference engine's
+    :func:`conformance.protocol.reference_implementation` in-process) before any case runs.
     Raises ``EngineError`` if an engine cannot even be started.
     """
+    if max_fail is not None and max_fail < 1:
+        raise ValueError(f"max_fail must be at least 1, not {max_fail}")
     results: list[CaseResult | None] = [None] * len(cases)
+    bad = 0
+    stop = threading.Event()
 
     def done(index: int, result: CaseResult) -> None:
+        nonlocal bad
         results[index] = result
+        if result.status in ("failed", "errored"):
+            bad += 1
+            if max_fail is not None and bad >= max_fail:
+                stop.set()
         if progress is not None:
             progress(result)
 
     workers = max(1, min(workers, len(cases) or 1))
     if engine_command is not None:
-        _run_protocol(cases, workers, engine_command, timeout, done)
-    elif workers == 1:
-        for i, case in enumerate(cases):
-            done(i, run_case(case))
+        _run_protocol(cases, workers, engine_command, timeout, done, stop, validate, on_start)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(run_case, case): i for i, case in enumerate(cases)}
-            for future in as_completed(futures):
-                done(futures[future], future.result())
-    return results  # type: ignore[return-value]
+        if on_start is not None:
+            from conformance.protocol import reference_implementation
+
+            on_start(reference_implementation())
+        if workers == 1:
+            for i, case in enumerate(cases):
+                if stop.is_set():
+                    break
+                done(i, run_case(case))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(run_case, case): i for i, case in enumerate(cases)}
+                for future in as_completed(futures):
+                    if future.cancelled():
+                        continue
+                    done(futures[future], future.result())
+                    if stop.is_set():
+                        for pending in futures:
+                            pending.cancel()
+    return [r for r in results if r is not None]
 
 
 def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
-                  done: Callable[[int, CaseResult], None]) -> None:
+                  done: Callable[[int, CaseResult], None], stop: threading.Event,
+                  validate: bool, on_start: Callable[[dict], None] | None) -> None:
     engines: queue.Queue[ProtocolEngine] = queue.Queue()
     started = []
     try:
         for _ in range(workers):
-            engine = ProtocolEngine(command, timeout)
+            engine = ProtocolEngine(command, timeout, validate=validate)
             started.append(engine)
-            engine.start()
+            implementation = engine.start()
+            if on_start is not None and len(started) == 1:
+                on_start(dict(implementation))
             engines.put(engine)
 
-        def work(case: Case) -> CaseResult:
+        def work(case: Case) -> CaseResult | None:
+            if stop.is_set():
+                return None
             engine = engines.get()
             try:
                 return run_case(case, engine)
@@ -284,7 +438,14 @@ def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {pool.submit(work, case): i for i, case in enumerate(cases)}
             for future in as_completed(futures):
-                done(futures[future], future.result())
+                if future.cancelled():
+                    continue
+                result = future.result()
+                if result is not None:
+                    done(futures[future], result)
+                if stop.is_set():
+                    for pending in futures:
+                        pending.cancel()
     finally:
         for engine in started:
             engine.stop()
@@ -317,7 +478,12 @@ def compliance(row: dict[str, int]) -> str:
 
 def summary_table(results: list[CaseResult], by: str = "document") -> str:
     """A text table of :func:`summarize` with a total row and compliance per group."""
-    table = summarize(results, by)
+    return format_table(summarize(results, by), by)
+
+
+def format_table(table: dict[str, dict[str, int]], by: str = "document") -> str:
+    """The text table of per-group counts (the shape :func:`summarize` returns): one row per
+    group, a total row, and compliance per row; ``by`` heads the first column."""
     total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
     width = max([len(by), len("total"), *map(len, table)])
     head = f"{by:<{width}}  " + "  ".join(f"{s:>7}" for s in STATUSES) + "  compliance"

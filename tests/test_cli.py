@@ -71,7 +71,7 @@ FAKE_PROTOCOL_ENGINE = textwrap.dedent("""
         if msg["cmd"] == "start":
             reply = {"version": 1, "implementation": {"name": "fake", "version": "0",
                      "language": "python", "homepage": "", "rulesets": ["modern"],
-                     "capabilities": []}}
+                     "capabilities": ["events", "state"]}}
         else:
             reply = {"seq": msg["seq"], "events": [{"type": "game_started",
                      "ruleset": msg["ruleset"], "turn": 1}], "state": {"turn": 1},
