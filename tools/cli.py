@@ -6,7 +6,6 @@ run, an engine that cannot start); 2 bad usage (click's usage errors).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -191,16 +190,25 @@ def snapshots() -> None:
     """Manage the syrupy snapshots of the reference engine's logs (conformance/__snapshots__)."""
 
 
-def _snapshot_hashes() -> dict[str, str]:
-    return {str(p.relative_to(SNAPSHOT_DIR)): hashlib.sha256(p.read_bytes()).hexdigest()
+def _snapshot_texts() -> dict[str, str]:
+    """Every snapshot file's content by its path relative to SNAPSHOT_DIR (POSIX form)."""
+    if not SNAPSHOT_DIR.exists():
+        return {}
+    return {p.relative_to(SNAPSHOT_DIR).as_posix(): p.read_text(encoding="utf-8",
+                                                                errors="replace")
             for p in sorted(SNAPSHOT_DIR.rglob("*")) if p.is_file()}
 
 
 @snapshots.command()
 def update():
     """Regenerate every snapshot, serially (parallel updates can race), delete unused ones,
-    and list the snapshots added, modified and deleted. Exit 1 if some fixture fails."""
-    before = _snapshot_hashes() if SNAPSHOT_DIR.exists() else {}
+    and list the snapshots added, modified and deleted as '<fixture id> [<ruleset>]', each
+    modified one with a short event diff of its old and new log (- old, + new) and its
+    final-state changes: review that list as the rules change it is. Exit 1 if some fixture
+    fails."""
+    from conformance.rulediff import format_snapshot_changes
+
+    before = _snapshot_texts()
     # "-o testpaths=conformance" rather than a path argument: syrupy only deletes orphan
     # single-file snapshots when pytest collects from testpaths (with a path argument it
     # leaves snapshot files that match no collected test alone).
@@ -208,22 +216,48 @@ def update():
                "--snapshot-update", "-p", "no:xdist", "-q", "-p", "no:cacheprovider"]
     click.echo(f"$ {' '.join(command)}", err=True)
     proc = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True)
-    after = _snapshot_hashes() if SNAPSHOT_DIR.exists() else {}
-    changes = {
-        "added": sorted(set(after) - set(before)),
-        "modified": sorted(k for k in set(after) & set(before) if after[k] != before[k]),
-        "deleted": sorted(set(before) - set(after)),
-    }
-    for kind, names in changes.items():
-        for name in names:
-            click.echo(f"{kind}: {name}")
-    counts = ", ".join(f"{len(v)} {k}" for k, v in changes.items())
-    click.echo(f"snapshots: {counts}, {len(after)} in total")
+    click.echo(format_snapshot_changes(before, _snapshot_texts()))
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
         click.echo(tail, err=True)
         click.echo(f"pytest exited with {proc.returncode}", err=True)
         sys.exit(1)
+
+
+@main.command("diff-rulesets")
+@click.argument("ruleset_a", metavar="A", type=click.Choice(RULESETS))
+@click.argument("ruleset_b", metavar="B", type=click.Choice(RULESETS))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
+              help="Compare only the fixtures whose id matches EXPR (substrings combined "
+                   "with and/or/not and parentheses, like pytest -k).")
+@fixtures_option
+def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
+    """Show which scenarios behave differently under rulesets A and B.
+
+    Runs every fixture whose 'rulesets' lists both A and B under each (reference engine,
+    in-process, all cores) and prints each fixture whose log differs with an event diff
+    (- only under A, + only under B, a little context, identical events collapsed) and its
+    final-state changes, then 'N fixtures compared, M differ, K identical'. Exit 0: the
+    differences are information, not failures (1 if a fixture could not be run, 2 for an
+    unknown ruleset). --json prints {"a", "b", "compared", "differ": [{"id", "title",
+    "diff", "state"}], "identical": [...], "errored": [...]}.
+    """
+    from conformance.rulediff import compare_rulesets, format_report, report_json
+
+    cases = _collect(fixtures_dir, rulesets=[ruleset_a, ruleset_b])
+    report = compare_rulesets(
+        cases, ruleset_a, ruleset_b, lambda fid: keyword_matches(keyword, fid),
+        lambda todo: _run_with_progress(todo, "running", workers=os.cpu_count() or 1))
+    if as_json:
+        click.echo(json.dumps(report_json(report), indent=2, sort_keys=True,
+                              ensure_ascii=False))
+    else:
+        click.echo(format_report(report))
+    if not report.compared and not report.errored:
+        click.echo(f"no fixture lists both {ruleset_a} and {ruleset_b} in its rulesets"
+                   + (f" and matches -k {keyword!r}" if keyword else ""), err=True)
+    sys.exit(1 if report.errored else 0)
 
 
 @main.command()
