@@ -1,0 +1,709 @@
+"""The rulesets (DESIGN §3): every switch of ``engine.rulesets.Ruleset``, documented in its
+class docstring, and shown by a tiny scenario whose log or state differs with the switch.
+
+Scenarios are built here from the project's card files (``fixtures/cards``) and run with
+``engine.run_scenario(scenario, ruleset)``. A switch that no two rulesets set differently
+(``max_hand_size``, ``first_player_skips_draw``, ``damage_assignment_order``) is shown under a
+test-only ruleset registered for the test (``custom_ruleset``). The end of the file tests
+``conformance.expect.for_ruleset``, which picks a fixture's expectation per ruleset.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+import engine
+from conformance.expect import check, for_ruleset
+from engine import rulesets
+from engine.cards import CardDefinition, load_card_db
+from engine.rulesets import RULESETS, Ruleset
+
+ALL = ("classic-1999", "timespiral-2006", "modern")
+OLD = ("classic-1999", "timespiral-2006")
+#: The fields of Ruleset that are not switches.
+NOT_SWITCHES = ("name", "description")
+SWITCHES = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name not in NOT_SWITCHES)
+
+
+# --------------------------------------------------------------------------------------------
+# Building scenarios
+
+
+def library(prefix: str, n: int = 6, card: str = "Island") -> list[dict]:
+    return [{"alias": f"{prefix}_lib{i}", "card": card} for i in range(1, n + 1)]
+
+
+def scenario(script: list[dict], alice: dict | None = None, bob: dict | None = None,
+             step: str = "precombat_main", turn: int = 3, **setup) -> dict:
+    """A two-player scenario, alice active; each player gets a small library of Islands
+    unless their dict gives one."""
+    players = [{"id": "alice", "library": library("a"), **(alice or {})},
+               {"id": "bob", "library": library("b"), **(bob or {})}]
+    return {"id": "test.rulesets.scenario", "title": "a ruleset switch",
+            "rulings": [], "rulesets": list(ALL),
+            "setup": {"seed": 0, "turn": turn, "active_player": "alice", "step": step,
+                      "players": players, **setup},
+            "script": script}
+
+
+def run(scen: dict, ruleset: str, cards=None) -> dict:
+    return engine.run_scenario(scen, ruleset, cards=cards)
+
+
+def of_type(result: dict, type_: str, **fields) -> list[dict]:
+    """The events of ``type_`` whose fields include ``fields``."""
+    return [e for e in result["events"]
+            if e["type"] == type_ and all(e.get(k) == v for k, v in fields.items())]
+
+
+def index(result: dict, type_: str, **fields) -> int:
+    """The index of the first event of ``type_`` with ``fields`` (fails if there is none)."""
+    for i, e in enumerate(result["events"]):
+        if e["type"] == type_ and all(e.get(k) == v for k, v in fields.items()):
+            return i
+    raise AssertionError(f"no {type_} event with {fields} in the log")
+
+
+def rejections(result: dict) -> list[tuple[int, str]]:
+    return [(e["at"], e["code"]) for e in of_type(result, "action_rejected")]
+
+
+def advance(to: str) -> dict:
+    return {"action": "advance", "to": to}
+
+
+def attack(*attackers: str) -> list[dict]:
+    """From precombat main: go to declare attackers and declare ``attackers``."""
+    return [advance("declare_attackers"),
+            {"action": "declare_attackers", "player": "alice", "attackers": list(attackers)}]
+
+
+def block(*pairs: tuple[str, str]) -> list[dict]:
+    return [advance("declare_blockers"),
+            {"action": "declare_blockers", "player": "bob",
+             "blocks": [{"blocker": b, "attacker": a} for b, a in pairs]}]
+
+
+@pytest.fixture
+def custom_ruleset(monkeypatch):
+    """Register a test-only ruleset: ``custom_ruleset(base, **switches)`` returns its name
+    (``base`` with ``switches`` changed), known to ``engine.get_ruleset`` for this test."""
+
+    def make(base: str = "modern", **switches) -> str:
+        name = f"test-{base}-" + "-".join(f"{k}={v}" for k, v in sorted(switches.items()))
+        ruleset = dataclasses.replace(RULESETS[base], name=name, **switches)
+        monkeypatch.setitem(rulesets.RULESETS, name, ruleset)
+        return name
+
+    return make
+
+
+# --------------------------------------------------------------------------------------------
+# The rulesets and their documentation
+
+
+def test_three_rulesets_with_descriptions():
+    assert set(RULESETS) == set(ALL)
+    for name, ruleset in RULESETS.items():
+        assert ruleset.name == name
+        assert len(ruleset.description) > 40
+
+
+def _documented_switches() -> list[str]:
+    """The names of the docstring's bullet list (``- ``name``: ...``)."""
+    return re.findall(r"^\s*- ``(\w+)``:", Ruleset.__doc__ or "", flags=re.MULTILINE)
+
+
+def test_every_switch_is_documented_in_the_class_docstring():
+    documented = _documented_switches()
+    assert sorted(documented) == sorted(SWITCHES), (
+        f"undocumented: {sorted(set(SWITCHES) - set(documented))}; "
+        f"documented but not a field: {sorted(set(documented) - set(SWITCHES))}")
+    assert len(documented) == len(set(documented))
+
+
+def test_every_switch_has_a_test_of_its_own():
+    tests = {name for name in globals() if name.startswith("test_")}
+    for switch in SWITCHES:
+        assert any(switch in t for t in tests), (
+            f"no test_*{switch}* in this file: show the switch's visible difference with a "
+            "tiny scenario")
+
+
+# What each era sets: the table of README "Rulesets", checked against engine/rulesets.py.
+EXPECTED_SWITCHES = {
+    "classic-1999": dict(mana_burn=True, pool_empties_each_step=False,
+                         exile_zone_name="removed_from_game", max_hand_size=7,
+                         first_player_skips_draw=True, damage_assignment_order=False,
+                         legend_rule="newest_dies", combat_damage_uses_stack=True,
+                         walls_cant_attack=True, mulligan="draw_one_fewer"),
+    "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
+                            exile_zone_name="removed_from_game", max_hand_size=7,
+                            first_player_skips_draw=True, damage_assignment_order=False,
+                            legend_rule="all_die", combat_damage_uses_stack=True,
+                            walls_cant_attack=False, mulligan="draw_one_fewer"),
+    "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
+                   max_hand_size=7, first_player_skips_draw=True,
+                   damage_assignment_order=False, legend_rule="choose",
+                   combat_damage_uses_stack=False, walls_cant_attack=False,
+                   mulligan="london"),
+}
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_switch_values_per_ruleset(name):
+    assert set(EXPECTED_SWITCHES[name]) == set(SWITCHES), (
+        "Ruleset's switches changed: update EXPECTED_SWITCHES here and the README's Rulesets "
+        "table, and give the switch a test_<switch> test of its own")
+    got = {s: getattr(RULESETS[name], s) for s in SWITCHES}
+    assert got == EXPECTED_SWITCHES[name]
+
+
+# --------------------------------------------------------------------------------------------
+# mana_burn
+
+
+@pytest.mark.parametrize("ruleset, burned", [("classic-1999", 2), ("timespiral-2006", 2),
+                                             ("modern", 0)])
+def test_mana_burn(ruleset, burned):
+    """Two unspent mana at the end of the precombat main phase: 2 life under the old rules."""
+    scen = scenario(
+        [{"action": "activate", "player": "alice", "source": "forest", "ability": 0},
+         {"action": "activate", "player": "alice", "source": "mountain", "ability": 0},
+         advance("beginning_of_combat")],
+        alice={"battlefield": [{"alias": "forest", "card": "Forest"},
+                               {"alias": "mountain", "card": "Mountain"}]})
+    result = run(scen, ruleset)
+    emptied = index(result, "mana_emptied", player="alice")
+    assert result["events"][emptied]["mana"] == {"G": 1, "R": 1}
+    assert emptied < index(result, "step_began", step="beginning_of_combat")
+    if burned:
+        burn = index(result, "mana_burn")
+        assert result["events"][burn] == {"type": "mana_burn", "player": "alice", "amount": 2}
+        assert result["events"][burn + 1] == {"type": "life_lost", "player": "alice",
+                                              "amount": 2, "life": 18}
+        assert emptied < burn < index(result, "step_began", step="beginning_of_combat")
+    else:
+        assert of_type(result, "mana_burn") == [] and of_type(result, "life_lost") == []
+    assert result["state"]["players"]["alice"]["life"] == 20 - burned
+    assert result["state"]["players"]["alice"]["mana_pool"] == {}
+
+
+# --------------------------------------------------------------------------------------------
+# pool_empties_each_step
+
+
+@pytest.mark.parametrize("ruleset, kept", [("classic-1999", True), ("timespiral-2006", True),
+                                           ("modern", False)])
+def test_pool_empties_each_step(ruleset, kept):
+    """Mana added in beginning of combat pays for Giant Growth in declare attackers only if
+    the pool empties at the end of each phase, not of each step."""
+    scen = scenario(
+        [{"action": "activate", "player": "alice", "source": "forest", "ability": 0},
+         advance("declare_attackers"),
+         {"action": "declare_attackers", "player": "alice", "attackers": ["bear"]},
+         {"action": "cast", "player": "alice", "card": "growth", "targets": ["bear"]},
+         {"action": "resolve"}],
+        alice={"hand": [{"alias": "growth", "card": "Giant Growth"}],
+               "battlefield": [{"alias": "forest", "card": "Forest"},
+                               {"alias": "bear", "card": "Grizzly Bears"}]},
+        step="beginning_of_combat")
+    result = run(scen, ruleset)
+    attackers_step = index(result, "step_began", step="declare_attackers")
+    emptied = of_type(result, "mana_emptied", player="alice")
+    if kept:
+        assert emptied == []  # nothing left to empty: Giant Growth spent it
+        cast = index(result, "spell_cast", card="growth")
+        assert cast > attackers_step
+        assert result["events"][cast]["mana_paid"] == {"G": 1}
+        assert rejections(result) == []
+        assert result["state"]["battlefield"]["bear"]["power"] == 5
+        assert of_type(result, "mana_burn") == []  # the mana was spent, nothing burns
+    else:
+        assert emptied == [{"type": "mana_emptied", "player": "alice", "mana": {"G": 1}}]
+        assert index(result, "mana_emptied") < attackers_step
+        assert rejections(result) == [(3, "cannot_pay")]
+        assert of_type(result, "spell_cast") == []
+        assert result["state"]["battlefield"]["bear"]["power"] == 2
+
+
+def test_pool_empties_each_step_mana_survives_into_the_next_step_of_the_phase():
+    """The pool itself: after beginning of combat ends, the G is still there in declare
+    attackers under classic-1999 and gone under modern."""
+    scen = scenario([{"action": "activate", "player": "alice", "source": "forest",
+                      "ability": 0}, advance("declare_attackers")],
+                    alice={"battlefield": [{"alias": "forest", "card": "Forest"}]},
+                    step="beginning_of_combat")
+    classic, modern = run(scen, "classic-1999"), run(scen, "modern")
+    for result in (classic, modern):
+        assert result["state"]["step"] == "declare_attackers"
+    assert classic["state"]["players"]["alice"]["mana_pool"] == {"G": 1}
+    assert of_type(classic, "mana_emptied") == []
+    assert modern["state"]["players"]["alice"]["mana_pool"] == {}
+    assert of_type(modern, "mana_emptied") == [
+        {"type": "mana_emptied", "player": "alice", "mana": {"G": 1}}]
+
+
+@pytest.mark.parametrize("ruleset, burned", [("classic-1999", 1), ("timespiral-2006", 1),
+                                             ("modern", 0)])
+def test_pool_empties_each_step_beginning_phase_of_turn_one_ends_with_upkeep(ruleset, burned):
+    """Turn 1: the player who plays first skips the draw step, so the upkeep is the last
+    step of the beginning phase and mana added in it empties (and burns, under the old
+    rules) before the precombat main phase, as in any other phase change."""
+    scen = scenario([{"action": "activate", "player": "alice", "source": "forest",
+                      "ability": 0}, advance("precombat_main")],
+                    alice={"battlefield": [{"alias": "forest", "card": "Forest"}]},
+                    step="upkeep", turn=1)
+    result = run(scen, ruleset)
+    main = index(result, "step_began", turn=1, step="precombat_main")
+    assert result["state"]["players"]["alice"]["mana_pool"] == {}, (
+        f"under {ruleset}, the G added in the upkeep of turn 1 is still in the pool in the "
+        "precombat main phase: the beginning phase ended (its draw step skipped, CR 103.8a) "
+        "without emptying the pool")
+    assert index(result, "mana_emptied", player="alice") < main
+    assert [e["amount"] for e in of_type(result, "mana_burn")] == ([burned] if burned else [])
+    assert result["state"]["players"]["alice"]["life"] == 20 - burned
+
+
+# --------------------------------------------------------------------------------------------
+# exile_zone_name
+
+
+@pytest.mark.parametrize("ruleset, zone", [("classic-1999", "removed_from_game"),
+                                           ("timespiral-2006", "removed_from_game"),
+                                           ("modern", "exile")])
+def test_exile_zone_name(ruleset, zone):
+    """Final Reward exiles Bob's bear: the zone's name in the log and in the state."""
+    scen = scenario([{"action": "cast", "player": "alice", "card": "reward",
+                      "targets": ["bear"]}, {"action": "resolve"}],
+                    alice={"hand": [{"alias": "reward", "card": "Final Reward"}],
+                           "mana_pool": {"B": 5}},
+                    bob={"battlefield": [{"alias": "bear", "card": "Grizzly Bears"}]})
+    result = run(scen, ruleset)
+    moved = of_type(result, "zone_changed", card="bear")
+    assert [(e["from"], e["to"]) for e in moved] == [("battlefield", zone)]
+    other = "exile" if zone == "removed_from_game" else "removed_from_game"
+    assert of_type(result, "zone_changed", to=other) == []
+    bob = result["state"]["players"]["bob"]
+    assert bob[zone] == ["bear"]
+    assert other not in bob
+    assert "bear" not in result["state"]["battlefield"]
+
+
+# --------------------------------------------------------------------------------------------
+# max_hand_size
+
+
+def _nine_cards_at_end_of_turn(discard: list[str]) -> dict:
+    hand = [{"alias": f"h{i}", "card": "Island"} for i in range(9)]
+    return scenario([advance("end"), {"action": "resolve"},
+                     {"action": "discard", "player": "alice", "cards": discard}],
+                    alice={"hand": hand}, step="postcombat_main")
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_max_hand_size_is_seven_in_every_era(ruleset):
+    result = run(_nine_cards_at_end_of_turn(["h0", "h1"]), ruleset)
+    assert [e["card"] for e in of_type(result, "card_discarded")] == ["h0", "h1"]
+    assert index(result, "step_began", step="cleanup") < index(result, "card_discarded")
+    assert rejections(result) == []
+    assert result["state"]["players"]["alice"]["hand"] == [f"h{i}" for i in range(2, 9)]
+    assert result["state"]["players"]["alice"]["graveyard"] == ["h0", "h1"]
+
+
+def test_max_hand_size_switch(custom_ruleset):
+    """A ruleset with a maximum of five: the cleanup discard asks for four cards, and two
+    are not enough."""
+    name = custom_ruleset("modern", max_hand_size=5)
+    scen = _nine_cards_at_end_of_turn(["h0", "h1"])
+    scen["script"].append({"action": "discard", "player": "alice",
+                           "cards": ["h0", "h1", "h2", "h3"]})
+    result = run(scen, name)
+    assert rejections(result) == [(2, "invalid_choice")]
+    assert [e["card"] for e in of_type(result, "card_discarded")] == ["h0", "h1", "h2", "h3"]
+    assert result["state"]["players"]["alice"]["hand"] == ["h4", "h5", "h6", "h7", "h8"]
+
+
+# --------------------------------------------------------------------------------------------
+# first_player_skips_draw
+
+
+def _first_turns() -> dict:
+    """From the untap step of turn 1 (alice's) to bob's first main phase (turn 2)."""
+    return scenario([advance("precombat_main"),
+                     {"action": "advance", "to": "precombat_main", "turn": 2}],
+                    step="untap", turn=1)
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_first_player_skips_draw_in_every_era(ruleset):
+    result = run(_first_turns(), ruleset)
+    assert of_type(result, "step_began", turn=1, step="draw") == []
+    assert of_type(result, "step_began", turn=2, step="draw") != []
+    drawn = of_type(result, "card_drawn")
+    assert [(e["player"], e["card"]) for e in drawn] == [("bob", "b_lib1")]
+    assert result["state"]["players"]["alice"]["hand"] == []
+    assert result["state"]["players"]["bob"]["hand"] == ["b_lib1"]
+
+
+def test_first_player_skips_draw_switch(custom_ruleset):
+    name = custom_ruleset("modern", first_player_skips_draw=False)
+    result = run(_first_turns(), name)
+    first_draw = index(result, "step_began", turn=1, step="draw")
+    assert index(result, "card_drawn", player="alice") > first_draw
+    assert [(e["player"], e["card"]) for e in of_type(result, "card_drawn")] == [
+        ("alice", "a_lib1"), ("bob", "b_lib1")]
+    assert result["state"]["players"]["alice"]["hand"] == ["a_lib1"]
+
+
+# --------------------------------------------------------------------------------------------
+# damage_assignment_order
+
+
+def _two_blockers(assignment: dict) -> dict:
+    """Alice's Grizzly Bears (2/2) is blocked by two of Bob's; she splits its damage (then
+    the damage, on the stack under the old rules, resolves)."""
+    return scenario(
+        [*attack("bear"), *block(("b1", "bear"), ("b2", "bear")), advance("combat_damage"),
+         {"action": "assign_damage", "player": "alice", "attacker": "bear",
+          "assignment": assignment}, {"action": "resolve"}],
+        alice={"battlefield": [{"alias": "bear", "card": "Grizzly Bears"}]},
+        bob={"battlefield": [{"alias": "b1", "card": "Grizzly Bears"},
+                             {"alias": "b2", "card": "Grizzly Bears"}]})
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_damage_assignment_order_off_in_every_era_damage_divided_freely(ruleset):
+    """No era here orders blockers: 1 damage to each blocker is a legal division (CR 510.1c
+    today; the 1999 rulebook: the attacking player decides how the damage is divided)."""
+    result = run(_two_blockers({"b1": 1, "b2": 1}), ruleset)
+    assert rejections(result) == []
+    assert of_type(result, "combat_damage_assigned")[0]["assignment"] == {"b1": 1, "b2": 1}
+    dealt = [(e["target"], e["amount"]) for e in of_type(result, "damage_dealt", source="bear")]
+    assert dealt == [("b1", 1), ("b2", 1)]
+    assert result["state"]["battlefield"]["b1"]["damage"] == 1
+    assert result["state"]["battlefield"]["b2"]["damage"] == 1
+
+
+def test_damage_assignment_order_switch(custom_ruleset):
+    """Documented in Ruleset: with ``damage_assignment_order`` the attacker assigns lethal
+    damage to its blockers in order (CR 509.2/510.1c until 2024), so 1 + 1 damage to two
+    2/2 blockers is illegal whatever the order: the first one would get less than lethal
+    damage while the next one gets some."""
+    name = custom_ruleset("modern", damage_assignment_order=True)
+    result = run(_two_blockers({"b1": 1, "b2": 1}), name)
+    assert rejections(result) == [(5, "invalid_damage_assignment")], (
+        "Ruleset.damage_assignment_order=True is documented but the engine never reads it: "
+        "an assignment of 1 damage to each of two 2/2 blockers was accepted "
+        f"(events: {of_type(result, 'combat_damage_assigned')})")
+    assert result["state"]["battlefield"]["b1"]["damage"] == 0
+    assert result["state"]["battlefield"]["b2"]["damage"] == 0
+
+
+# --------------------------------------------------------------------------------------------
+# combat_damage_uses_stack
+
+
+@pytest.mark.parametrize("ruleset, stack", [("classic-1999", True), ("timespiral-2006", True),
+                                            ("modern", False)])
+def test_combat_damage_uses_stack(ruleset, stack):
+    """Hill Giant unblocked: the damage goes on the stack and players get priority before it
+    is dealt (old rules), or it is dealt at once (modern)."""
+    scen = scenario([*attack("giant"), advance("combat_damage")],
+                    alice={"battlefield": [{"alias": "giant", "card": "Hill Giant"}]})
+    paused = run(scen, ruleset)
+    begun = index(paused, "step_began", step="combat_damage")
+    after = paused["events"][begun + 1:]
+    if stack:
+        assert after[0] == {"type": "combat_damage_put_on_stack", "object": "combat_damage#1",
+                            "assignments": [{"source": "giant", "source_card": "giant",
+                                             "target": "bob", "amount": 3}]}
+        assert after[1] == {"type": "priority_received", "player": "alice"}
+        assert of_type(paused, "damage_dealt") == []
+        assert paused["state"]["players"]["bob"]["life"] == 20
+        assert [o["object"] for o in paused["state"]["stack"]] == ["combat_damage#1"]
+    else:
+        assert of_type(paused, "combat_damage_put_on_stack") == []
+        assert after[0]["type"] == "damage_dealt" and after[0]["amount"] == 3
+        assert paused["state"]["players"]["bob"]["life"] == 17
+        assert paused["state"]["stack"] == []
+    done = run(scen | {"script": scen["script"] + [{"action": "resolve"}]}, ruleset)
+    assert done["state"]["players"]["bob"]["life"] == 17
+    if stack:
+        resolved = index(done, "combat_damage_resolved", object="combat_damage#1")
+        assert done["events"][resolved + 1]["type"] == "damage_dealt"
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_combat_damage_uses_stack_sacrificed_blocker_still_deals_it(ruleset):
+    """Alice's Grizzly Bears is blocked by Bob's Bottle Gnomes (1/3). Bob sacrifices the
+    Gnomes once combat damage has started. Old rules: the damage on the stack is dealt by
+    the Gnomes anyway (1 to the bear), and the bear's 2 damage to the Gnomes, gone, is not
+    dealt. Modern: the damage was dealt before Bob could act; he sacrifices a damaged Gnomes."""
+    scen = scenario(
+        [*attack("bear"), *block(("gnomes", "bear")), advance("combat_damage"),
+         {"action": "pass", "player": "alice"},
+         {"action": "activate", "player": "bob", "source": "gnomes", "ability": 0},
+         {"action": "resolve"}, {"action": "resolve"}],
+        alice={"battlefield": [{"alias": "bear", "card": "Grizzly Bears"}]},
+        bob={"battlefield": [{"alias": "gnomes", "card": "Bottle Gnomes"}]})
+    result = run(scen, ruleset)
+    assert rejections(result) == []
+    sacrificed = index(result, "sacrificed", card="gnomes")
+    from_gnomes = index(result, "damage_dealt", source="gnomes", target="bear")
+    assert result["events"][from_gnomes]["amount"] == 1
+    to_gnomes = of_type(result, "damage_dealt", target="gnomes")
+    if ruleset in OLD:
+        assert sacrificed < from_gnomes  # dealt by a creature no longer in play
+        assert to_gnomes == []
+        assert of_type(result, "combat_damage_not_dealt") == [
+            {"type": "combat_damage_not_dealt", "source": "bear", "target": "gnomes",
+             "reason": "target_left_play"}]
+    else:
+        assert from_gnomes < sacrificed
+        assert [e["amount"] for e in to_gnomes] == [2]
+        assert of_type(result, "combat_damage_not_dealt") == []
+    assert result["state"]["battlefield"]["bear"]["damage"] == 1
+    assert "gnomes" not in result["state"]["battlefield"]
+    assert result["state"]["players"]["bob"]["graveyard"] == ["gnomes"]
+    assert result["state"]["players"]["bob"]["life"] == 23
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_combat_damage_uses_stack_destroyed_attacker_still_deals_it(ruleset):
+    """Bob Terrors the unblocked Hill Giant once combat damage has started: under the old
+    rules its 3 damage, already on the stack, is still dealt to Bob after it is destroyed."""
+    scen = scenario(
+        [*attack("giant"), advance("combat_damage"), {"action": "pass", "player": "alice"},
+         {"action": "cast", "player": "bob", "card": "terror", "targets": ["giant"],
+          "pay_with": ["swamp1", "swamp2"]},
+         {"action": "resolve"}, {"action": "resolve"}],
+        alice={"battlefield": [{"alias": "giant", "card": "Hill Giant"}]},
+        bob={"hand": [{"alias": "terror", "card": "Terror"}],
+             "battlefield": [{"alias": "swamp1", "card": "Swamp"},
+                             {"alias": "swamp2", "card": "Swamp"}]})
+    result = run(scen, ruleset)
+    assert rejections(result) == []
+    destroyed = index(result, "destroyed", card="giant")
+    dealt = index(result, "damage_dealt", source="giant", target="bob")
+    assert result["events"][dealt]["amount"] == 3
+    assert (destroyed < dealt) == (ruleset in OLD)
+    assert result["state"]["players"]["bob"]["life"] == 17
+    assert result["state"]["players"]["alice"]["graveyard"] == ["giant"]
+
+
+# --------------------------------------------------------------------------------------------
+# walls_cant_attack
+
+#: A Wall without defender (every Wall of the card files has defender in its Oracle text).
+OLD_WALL = {"name": "Test Wall Without Defender", "mana_cost": "{2}",
+            "type_line": "Creature — Wall", "supertypes": [], "types": ["Creature"],
+            "subtypes": ["Wall"], "oracle_text": "", "power": 2, "toughness": 4,
+            "layout": "normal", "keywords": [], "abilities": []}
+
+
+@pytest.fixture(scope="module")
+def cards_with_old_wall() -> dict:
+    db = dict(load_card_db())
+    db[OLD_WALL["name"]] = CardDefinition.from_dict(OLD_WALL)
+    return db
+
+
+@pytest.mark.parametrize("ruleset, can_attack", [("classic-1999", False),
+                                                 ("timespiral-2006", True),
+                                                 ("modern", True)])
+def test_walls_cant_attack(ruleset, can_attack, cards_with_old_wall):
+    scen = scenario(attack("wall"),
+                    alice={"battlefield": [{"alias": "wall", "card": OLD_WALL["name"]}]})
+    result = run(scen, ruleset, cards_with_old_wall)
+    declared = of_type(result, "attackers_declared")
+    if can_attack:
+        assert rejections(result) == []
+        assert declared[0]["attackers"] == [{"object": "wall", "card": "wall",
+                                             "defender": "bob"}]
+        assert result["state"]["battlefield"]["wall"]["tapped"] is True
+    else:
+        assert rejections(result) == [(1, "cannot_attack")]
+        assert "Wall" in of_type(result, "action_rejected")[0]["message"]
+        assert declared == []
+        assert result["state"]["battlefield"]["wall"]["tapped"] is False
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_walls_cant_attack_defender_is_another_rule(ruleset):
+    """Wall of Stone has defender: it can't attack in any era, switch or not."""
+    scen = scenario(attack("wall"),
+                    alice={"battlefield": [{"alias": "wall", "card": "Wall of Stone"}]})
+    result = run(scen, ruleset)
+    assert rejections(result) == [(1, "cannot_attack")]
+    assert "defender" in of_type(result, "action_rejected")[0]["message"]
+
+
+# --------------------------------------------------------------------------------------------
+# legend_rule
+
+ISAMARU = "Isamaru, Hound of Konda"
+
+
+def _second_isamaru(bob_has_the_first: bool, choose: str | None) -> dict:
+    """Alice casts Isamaru (``isamaru2``) while ``isamaru1`` is on the battlefield under
+    alice's control (or bob's)."""
+    first = {"alias": "isamaru1", "card": ISAMARU}
+    script = [{"action": "cast", "player": "alice", "card": "isamaru2"}, {"action": "resolve"}]
+    if choose:
+        script.append({"action": "choose", "player": "alice", "choice": choose})
+    return scenario(script,
+                    alice={"hand": [{"alias": "isamaru2", "card": ISAMARU}],
+                           "mana_pool": {"W": 1},
+                           "battlefield": [] if bob_has_the_first else [first]},
+                    bob={"battlefield": [first] if bob_has_the_first else []})
+
+
+def _legend_sbas(result: dict) -> list[tuple[str, str]]:
+    return [(e["rule"], e["card"]) for e in of_type(result, "state_based_action")]
+
+
+@pytest.mark.parametrize("ruleset, choose, rule, dead", [
+    ("modern", "isamaru1", "704.5j", ["isamaru2"]),        # the controller keeps one
+    ("modern", "isamaru2", "704.5j", ["isamaru1"]),
+    ("timespiral-2006", None, "420.5e", ["isamaru1", "isamaru2"]),   # all of them
+    ("classic-1999", None, "legend-1999", ["isamaru2"]),   # the newcomer
+])
+def test_legend_rule(ruleset, choose, rule, dead):
+    result = run(_second_isamaru(False, choose), ruleset)
+    assert rejections(result) == []
+    assert index(result, "permanent_entered", card="isamaru2") < index(
+        result, "state_based_action")
+    assert sorted(_legend_sbas(result)) == [(rule, card) for card in dead]
+    assert of_type(result, "destroyed") == []  # put into the graveyard, not destroyed
+    assert sorted(result["state"]["players"]["alice"]["graveyard"]) == dead
+    alive = sorted({"isamaru1", "isamaru2"} - set(dead))
+    assert sorted(k for k in result["state"]["battlefield"] if k.startswith("isamaru")) == alive
+
+
+@pytest.mark.parametrize("ruleset, dead", [("modern", []),
+                                           ("timespiral-2006", ["isamaru1", "isamaru2"]),
+                                           ("classic-1999", ["isamaru2"])])
+def test_legend_rule_across_controllers(ruleset, dead):
+    """Bob controls the first Isamaru, alice casts the second: the modern rule looks at each
+    player's own legends only; in 2006 both die; in 1999 the newcomer dies."""
+    result = run(_second_isamaru(True, None), ruleset)
+    assert rejections(result) == []
+    assert sorted(card for _, card in _legend_sbas(result)) == dead
+    graveyards = (result["state"]["players"]["alice"]["graveyard"]
+                  + result["state"]["players"]["bob"]["graveyard"])
+    assert sorted(graveyards) == dead
+
+
+# --------------------------------------------------------------------------------------------
+# mulligan
+
+A_DECK = [f"a{i}" for i in range(10)]
+B_DECK = [f"b{i}" for i in range(10)]
+
+
+def _one_mulligan(keep: dict) -> dict:
+    """Start of game (CR 103): scripted shuffles, alice mulligans once, then keeps ``keep``;
+    bob keeps his seven."""
+    script = [{"action": "random", "outcome": A_DECK}, {"action": "random", "outcome": B_DECK},
+              {"action": "mulligan", "player": "alice"},
+              {"action": "random", "outcome": A_DECK[::-1]},  # a9 a8 … a0
+              {"action": "keep", "player": "alice", **keep},
+              {"action": "keep", "player": "bob"}]
+    return {"id": "test.rulesets.mulligan", "setup": {
+        "start_of_game": True,
+        "players": [{"id": "alice", "library": [{"alias": a, "card": "Island"} for a in A_DECK]},
+                    {"id": "bob", "library": [{"alias": b, "card": "Forest"} for b in B_DECK]}]},
+        "script": script}
+
+
+def _drawn_after_mulligan(result: dict) -> list[str]:
+    start = index(result, "mulligan_taken", player="alice")
+    return [e["card"] for e in result["events"][start:]
+            if e["type"] == "card_drawn" and e["player"] == "alice"]
+
+
+@pytest.mark.parametrize("ruleset", OLD)
+def test_mulligan_draw_one_fewer(ruleset):
+    result = run(_one_mulligan({}), ruleset)
+    assert rejections(result) == []
+    assert _drawn_after_mulligan(result) == ["a9", "a8", "a7", "a6", "a5", "a4"]
+    assert of_type(result, "hand_kept") == [
+        {"type": "hand_kept", "player": "alice", "mulligans": 1, "hand_size": 6},
+        {"type": "hand_kept", "player": "bob", "mulligans": 0, "hand_size": 7}]
+    assert result["state"]["players"]["alice"]["hand"] == ["a9", "a8", "a7", "a6", "a5", "a4"]
+    # no London bottom: naming a card to put on the bottom is refused
+    refused = run(_one_mulligan({"bottom": ["a9"]}), ruleset)
+    assert rejections(refused)[0] == (4, "invalid_choice")
+
+
+def test_mulligan_london():
+    result = run(_one_mulligan({"bottom": ["a9"]}), "modern")
+    assert rejections(result) == []
+    assert _drawn_after_mulligan(result) == ["a9", "a8", "a7", "a6", "a5", "a4", "a3"]
+    assert of_type(result, "hand_kept")[0] == {"type": "hand_kept", "player": "alice",
+                                               "mulligans": 1, "hand_size": 6}
+    alice = result["state"]["players"]["alice"]
+    assert alice["hand"] == ["a8", "a7", "a6", "a5", "a4", "a3"]
+    assert alice["library"][-1] == "a9"  # on the bottom
+    # keeping seven after a mulligan is refused: one card must go to the bottom
+    refused = run(_one_mulligan({}), "modern")
+    assert rejections(refused)[0] == (4, "invalid_choice")
+
+
+# --------------------------------------------------------------------------------------------
+# for_ruleset: one fixture, an expectation per era
+
+
+def _burn_fixture() -> dict:
+    scen = scenario([{"action": "activate", "player": "alice", "source": "forest",
+                      "ability": 0}, advance("beginning_of_combat")],
+                    alice={"battlefield": [{"alias": "forest", "card": "Forest"}]})
+    scen["expect"] = {"events": [{"type": "mana_emptied", "player": "alice"}],
+                      "absent": [{"type": "mana_burn"}],
+                      "state": {"players": {"alice": {"life": 20}}}}
+    scen["expect_by_ruleset"] = {
+        "classic-1999": {"events": [{"type": "mana_emptied", "player": "alice"},
+                                    {"type": "mana_burn", "player": "alice", "amount": 1}],
+                         "state": {"players": {"alice": {"life": 19}}}}}
+    return scen
+
+
+def test_for_ruleset_picks_the_expectation_of_the_era():
+    fixture = _burn_fixture()
+    classic, modern = for_ruleset(fixture, "classic-1999"), for_ruleset(fixture, "modern")
+    assert classic["expect"] == fixture["expect_by_ruleset"]["classic-1999"]
+    assert modern["expect"] == fixture["expect"]  # no entry for modern: the default
+    assert for_ruleset(fixture, "timespiral-2006")["expect"] == fixture["expect"]
+    for resolved in (classic, modern):
+        assert "expect_by_ruleset" not in resolved
+        assert resolved["setup"] == fixture["setup"] and resolved["script"] == fixture["script"]
+    assert "expect_by_ruleset" in fixture  # the fixture itself is left alone
+
+
+def test_for_ruleset_expectations_hold_under_their_era_only():
+    fixture = _burn_fixture()
+    results = {r: run(fixture, r) for r in ("classic-1999", "modern")}
+    assert check(for_ruleset(fixture, "classic-1999"), results["classic-1999"]) == []
+    assert check(for_ruleset(fixture, "modern"), results["modern"]) == []
+    # swapped, each era's expectation fails: the mana burn is the difference
+    wrong = check(for_ruleset(fixture, "modern"), results["classic-1999"])
+    assert {m.where for m in wrong} == {"expect.absent[0]", "expect.state"}
+    wrong = check(for_ruleset(fixture, "classic-1999"), results["modern"])
+    assert {m.where for m in wrong} == {"expect.events[1]", "expect.state"}
+
+
+def test_for_ruleset_names_the_exile_zone_of_the_era():
+    fixture = {"id": "x", "expect": {
+        "events": [{"type": "zone_changed", "card": "bear", "to": "$exile"}],
+        "state": {"players": {"bob": {"$exile": ["bear"]}}}}}
+    classic = for_ruleset(fixture, "classic-1999")["expect"]
+    assert classic["events"][0]["to"] == "removed_from_game"
+    assert classic["state"]["players"]["bob"] == {"removed_from_game": ["bear"]}
+    modern = for_ruleset(fixture, "modern")["expect"]
+    assert modern["events"][0]["to"] == "exile"
+    assert modern["state"]["players"]["bob"] == {"exile": ["bear"]}
+    assert fixture["expect"]["events"][0]["to"] == "$exile"
