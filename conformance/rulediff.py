@@ -49,8 +49,8 @@ def event_diff(old: list[dict], new: list[dict], context: int = CONTEXT) -> list
     ['  #0 a', '- #1 b n=1', '+ #1 b n=2']
 
     Events compare by their canonical JSON (every field counts). Context lines show the
-    event's index in ``old``; a run of identical events not shown becomes
-    ``  … N identical events``.
+    event's index in ``old`` (``-`` lines too; ``+`` lines their index in ``new``); a run
+    of two or more identical events beyond the context becomes ``  … N identical events``.
     """
     a, b = [dumps(e) for e in old], [dumps(e) for e in new]
     if a == b:
@@ -58,11 +58,16 @@ def event_diff(old: list[dict], new: list[dict], context: int = CONTEXT) -> list
     # autojunk off: frequent events (priority_received) must still be matched
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     lines: list[str] = []
+
+    def skip(start: int, stop: int) -> None:  # identical events old[start:stop] not shown
+        if stop - start == 1:  # a "1 identical event" line would hide nothing
+            lines.append(f"  {summarize_event(old[start], start)}")
+        elif stop > start:
+            lines.append(f"  … {stop - start} identical events")
+
     shown_to = 0  # index in ``old`` up to which events are accounted for
     for group in matcher.get_grouped_opcodes(context):
-        first = group[0][1]
-        if first > shown_to:
-            lines.append(_collapsed(first - shown_to))
+        skip(shown_to, group[0][1])
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
                 lines += [f"  {summarize_event(old[i], i)}" for i in range(i1, i2)]
@@ -72,13 +77,8 @@ def event_diff(old: list[dict], new: list[dict], context: int = CONTEXT) -> list
             if tag in ("replace", "insert"):
                 lines += [f"+ {summarize_event(new[j], j)}" for j in range(j1, j2)]
         shown_to = group[-1][2]
-    if shown_to < len(old):
-        lines.append(_collapsed(len(old) - shown_to))
+    skip(shown_to, len(old))
     return lines
-
-
-def _collapsed(n: int) -> str:
-    return f"  … {n} identical event{'s' if n != 1 else ''}"
 
 
 def _short(value: Any) -> str:

@@ -53,6 +53,15 @@ def test_changed_event_with_context_and_collapsed_runs():
     ]
 
 
+def test_a_single_identical_event_is_shown_not_collapsed():
+    old, new = log(4), log(4)
+    new[0] = ev("x")
+    assert rulediff.event_diff(old, new) == [
+        "- #0 priority_received n=0 player=alice", "+ #0 x",
+        "  #1 priority_received n=1 player=alice", "  #2 priority_received n=2 player=alice",
+        "  #3 priority_received n=3 player=alice"]
+
+
 def test_insertions_and_deletions_number_each_side_in_its_own_log():
     old = [ev("a"), ev("b"), ev("c")]
     new = [ev("a"), ev("x"), ev("y"), ev("b")]
