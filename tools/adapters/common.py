@@ -1,0 +1,104 @@
+"""The protocol v1 loop shared by the adapters (docs/PROTOCOL.md §2).
+
+An adapter provides an ``implementation`` dict (the handshake) and a ``play(scenario, ruleset)``
+function returning ``{"events", "state", "checkpoints"}``. ``play`` raises :class:`Skip` when
+the scenario cannot be expressed for its engine (the reply is ``skipped`` with the reason);
+any other exception becomes an ``errored`` reply, and the loop goes on.
+
+Nothing but protocol lines goes to stdout: engines that print (python-mtg's driver narrates
+on stdout) are run with stdout redirected to stderr (see :func:`protocol_stdout`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import traceback
+from typing import IO, Callable
+
+
+class Skip(Exception):
+    """The scenario (its setup, a card or a script input) cannot be expressed for this engine."""
+
+
+def _reply(out: IO[str], message: dict) -> None:
+    out.write(json.dumps(message, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    out.write("\n")
+    out.flush()
+
+
+@contextlib.contextmanager
+def protocol_stdout():
+    """Yield the real stdout for protocol lines while ``sys.stdout`` (and file descriptor 1)
+    point at stderr, so that anything an engine prints cannot corrupt the protocol stream."""
+    sys.stdout.flush()
+    saved_fd = os.dup(1)
+    os.dup2(2, 1)
+    out = os.fdopen(saved_fd, "w", encoding="utf-8", buffering=1)
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        yield out
+    finally:
+        sys.stdout = saved
+        out.flush()
+
+
+def serve(implementation: dict | Callable[[], dict],
+          play: Callable[[dict, str], dict],
+          stdin: IO[str] | None = None) -> int:
+    """Answer protocol v1 requests from ``stdin`` until ``stop`` or end of input. Returns 0.
+
+    ``implementation`` may be a callable, evaluated on the first ``start`` (so that importing
+    the engine, which may fail, happens inside the loop and is reported as ``errored``).
+    """
+    stdin = stdin or sys.stdin
+    with protocol_stdout() as out:
+        for line in stdin:
+            if not line.strip():
+                continue
+            try:
+                request = json.loads(line)
+            except ValueError as exc:
+                _reply(out, {"seq": None, "errored": True,
+                             "context": {"message": f"not JSON: {exc}"}})
+                continue
+            if not isinstance(request, dict):
+                _reply(out, {"seq": None, "errored": True,
+                             "context": {"message": "a request must be a JSON object"}})
+                continue
+            cmd = request.get("cmd")
+            if cmd == "stop":
+                break
+            if cmd == "start":
+                if request.get("version") != 1:
+                    _reply(out, {"seq": None, "errored": True, "context": {
+                        "message": f"unsupported protocol version {request.get('version')!r}"}})
+                    continue
+                try:
+                    impl = implementation() if callable(implementation) else implementation
+                except Exception as exc:  # noqa: BLE001 - e.g. the engine is not installed
+                    _reply(out, {"seq": None, "errored": True, "context": {
+                        "message": f"{type(exc).__name__}: {exc}",
+                        "traceback": traceback.format_exc()}})
+                    continue
+                _reply(out, {"version": 1, "implementation": impl})
+                continue
+            seq = request.get("seq")
+            if cmd != "run":
+                _reply(out, {"seq": seq, "errored": True,
+                             "context": {"message": f"unknown command {cmd!r}"}})
+                continue
+            try:
+                result = play(request["scenario"], request.get("ruleset", "modern"))
+            except Skip as exc:
+                _reply(out, {"seq": seq, "skipped": True, "message": str(exc)})
+            except Exception as exc:  # noqa: BLE001 - every failure is a reply, not a crash
+                _reply(out, {"seq": seq, "errored": True, "context": {
+                    "message": f"{type(exc).__name__}: {exc}",
+                    "traceback": traceback.format_exc()}})
+            else:
+                _reply(out, {"seq": seq, **result})
+    return 0

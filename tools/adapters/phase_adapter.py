@@ -1,0 +1,1277 @@
+"""Protocol v1 adapter for phase.rs, through its Python bindings (PyPI ``phase-python``).
+
+Run it as ``python -m tools.adapters.phase_adapter``; check it with
+``mtg-judge run --engine "python -m tools.adapters.phase_adapter"``.
+
+What the phase API offers, and how the adapter uses it
+------------------------------------------------------
+``phase`` (import name of ``phase-python``) exposes ``build_oracle_face(mtgjson, oracle_id)``
+(a card built by phase's own Oracle-text parser from an MTGJSON ``AtomicCard`` dict),
+``Engine.from_json(card_data)`` (a card database), ``Engine.new_game(decks, seed,
+first_player)``, ``Game.state()`` / ``Engine.load_game(state)`` (export and load the full
+persisted game state), ``Game.actions()`` (the legal actions of the player expected to act),
+``Game.apply(seat, action)`` (an ``ActionResult`` with phase's typed ``events`` and the next
+``waiting_for`` prompt) and ``GameAction.from_dict`` (any action in phase's tagged serde
+shape). Everything below is built on those calls only.
+
+Cards (FORMAT §5). Each card of ``scenario["cards"]`` is turned into the MTGJSON shape
+(``name``, ``manaCost``, ``manaValue``, ``colors``, ``type``/``types``/``subtypes``/
+``supertypes``, ``text`` = our ``oracle_text``, ``power``/``toughness``, and ``keywords``:
+the card's keyword names as MTGJSON spells them, which phase needs to read a bare keyword
+line such as "Flying") and given to ``build_oracle_face``. Our machine-readable
+``abilities`` are ignored: phase plays what its parser makes of the Oracle text. A card
+whose text phase parses (even partly) as ``Unimplemented`` is not guessed at: every scenario
+that uses it is skipped, naming the card and the text.
+
+Setup (FORMAT §3.1). phase has no "set up this position" call, so the adapter makes one
+from a real game: ``new_game`` with each player's cards as their deck, both players keep,
+then the exported state is edited (each object moved to its setup zone and order, tapped,
+damage, counters, controller, summoning sickness, Aura attachment; life, lands played, turn,
+active player) and loaded back with ``load_game``. The game must start *as the setup step
+begins*, with its turn-based actions and "at the beginning of" triggers; so the state is
+loaded at the end of the step before it (``draw`` for ``precombat_main``,
+``beginning_of_combat`` for ``declare_attackers``, the previous player's ``end`` step for
+``untap``, ...) with priority, both players pass, and phase itself begins the step. The
+events of that step change are kept (``step_began``, untaps, draws, triggers); the two
+passes are not reported. Setups that this cannot express are skipped: more than two
+players, a mana pool, counters other than +1/+1 and -1/-1, an Aura attached to a
+permanent of another player's list, a start in ``cleanup`` or in a combat damage step.
+
+Script (FORMAT §3.2). Each input becomes phase actions, answering phase's prompts with the
+fixture's choices: ``cast`` is ``CastSpell`` with manual payment, then ``ChooseTarget`` per
+target (in order), ``SelectModes``, ``ChooseX``, and at the ``ManaPayment`` prompt one
+``TapLandForMana`` per ``pay_with`` permanent (its first mana ability; ``color`` for
+any-color sources) before finishing the payment from the pool; ``activate`` is
+``ActivateAbility`` (the k-th activated ability of the card in our list is phase's k-th
+activated ability; if the counts differ the case is skipped); ``pass`` and ``resolve`` are
+``PassPriority``; ``advance`` passes priority, declares no attackers and no blockers, until
+phase begins the step; ``declare_attackers`` / ``declare_blockers`` / ``assign_damage`` /
+``discard`` / ``order_triggers`` / ``choose_targets`` answer the matching prompt.
+Inputs phase cannot receive are skipped, never approximated: ``random`` (phase's RNG
+cannot be fixed), ``mana`` (which pool mana pays), ``choose`` with a choice the prompt does
+not offer by name.
+
+An input phase refuses (``Game.apply`` raises) becomes an ``action_rejected`` event whose
+``code`` comes from phase's message through :data:`REJECTIONS`, a table of phase messages
+whose reason is explicit. A refusal whose message the table does not classify ends the run:
+the case is skipped with phase's message (the adapter never picks a code on phase's
+behalf). An input given when phase waits for another kind of decision (say, a ``pass``
+while phase asks for attackers) is rejected with ``wrong_decision``; a ``pass`` or cast
+by a player who does not have priority, with ``not_your_priority``: those two are read off
+phase's own ``waiting_for`` prompt.
+
+Events (FORMAT §6). phase's typed events are translated one by one (see
+:meth:`PhaseRun.translate`): ``ZoneChanged`` -> ``zone_changed`` (+ ``permanent_entered``),
+``SpellCast`` -> ``spell_cast`` (targets from phase's ``BecomesTarget`` events),
+``StackResolved`` -> ``spell_resolved``/``ability_resolved``, ``DamageDealt`` ->
+``damage_dealt``, ``LifeChanged`` -> ``life_gained``/``life_lost``, ``CreatureDestroyed``
+-> ``destroyed``, ``PhaseChanged`` -> ``step_began``, ``AttackersDeclared``,
+``BlockersDeclared``, ``CardDrawn``, ``Discarded``, ``PermanentTapped``/``Untapped``,
+``ManaAdded``, ``CounterAdded``, ``TokenCreated``, ``SpellCountered``, ``Regenerated``,
+``PlayerLost``, ``GameOver``, ... Object references follow FORMAT §1 (CR 400.7): phase keeps
+one object id across zones, and the adapter counts that object's zone changes (``bolt``,
+``bolt#2``, ...). Two things are the adapter's, and documented as such: ``game_started``
+(the setup, restated) and ``priority_received`` / ``priority_passed`` (read off phase's
+``waiting_for`` prompt after each action: phase reports no such event). phase emits
+``StackResolved`` after the effects of the resolution; the adapter puts ``spell_resolved``
+before them, where FORMAT §6 has it. phase does not say which state-based action it
+performed: a creature that dies of lethal damage is a ``CreatureDestroyed`` in phase's log,
+translated as ``destroyed``, never as an invented ``state_based_action`` event.
+
+State (FORMAT §4) is read from ``Game.state()`` at the end: zones, life, battlefield objects
+with phase's own computed power, toughness, keywords, colors and types, the stack, and the
+game result. Checkpoints (capability ``checkpoints``) are states read the same way after an
+input; a legality probe runs the input on a copy of the game (``state()`` then
+``load_game``) and reports whether phase accepts it.
+
+Rulesets: ``modern`` only (phase implements current rules: no mana burn, no damage on the
+stack).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+from typing import Any
+
+from tools.adapters.common import Skip, serve
+
+try:  # the engine is optional: the handshake reports its absence as an error
+    import phase
+except ImportError:  # pragma: no cover - exercised only without phase-python
+    phase = None
+
+NAME = "phase.rs (phase-python)"
+RULESETS = ["modern"]
+CAPABILITIES = ["events", "state", "checkpoints"]
+
+COLOR_LETTER = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+PHASE_COLOR = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G",
+               "Colorless": "C"}
+LETTER_PHASE_COLOR = {v: k for k, v in PHASE_COLOR.items()}
+COLOR_WORD = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red",
+              "Green": "green"}
+
+#: our step name -> phase's ``phase`` name
+STEP_TO_PHASE = {
+    "untap": "Untap", "upkeep": "Upkeep", "draw": "Draw", "precombat_main": "PreCombatMain",
+    "beginning_of_combat": "BeginCombat", "declare_attackers": "DeclareAttackers",
+    "declare_blockers": "DeclareBlockers", "first_strike_damage": "FirstStrikeDamage",
+    "combat_damage": "CombatDamage", "end_of_combat": "EndCombat",
+    "postcombat_main": "PostCombatMain", "end": "End", "cleanup": "Cleanup"}
+PHASE_TO_STEP = {v: k for k, v in STEP_TO_PHASE.items()}
+STEP_PHASE = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning",
+              "precombat_main": "precombat_main", "beginning_of_combat": "combat",
+              "declare_attackers": "combat", "declare_blockers": "combat",
+              "first_strike_damage": "combat", "combat_damage": "combat",
+              "end_of_combat": "combat", "postcombat_main": "postcombat_main",
+              "end": "ending", "cleanup": "ending"}
+#: the step a game is loaded in (with priority) so that passing begins the setup step;
+#: ``None``: the previous turn's end step (the untap step has no priority before it)
+PREVIOUS_STEP = {"upkeep": "Untap", "draw": "Upkeep", "precombat_main": "Draw",
+                 "beginning_of_combat": "PreCombatMain", "declare_attackers": "BeginCombat",
+                 "declare_blockers": None, "postcombat_main": "EndCombat",
+                 "end": "PostCombatMain", "end_of_combat": None, "untap": "End"}
+ZONE_NAME = {"Library": "library", "Hand": "hand", "Graveyard": "graveyard",
+             "Exile": "exile", "Battlefield": "battlefield", "Stack": "stack",
+             "Command": "command"}
+COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
+COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
+
+#: phase's refusal messages whose reason is explicit -> our rejection code (FORMAT §8).
+#: Searched in order, case-insensitively, in the text of the ValueError ``Game.apply`` raises.
+REJECTIONS: list[tuple[str, str]] = [
+    (r"summoning sick", "summoning_sick"),
+    (r"already tapped|is tapped", "already_tapped"),
+    (r"already played a land|land.* this turn|no land plays remaining|lands? per turn",
+     "land_already_played"),
+    (r"sorcery speed|sorcery timing|only .*main phase|main phase and the stack",
+     "sorcery_timing"),
+    (r"not enough mana|cannot pay|can't pay|insufficient mana|unable to pay", "cannot_pay"),
+    (r"invalid target|illegal target|not a legal target|no legal target", "invalid_target"),
+    (r"cannot attack|can't attack|not a valid attacker|invalid attacker", "cannot_attack"),
+    (r"cannot block|can't block|not a valid blocker|invalid blocker|invalid block",
+     "cannot_block"),
+    (r"not in hand|not in your hand", "not_in_hand"),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Cards
+
+
+def _mana_symbols(cost: str | None) -> list[str]:
+    return re.findall(r"\{([^}]*)\}", cost or "")
+
+
+def mtgjson_card(card: dict) -> dict:
+    """Our card file (FORMAT §5) in the MTGJSON ``AtomicCard`` shape that
+    ``phase.build_oracle_face`` reads. Raises :class:`Skip` for what has no MTGJSON form here."""
+    if card.get("layout", "normal") != "normal":
+        raise Skip(f"{card['name']}: layout {card.get('layout')!r} is not translated")
+    if "colors" in card:
+        colors = [COLOR_LETTER.get(c, c) for c in card["colors"]]
+    else:
+        found = {part for sym in _mana_symbols(card.get("mana_cost")) for part in sym.split("/")}
+        colors = [c for c in "WUBRG" if c in found]
+    mana_value = 0
+    for sym in _mana_symbols(card.get("mana_cost")):
+        mana_value += int(sym) if sym.isdigit() else (0 if sym == "X" else 1)
+    keywords = []
+    for kw in card.get("keywords", []):
+        if isinstance(kw, str):
+            keywords.append(kw.replace("_", " ").capitalize())
+        elif kw.get("keyword") == "landwalk":
+            keywords.append(f"{kw['land_type']}walk")
+        elif kw.get("keyword") == "protection":
+            keywords.append("Protection")
+        else:
+            raise Skip(f"{card['name']}: keyword {kw} has no MTGJSON name here")
+    out = {"name": card["name"], "manaCost": card.get("mana_cost") or None,
+           "manaValue": mana_value, "colors": colors, "colorIdentity": colors,
+           "type": card["type_line"], "types": list(card["types"]),
+           "subtypes": list(card["subtypes"]), "supertypes": list(card["supertypes"]),
+           "text": card.get("oracle_text", ""), "keywords": keywords, "layout": "normal",
+           "identifiers": {}}
+    if "power" in card:
+        out["power"], out["toughness"] = str(card["power"]), str(card["toughness"])
+    return out
+
+
+def _unimplemented(face: Any) -> list[str]:
+    """The descriptions of the parts of a built face that phase marks ``Unimplemented``."""
+    found = []
+    if isinstance(face, dict):
+        if face.get("type") == "Unimplemented":
+            found.append(str(face.get("description") or face.get("name")))
+        for value in face.values():
+            found += _unimplemented(value)
+    elif isinstance(face, list):
+        for value in face:
+            found += _unimplemented(value)
+    return found
+
+
+_FACES: dict[str, Any] = {}
+_ENGINES: dict[tuple, Any] = {}
+
+
+def build_face(card: dict) -> dict:
+    """phase's ``CardFace`` for one of our cards (cached by the card's JSON)."""
+    key = json.dumps(card, sort_keys=True)
+    if key not in _FACES:
+        try:
+            face = phase.build_oracle_face(mtgjson_card(card), None)
+        except Skip:
+            raise
+        except Exception as exc:  # noqa: BLE001 - phase refuses the card
+            _FACES[key] = Skip(f"phase cannot build {card['name']}: {exc}")
+        else:
+            missing = _unimplemented(face)
+            _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
+                                f"text: {'; '.join(missing)}") if missing else face)
+    face = _FACES[key]
+    if isinstance(face, Skip):
+        raise face
+    return face
+
+
+def build_engine(cards: dict[str, dict]):
+    """A phase ``Engine`` whose card database holds exactly ``cards`` (cached)."""
+    key = tuple(sorted((name, json.dumps(card, sort_keys=True)) for name, card in cards.items()))
+    if key not in _ENGINES:
+        faces = {name.lower(): build_face(card) for name, card in cards.items()}
+        _ENGINES[key] = phase.Engine.from_json(json.dumps(faces))
+        if len(_ENGINES) > 64:
+            _ENGINES.pop(next(iter(_ENGINES)))
+    return _ENGINES[key]
+
+
+def action(kind: str, data: Any = None):
+    """A ``phase.GameAction`` from its tagged dict form."""
+    return phase.GameAction.from_dict({"type": kind, "data": data} if data is not None
+                                      else {"type": kind})
+
+
+class Rejected(Exception):
+    """An input phase refused (or that does not fit phase's current prompt)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class ScriptError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def classify(message: str) -> str | None:
+    for pattern, code in REJECTIONS:
+        if re.search(pattern, message, re.IGNORECASE):
+            return code
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# One scenario
+
+
+class PhaseRun:
+    """One scenario played on phase: setup, script, event and state translation."""
+
+    def __init__(self, scenario: dict, ruleset: str):
+        self.scenario = scenario
+        self.ruleset = ruleset
+        self.setup = scenario.get("setup", {})
+        players = self.setup.get("players", [])
+        if len(players) != 2:
+            raise Skip("phase-python games are set up for two players here")
+        self.players = [p["id"] for p in players]
+        self.seat = {pid: i for i, pid in enumerate(self.players)}
+        self.cards = scenario.get("cards", {})
+        self.engine = build_engine(self.cards)
+        self.events: list[dict] = []
+        # object id -> alias / number of objects it has been (FORMAT §1)
+        self.alias: dict[int, str] = {}
+        self.count: dict[int, int] = {}
+        self.tokens: dict[int, str] = {}
+        self.abilities: dict[int, str] = {}
+        self.targets: dict[int, list] = {}
+        self.cast_targets: dict[int, list] = {}
+        self.stack_seen: set = set()
+        self.pending_activation: dict | None = None
+        self.pending_stack: int | None = None
+        self.actor: int | None = None
+        self.step: tuple | None = None
+        self.ability_count = 0
+        self.game = None
+
+    # ---- references ------------------------------------------------------------------------
+
+    def ref(self, oid: int) -> str:
+        if oid in self.tokens:
+            return self.tokens[oid]
+        if oid in self.abilities:
+            return self.abilities[oid]
+        alias = self.alias.get(oid)
+        if alias is None:
+            return f"phase#{oid}"
+        n = self.count.get(oid, 1)
+        return alias if n == 1 else f"{alias}#{n}"
+
+    def card(self, oid: int) -> str:
+        return self.tokens.get(oid) or self.abilities.get(oid) or self.alias.get(oid) \
+            or f"phase#{oid}"
+
+    def player(self, seat: int) -> str:
+        return self.players[seat]
+
+    def target_ref(self, target: dict) -> str:
+        if "Player" in target:
+            return self.player(target["Player"])
+        if "Object" in target:
+            return self.ref(target["Object"])
+        if target.get("type") == "Player":
+            return self.player(target["data"])
+        return json.dumps(target)
+
+    def object_id(self, name: str) -> int:
+        """The phase object id of a card alias or current reference (``bolt``, ``bolt#2``)."""
+        base = name.split("#")[0]
+        for oid, alias in self.alias.items():
+            if alias == base:
+                return oid
+        for oid, tok in self.tokens.items():
+            if tok == name:
+                return oid
+        raise Rejected("unknown_object", f"no object named {name!r}")
+
+    def target_of(self, name: str) -> dict:
+        if name in self.seat:
+            return {"Player": self.seat[name]}
+        return {"Object": self.object_id(name)}
+
+    # ---- setup -----------------------------------------------------------------------------
+
+    def build(self) -> None:
+        setup = self.setup
+        turn = setup.get("turn", 1)
+        step = setup.get("step", "precombat_main")
+        if step not in PREVIOUS_STEP or PREVIOUS_STEP[step] is None:
+            raise Skip(f"a game cannot be started in phase as the {step} step begins")
+        active = self.seat[setup.get("active_player", self.players[0])]
+        decks = []
+        for p in setup["players"]:
+            if p.get("mana_pool"):
+                raise Skip("a starting mana pool is not set up in phase here")
+            names = [e["card"] for z in ("library", "hand", "graveyard", "exile", "battlefield")
+                     for e in p.get(z, [])]
+            decks.append(names)
+        filler = None
+        if not all(decks):
+            filler = next(iter(self.cards))
+            decks = [d or [filler] for d in decks]
+        game = self.engine.new_game(player=decks[0], opponent=decks[1],
+                                    seed=int(setup.get("seed", 0)) % (2 ** 63),
+                                    first_player=active)
+        for _ in range(8):
+            wf = game.waiting_for()
+            if wf.get("type") != "MulliganDecision":
+                break
+            seat = wf["data"]["pending"][0]["player"]
+            keep = next(a for a in game.actions() if a.kind == "MulliganDecision"
+                        and a.data["choice"]["type"] == "Keep")
+            game.apply(seat, keep)
+        exported = game.state()
+        st = exported["state"]
+        objs = st["objects"]
+        ts = int(st.get("next_timestamp", 1))
+        battlefield, exile = [], []
+        attach: list[tuple[int, str]] = []
+        for seat, p in enumerate(setup["players"]):
+            P = st["players"][seat]
+            pool: dict[str, list[int]] = {}
+            owned = sorted(P["library"] + P["hand"] + P["graveyard"])
+            for oid in owned:
+                pool.setdefault(objs[str(oid)]["name"], []).append(oid)
+            lists: dict[str, list[int]] = {z: [] for z in ZONE_NAME.values()}
+            for z, zname in (("library", "Library"), ("hand", "Hand"),
+                             ("graveyard", "Graveyard"), ("exile", "Exile"),
+                             ("battlefield", "Battlefield")):
+                for e in p.get(z, []):
+                    oid = pool[e["card"]].pop(0)
+                    self.alias[oid] = e["alias"]
+                    self.count[oid] = 1
+                    o = objs[str(oid)]
+                    o["zone"] = zname
+                    lists[z].append(oid)
+                    if z == "battlefield":
+                        self._setup_permanent(o, e, seat, turn, ts)
+                        ts += 1
+                        if e.get("attached_to"):
+                            attach.append((oid, e["attached_to"]))
+            # the filler card (a player with no cards at all) leaves the game
+            leftovers = [oid for ids in pool.values() for oid in ids]
+            for oid in leftovers:
+                if filler is None:
+                    raise Skip("setup bookkeeping: unexpected extra card")
+                del objs[str(oid)]
+            P["library"], P["hand"], P["graveyard"] = (lists["library"], lists["hand"],
+                                                       lists["graveyard"])
+            P["life"] = p.get("life", 20)
+            P["lands_played_this_turn"] = setup.get("lands_played", 0) if seat == active else 0
+            P["drew_from_empty_library"] = False
+            P["cards_drawn_this_turn"] = 0
+            P["has_drawn_this_turn"] = False
+            exile += lists["exile"]
+            battlefield += lists["battlefield"]
+        for oid, host_alias in attach:
+            host = next((h for h, a in self.alias.items() if a == host_alias), None)
+            if host is None:
+                raise Skip(f"Aura host {host_alias!r} not found")
+            objs[str(oid)]["attached_to"] = host
+            objs[str(host)].setdefault("attachments", []).append(oid)
+        st["battlefield"], st["exile"] = battlefield, exile
+        st["next_timestamp"] = ts
+        st["lands_played_this_turn"] = setup.get("lands_played", 0)
+        st["zone_changes_this_turn"] = []
+        st["steps_started_this_turn"] = {}
+        previous = PREVIOUS_STEP[step]
+        if step == "untap":  # the end step of the previous turn, the other player's
+            if turn < 2:
+                raise Skip("a game cannot be started in phase in the untap step of turn 1")
+            st["turn_number"] = turn - 1
+            prev_active = 1 - active
+            if len(st["players"][prev_active]["hand"]) > 7:
+                raise Skip("starting in untap would make the other player discard at cleanup")
+        else:
+            st["turn_number"] = turn
+            prev_active = active
+        st["active_player"] = prev_active
+        st["priority_player"] = prev_active
+        st["phase"] = previous
+        st["waiting_for"] = {"type": "Priority", "data": {"player": prev_active}}
+        st["priority_pass_count"] = 0
+        st["priority_passes"] = []
+        self.game = self.engine.load_game(exported)
+        self.events.append({"type": "game_started", "players": list(self.players),
+                            "active_player": self.players[active], "turn": turn,
+                            "step": step, "ruleset": self.ruleset,
+                            "seed": setup.get("seed", 0)})
+        # both players pass: phase begins the setup step itself
+        for _ in range(2):
+            wf = self.game.waiting_for()
+            if wf.get("type") != "Priority":
+                break
+            result = self.game.apply(wf["data"]["player"], action("PassPriority"))
+            self.translate(result.events, skip_passes=True)
+        if step == "untap":
+            pass
+        elif PHASE_TO_STEP.get(self.game.phase) != step and not (
+                step == "declare_attackers" and self.game.phase in ("EndCombat",)):
+            raise Skip(f"phase did not begin {step} from the loaded state "
+                       f"(it is in {self.game.phase})")
+        self.note_priority()
+
+    def _setup_permanent(self, o: dict, e: dict, seat: int, turn: int, ts: int) -> None:
+        o["tapped"] = bool(e.get("tapped", False))
+        o["damage_marked"] = int(e.get("damage", 0))
+        counters = {}
+        for name, n in (e.get("counters") or {}).items():
+            if name not in COUNTERS:
+                raise Skip(f"counter kind {name!r} is not set up in phase here")
+            counters[COUNTERS[name]] = n
+        o["counters"] = counters
+        controller = self.seat[e.get("controller", self.players[seat])]
+        o["controller"] = controller
+        o["base_controller"] = controller
+        sick = bool(e.get("summoning_sick", False))
+        o["summoning_sick"] = sick
+        o["has_summoning_sickness"] = sick
+        o["entered_battlefield_turn"] = turn if sick else max(0, turn - 1)
+        o["timestamp"] = ts
+        if e.get("face_down"):
+            raise Skip("face-down permanents are not set up in phase here")
+
+    # ---- prompts ---------------------------------------------------------------------------
+
+    def waiting(self) -> dict:
+        return self.game.waiting_for() or {}
+
+    def waiting_player(self) -> int | None:
+        data = self.waiting().get("data")
+        if isinstance(data, dict) and isinstance(data.get("player"), int):
+            return data["player"]
+        return None
+
+    def apply(self, seat: int, act, at: int | None = None, probe: bool = False) -> None:
+        """Apply one phase action; translate its events. Raises :class:`Rejected`."""
+        before = self.waiting()
+        try:
+            result = self.game.apply(seat, act)
+        except ValueError as exc:
+            message = str(exc)
+            code = classify(message)
+            if code is None:
+                raise Rejected("", message) from None
+            raise Rejected(code, message) from None
+        if before.get("type") == "Priority" and act.kind == "PassPriority":
+            self.events.append({"type": "priority_passed", "player": self.player(seat)})
+        self.actor = seat
+        self.translate(result.events)
+        self.sync_stack()
+        self.note_priority()
+
+    def sync_stack(self) -> None:
+        """Name the abilities phase put on its stack (FORMAT §1 ``ability#n``): an activated
+        ability completes the ``ability_activated`` event of the input; a triggered one is
+        reported as ``ability_triggered`` and ``ability_put_on_stack`` (phase's own stack
+        entry, with the source and targets it holds)."""
+        for entry in self.game.stack() or []:
+            sid = entry.get("id")
+            kind = (entry.get("kind") or {}).get("type")
+            if sid in self.stack_seen or kind not in ("TriggeredAbility", "ActivatedAbility"):
+                self.stack_seen.add(sid)
+                continue
+            self.stack_seen.add(sid)
+            if sid not in self.abilities:
+                self.ability_count += 1
+                self.abilities[sid] = f"ability#{self.ability_count}"
+            ref = self.abilities[sid]
+            src = entry.get("source_id")
+            ctrl = self.player(entry["controller"]) if isinstance(entry.get("controller"), int) \
+                else None
+            targets = [self.target_ref(t) for t in
+                       ((entry["kind"].get("data") or {}).get("ability") or {}).get("targets", [])]
+            if kind == "ActivatedAbility":
+                pending = self.pending_activation
+                if pending is not None and "object" not in pending:
+                    pending.update(object=ref, card=ref, targets=targets)
+                    self.pending_stack = sid
+                else:
+                    self.events.append({"type": "ability_activated", "player": ctrl,
+                                        "object": ref, "card": ref, "source": self.ref(src),
+                                        "source_card": self.card(src), "targets": targets})
+            else:
+                self.events.append({"type": "ability_triggered", "controller": ctrl,
+                                    "object": ref, "card": ref, "source": self.ref(src),
+                                    "source_card": self.card(src)})
+                self.events.append({"type": "ability_put_on_stack", "controller": ctrl,
+                                    "object": ref, "card": ref, "targets": targets})
+
+    def stack_targets(self, sid: int) -> list[str]:
+        for entry in self.game.stack() or []:
+            if entry.get("id") == sid:
+                ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
+                return [self.target_ref(t) for t in ability.get("targets", [])]
+        return []
+
+    def note_priority(self) -> None:
+        wf = self.waiting()
+        if wf.get("type") == "Priority":
+            self.events.append({"type": "priority_received",
+                                "player": self.player(wf["data"]["player"])})
+        elif wf.get("type") == "GameOver":
+            pass
+
+    def expect_prompt(self, kinds: tuple[str, ...], seat: int | None, what: str) -> dict:
+        wf = self.waiting()
+        if wf.get("type") == "GameOver":
+            raise Rejected("game_over", "the game is over")
+        if wf.get("type") not in kinds:
+            raise Rejected("wrong_decision", f"{what}: phase is waiting for "
+                                             f"{wf.get('type')}")
+        if seat is not None and self.waiting_player() not in (None, seat):
+            code = "not_your_priority" if wf.get("type") == "Priority" else "wrong_decision"
+            raise Rejected(code, f"{what}: phase is waiting for "
+                                 f"{self.player(self.waiting_player())}")
+        return wf
+
+    # ---- script inputs ---------------------------------------------------------------------
+
+    def run_input(self, i: int, inp: dict) -> None:
+        kind = inp.get("action")
+        handler = getattr(self, f"do_{kind}", None)
+        if handler is None:
+            raise Skip(f"input #{i} ({kind}) cannot be given to phase")
+        handler(inp)
+
+    def seat_of(self, inp: dict) -> int:
+        who = inp.get("player")
+        if who not in self.seat:
+            raise Rejected("unknown_object", f"no player {who!r}")
+        return self.seat[who]
+
+    def do_pass(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        self.expect_prompt(("Priority",), seat, "pass")
+        self.apply(seat, action("PassPriority"))
+
+    def do_resolve(self, inp: dict) -> None:
+        first = self.expect_prompt(("Priority",), None, "resolve")
+        seats = [first["data"]["player"]]
+        seats.append(1 - seats[0])
+        for seat in seats:
+            wf = self.waiting()
+            if wf.get("type") != "Priority" or wf["data"]["player"] != seat:
+                if wf.get("type") in ("Priority", "GameOver"):
+                    return
+                raise ScriptError("unanswered_decision",
+                                  f"resolve: phase asks for {wf.get('type')}")
+            self.apply(seat, action("PassPriority"))
+
+    def do_advance(self, inp: dict) -> None:
+        to = inp["to"]
+        want_turn = inp.get("turn")
+        target = STEP_TO_PHASE.get(to)
+        if target is None:
+            raise Skip(f"advance to {to!r}")
+        started = len(self.events)
+        for _ in range(400):
+            wf = self.waiting()
+            kind = wf.get("type")
+            began = [e for e in self.events[started:] if e["type"] == "step_began"
+                     and e["step"] == to and (want_turn is None or e["turn"] == want_turn)]
+            if began:
+                return
+            if kind == "GameOver":
+                raise ScriptError("advance_not_reached", f"the game ended before {to}")
+            seat = self.waiting_player()
+            if kind == "Priority":
+                self.apply(seat, action("PassPriority"))
+            elif kind == "DeclareAttackers":
+                self.apply(seat, action("DeclareAttackers", {"attacks": [], "bands": []}))
+            elif kind == "DeclareBlockers":
+                self.apply(seat, action("DeclareBlockers", {"assignments": []}))
+            else:
+                raise ScriptError("unanswered_decision",
+                                  f"advance to {to}: phase asks for {kind}")
+        raise ScriptError("advance_not_reached", f"{to} not reached")
+
+    def do_play_land(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["card"])
+        self.expect_prompt(("Priority",), seat, "play_land")
+        self.apply(seat, action("PlayLand", {"object_id": oid, "card_id": oid}))
+
+    def do_cast(self, inp: dict) -> None:
+        if inp.get("mana"):
+            raise Skip("'mana' (which pool mana pays) cannot be chosen in phase")
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["card"])
+        self.expect_prompt(("Priority",), seat, "cast")
+        self.cast_targets = {}
+        self.apply(seat, action("CastSpell", {"object_id": oid, "card_id": oid,
+                                              "targets": [], "payment_mode": {"type": "Manual"}}))
+        self.answer_casting(seat, oid, inp)
+
+    def do_activate(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["source"])
+        alias = self.alias.get(oid)
+        card_name = self.game.object(oid)["name"] if oid is not None else None
+        ours = [a for a in self.cards.get(card_name, {}).get("abilities", [])]
+        index = inp.get("ability", 0)
+        if not 0 <= index < len(ours):
+            raise Rejected("no_such_ability", f"{alias} has no ability {index}")
+        kinds = [a.get("kind") for a in ours]
+        if kinds[index] not in ("activated", "mana"):
+            raise Rejected("no_such_ability", f"ability {index} of {alias} is {kinds[index]}")
+        k = sum(1 for kd in kinds[:index] if kd in ("activated", "mana"))
+        obj = self.game.object(oid)
+        theirs = [j for j, a in enumerate(obj.get("abilities") or [])
+                  if a.get("kind") == "Activated"]
+        if len(theirs) != sum(1 for kd in kinds if kd in ("activated", "mana")):
+            raise Skip(f"{card_name}: phase parsed {len(theirs)} activated abilities, the "
+                       f"card file lists {sum(1 for kd in kinds if kd in ('activated', 'mana'))}")
+        self.expect_prompt(("Priority",), seat, "activate")
+        self.cast_targets = {}
+        self.pending_activation = {"type": "ability_activated", "player": self.player(seat),
+                                   "source": self.ref(oid), "source_card": self.card(oid),
+                                   "ability": index}
+        self.pending_stack = None
+        self.apply(seat, action("ActivateAbility", {"source_id": oid,
+                                                    "ability_index": theirs[k]}))
+        self.answer_casting(seat, oid, inp)
+        if self.pending_stack is not None:
+            self.pending_activation["targets"] = self.stack_targets(self.pending_stack)
+        self.pending_activation = None
+
+    def mana_selection(self, oid: int, color: str | None) -> Any:
+        obj = self.game.object(oid)
+        if obj is None:
+            raise Rejected("unknown_object", f"no object {oid}")
+        pips = obj.get("available_mana_pips") or []
+        colors = []
+        for pip in pips:
+            if pip.get("type") == "Color":
+                colors.append(pip.get("data"))
+        if color:
+            mana = LETTER_PHASE_COLOR.get(color)
+        elif len(set(colors)) == 1:
+            mana = colors[0]
+        elif not colors:
+            mana = "Colorless"
+        else:
+            raise Skip(f"{self.ref(oid)} makes one of several colors and the input names none")
+        index = obj.get("mana_ability_index", 0) or 0
+        return action("TapLandForMana", {"object_id": oid, "selection": {
+            "source": {"object_id": oid, "incarnation": obj.get("incarnation", 0) or 0},
+            "ability_index": index, "mana_type": mana, "restrictions": [],
+            "penalty": "None", "taps_for_mana": []}})
+
+    def answer_casting(self, seat: int, oid: int, inp: dict) -> None:
+        targets = list(inp.get("targets") or [])
+        chosen = []
+        pay = list(inp.get("pay_with") or [])
+        paid = False
+        for _ in range(64):
+            wf = self.waiting()
+            kind = wf.get("type")
+            if kind == "TargetSelection":
+                if not targets:
+                    raise Rejected("missing_targets", "phase asks for a target the input "
+                                                      "does not give")
+                t = self.target_of(targets.pop(0))
+                chosen.append(t)
+                offered = [a for a in self.game.actions() if a.kind == "ChooseTarget"]
+                if not any(a.data.get("target") == t for a in offered):
+                    self.cancel(seat)
+                    raise Rejected("invalid_target", f"phase does not offer target {t}")
+                self.apply(seat, action("ChooseTarget", {"target": t}))
+            elif kind == "ModeChoice":
+                modes = inp.get("modes")
+                if modes is None:
+                    raise Rejected("invalid_mode", "phase asks for a mode")
+                self.apply(seat, action("SelectModes", {"indices": list(modes)}))
+            elif kind == "ChooseXValue":
+                if "x" not in inp:
+                    raise Rejected("invalid_x", "phase asks for X")
+                self.apply(seat, action("ChooseX", {"value": inp["x"]}))
+            elif kind == "ManaPayment":
+                if paid:
+                    self.cancel(seat)
+                    raise Rejected("cannot_pay", "the mana paid does not cover the cost")
+                for src in pay:
+                    if isinstance(src, dict):
+                        sid, color = self.object_id(src["source"]), src.get("color")
+                    else:
+                        sid, color = self.object_id(src), None
+                    self.apply(seat, self.mana_selection(sid, color))
+                paid = True
+                self.apply(seat, action("PassPriority"))
+            else:
+                break
+        if targets:
+            # phase picks a lone legal target itself (no prompt): compare with its choice
+            engine = [t for ts in self.cast_targets.values() for t in ts]
+            wanted = [self.ref(self.object_id(t)) if t not in self.seat else t
+                      for t in inp.get("targets") or []]
+            if engine != wanted:
+                raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
+                                                 f"names {wanted}")
+
+    def cancel(self, seat: int) -> None:
+        try:
+            self.game.apply(seat, action("CancelCast"))
+        except ValueError:
+            pass
+
+    def do_declare_attackers(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        wf = self.expect_prompt(("DeclareAttackers",), seat, "declare_attackers")
+        defender = {"type": "Player", "data": 1 - seat}
+        attacks = [[self.object_id(a), defender] for a in inp.get("attackers", [])]
+        valid = set(wf["data"].get("valid_attacker_ids") or [])
+        for oid, _ in attacks:
+            if oid not in valid:
+                raise Rejected("cannot_attack", f"phase does not offer {self.ref(oid)} as an "
+                                                "attacker")
+        self.apply(seat, action("DeclareAttackers", {"attacks": attacks, "bands": []}))
+
+    def do_declare_blockers(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        wf = self.expect_prompt(("DeclareBlockers",), seat, "declare_blockers")
+        pairs = [[self.object_id(b["blocker"]), self.object_id(b["attacker"])]
+                 for b in inp.get("blocks", [])]
+        valid = wf["data"].get("valid_block_targets") or {}
+        for b, a in pairs:
+            if a not in (valid.get(str(b)) or []):
+                raise Rejected("cannot_block", f"phase does not offer {self.ref(b)} as a "
+                                               f"blocker of {self.ref(a)}")
+        self.apply(seat, action("DeclareBlockers", {"assignments": pairs}))
+
+    def do_assign_damage(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        wf = self.expect_prompt(("AssignCombatDamage",), seat, "assign_damage")
+        data = wf["data"]
+        if data.get("attacker_id") != self.object_id(inp["attacker"]):
+            raise Rejected("wrong_decision", "phase asks about another attacker")
+        assignments, to_player = [], 0
+        for who, n in inp.get("assignment", {}).items():
+            if who in self.seat:
+                to_player += n
+            else:
+                assignments.append([self.object_id(who), n])
+        self.apply(seat, action("AssignCombatDamage", {
+            "assignments": assignments, "controller_damage": 0, "mode": "Normal",
+            "trample_damage": to_player}))
+
+    def do_discard(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        self.expect_prompt(("DiscardToHandSize", "DiscardChoice"), seat, "discard")
+        self.apply(seat, action("SelectCards",
+                                {"cards": [self.object_id(c) for c in inp.get("cards", [])]}))
+
+    def do_random(self, inp: dict) -> None:
+        raise Skip("phase's random outcomes cannot be fixed by the script")
+
+    def do_choose(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        wf = self.waiting()
+        choice = inp.get("choice")
+        if wf.get("type") == "OptionalEffectChoice" and choice in ("yes", "no"):
+            self.apply(seat, action("DecideOptionalEffect", {
+                "choice": {"type": "Accept" if choice == "yes" else "Decline"}}))
+            return
+        if wf.get("type") == "DamageSourceChoice":
+            self.apply(seat, action("ChooseDamageSource", {"source": self.object_id(choice)}))
+            return
+        raise Skip(f"choose {choice!r}: phase asks for {wf.get('type')}")
+
+    def do_choose_targets(self, inp: dict) -> None:
+        seat = self.seat_of(inp)
+        wanted = [t if t in self.seat else self.ref(self.object_id(t))
+                  for t in inp.get("targets", [])]
+        if self.waiting().get("type") == "Priority":
+            # phase puts a trigger with a lone legal choice of targets on the stack itself,
+            # without a prompt: the input agrees with it or names a target phase did not allow
+            top = next(iter(reversed(self.game.stack() or [])), None)
+            if top is not None and top.get("id") in self.abilities and \
+                    ((top.get("kind") or {}).get("type") == "TriggeredAbility"):
+                chosen = self.stack_targets(top["id"])
+                if chosen == wanted:
+                    return
+                raise Rejected("invalid_target", f"phase put the trigger on the stack with the "
+                                                 f"only legal targets {chosen}")
+        self.expect_prompt(("TriggerTargetSelection", "TargetSelection"), seat,
+                           "choose_targets")
+        for t in inp.get("targets", []):
+            self.apply(seat, action("ChooseTarget", {"target": self.target_of(t)}))
+
+    def do_order_triggers(self, inp: dict) -> None:
+        wf = self.waiting()
+        raise Skip(f"order_triggers: phase's {wf.get('type')} prompt is not translated")
+
+    # ---- events ----------------------------------------------------------------------------
+
+    def translate(self, events: list, skip_passes: bool = False) -> None:
+        out: list[dict] = []
+        resolved_at = len(self.events)
+        for e in events or []:
+            kind = e.get("type")
+            d = e.get("data") or {}
+            if kind == "PriorityPassed":
+                continue
+            if kind == "ZoneChanged":
+                oid = d["object_id"]
+                old = self.ref(oid)
+                record = d.get("record") or {}
+                if oid in self.alias:
+                    self.count[oid] = self.count.get(oid, 1) + 1
+                new = self.ref(oid)
+                src, dst = ZONE_NAME.get(d.get("from"), str(d.get("from")).lower()), \
+                    ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
+                owner = record.get("owner")
+                out.append({"type": "zone_changed", "object": old, "new_object": new,
+                            "card": self.card(oid), "name": record.get("name"),
+                            "owner": self.player(owner) if isinstance(owner, int) else None,
+                            "from": src, "to": dst})
+                if dst == "battlefield":
+                    ctrl = record.get("controller", owner)
+                    out.append({"type": "permanent_entered", "object": new,
+                                "card": self.card(oid), "name": record.get("name"),
+                                "controller": self.player(ctrl) if isinstance(ctrl, int)
+                                else None})
+            elif kind == "LandPlayed":
+                out.append({"type": "land_played", "player": self.player(d["player_id"]),
+                            "object": self.ref(d["object_id"]), "card": self.card(d["object_id"])})
+            elif kind == "BecomesTarget":
+                self.targets.setdefault(d["source_id"], []).append(self.target_ref(d["target"]))
+                self.cast_targets.setdefault(d["source_id"], []).append(
+                    self.target_ref(d["target"]))
+            elif kind == "SpellCast":
+                oid = d["object_id"]
+                obj = self.game.object(oid) or {}
+                out.append({"type": "spell_cast", "player": self.player(d["controller"]),
+                            "object": self.ref(oid), "card": self.card(oid),
+                            "name": obj.get("name"), "targets": self.targets.pop(oid, [])})
+            elif kind == "AbilityActivated":
+                sid = d.get("source_id")
+                if d.get("kind") == "Mana":
+                    out.append({"type": "mana_ability_activated",
+                                "player": self.player(d["player_id"]), "source": self.ref(sid),
+                                "source_card": self.card(sid)})
+                elif self.pending_activation is not None and \
+                        "object" not in self.pending_activation:
+                    out.append(self.pending_activation)
+            elif kind == "ManaAdded":
+                sid = d.get("source_id")
+                out.append({"type": "mana_added", "player": self.player(d["player_id"]),
+                            "mana": {PHASE_COLOR.get(d.get("mana_type"), "C"): 1},
+                            "source": self.ref(sid), "card": self.card(sid)})
+            elif kind == "PermanentTapped":
+                out.append({"type": "tapped", "object": self.ref(d["object_id"]),
+                            "card": self.card(d["object_id"])})
+            elif kind == "PermanentUntapped":
+                out.append({"type": "untapped", "object": self.ref(d["object_id"]),
+                            "card": self.card(d["object_id"])})
+            elif kind == "StackResolved":
+                oid = d["object_id"]
+                is_ability = oid in self.abilities
+                ev = {"type": "ability_resolved" if is_ability else "spell_resolved",
+                      "object": self.ref(oid), "card": self.card(oid)}
+                if not is_ability:
+                    # the zone change that ended the resolution already renumbered it
+                    last_move = next((x for x in reversed(out) if x["type"] == "zone_changed"
+                                      and x["card"] == self.card(oid)), None)
+                    if last_move is not None:
+                        ev["object"] = last_move["object"]
+                first = next((j for j, x in enumerate(out) if x["type"] not in
+                              ("priority_passed",)), len(out))
+                out.insert(first, ev)
+            elif kind == "DamageDealt":
+                sid = d.get("source_id")
+                tgt = d.get("target") or {}
+                ev = {"type": "damage_dealt", "source": self.ref(sid),
+                      "source_card": self.card(sid), "amount": d.get("amount"),
+                      "combat": bool(d.get("is_combat"))}
+                if "Player" in tgt:
+                    ev["target"] = self.player(tgt["Player"])
+                elif "Object" in tgt:
+                    ev["target"] = self.ref(tgt["Object"])
+                    ev["target_card"] = self.card(tgt["Object"])
+                out.append(ev)
+            elif kind == "DamagePrevented":
+                tgt = d.get("target") or {}
+                out.append({"type": "damage_prevented", "source": self.ref(d.get("source_id")),
+                            "target": self.target_ref(tgt), "amount": d.get("amount")})
+            elif kind == "LifeChanged":
+                amount = d.get("amount", 0)
+                out.append({"type": "life_gained" if amount > 0 else "life_lost",
+                            "player": self.player(d["player_id"]), "amount": abs(amount),
+                            "life": d.get("new_total")})
+            elif kind == "CreatureDestroyed":
+                oid = d["object_id"]
+                if d.get("source_id") is None:
+                    # phase's source-less destruction: its lethal-damage state-based action
+                    # (no card of this suite has deathtouch, CR 704.5h)
+                    moved = next((x for x in reversed(out) if x["type"] == "zone_changed"
+                                  and x["card"] == self.card(oid)), None)
+                    ev = {"type": "state_based_action", "rule": "704.5g",
+                          "object": moved["object"] if moved else self.ref(oid),
+                          "card": self.card(oid)}
+                    out.insert(out.index(moved) if moved else len(out), ev)
+                out.append({"type": "destroyed", "object": self.ref(oid), "card": self.card(oid)})
+            elif kind == "PermanentSacrificed":
+                out.append({"type": "sacrificed", "object": self.ref(d["object_id"]),
+                            "card": self.card(d["object_id"])})
+            elif kind == "Regenerated":
+                out.append({"type": "regenerated", "object": self.ref(d["object_id"]),
+                            "card": self.card(d["object_id"])})
+            elif kind == "CardDrawn":
+                oid = d["object_id"]
+                out.append({"type": "card_drawn", "player": self.player(d["player_id"]),
+                            "object": self.ref(oid), "card": self.card(oid)})
+            elif kind == "Discarded":
+                oid = d["object_id"]
+                out.append({"type": "card_discarded", "player": self.player(d["player_id"]),
+                            "object": self.ref(oid), "card": self.card(oid)})
+            elif kind == "CounterAdded":
+                oid = d["object_id"]
+                out.append({"type": "counters_added", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "counter": COUNTER_NAME.get(d.get("counter_type"),
+                                                        str(d.get("counter_type"))),
+                            "count": d.get("count")})
+            elif kind == "CounterRemoved":
+                oid = d["object_id"]
+                out.append({"type": "counters_removed", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "counter": COUNTER_NAME.get(d.get("counter_type"),
+                                                        str(d.get("counter_type"))),
+                            "count": d.get("count")})
+            elif kind == "PowerToughnessChanged":
+                oid = d["object_id"]
+                out.append({"type": "pt_changed", "object": self.ref(oid), "card": self.card(oid),
+                            "power": d.get("power"), "toughness": d.get("toughness")})
+            elif kind == "TokenCreated":
+                oid = d["object_id"]
+                if oid not in self.tokens:
+                    self.tokens[oid] = f"token#{len(self.tokens) + 1}"
+                obj = self.game.object(oid) or {}
+                ctrl = obj.get("controller")
+                out.append({"type": "token_created", "object": self.tokens[oid],
+                            "card": self.tokens[oid], "name": d.get("name"),
+                            "controller": self.player(ctrl) if isinstance(ctrl, int) else None})
+            elif kind == "ControllerChanged":
+                oid = d["object_id"]
+                out.append({"type": "control_changed", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "controller": self.player(d["new_controller"])})
+            elif kind == "SpellCountered":
+                oid = d["object_id"]
+                ev = {"type": "spell_countered", "object": self.ref(oid), "card": self.card(oid),
+                      "reason": "countered"}
+                out.append(ev)
+            elif kind == "AttackersDeclared":
+                attacks = d.get("attacks") or []
+                if not attacks and not d.get("attacker_ids"):
+                    continue
+                seat = self.game.state()["state"]["active_player"] if False else None
+                attackers = []
+                for oid, tgt in attacks:
+                    defender = tgt.get("data") if isinstance(tgt, dict) else None
+                    attackers.append({"object": self.ref(oid), "card": self.card(oid),
+                                      "defender": self.player(defender)
+                                      if isinstance(defender, int) else None})
+                player = None
+                if isinstance(d.get("defending_player"), int):
+                    player = self.player(1 - d["defending_player"])
+                out.append({"type": "attackers_declared", "player": player,
+                            "attackers": attackers})
+            elif kind == "BlockersDeclared":
+                blocks = [{"blocker": self.ref(b), "blocker_card": self.card(b),
+                           "attacker": self.ref(a), "attacker_card": self.card(a)}
+                          for b, a in d.get("assignments") or []]
+                if not blocks:
+                    continue
+                out.append({"type": "blockers_declared", "blocks": blocks,
+                            "player": self.player(self.actor)
+                            if isinstance(self.actor, int) else None})
+            elif kind == "PhaseChanged":
+                step = PHASE_TO_STEP.get(d.get("phase"), str(d.get("phase")))
+                if self.step is not None:
+                    out.append({"type": "step_ended", "turn": self.step[0], "step": self.step[1]})
+                self.step = (self.game.turn, step)
+                out.append({"type": "step_began", "turn": self.game.turn,
+                            "phase": STEP_PHASE.get(step, step), "step": step})
+            elif kind == "TurnStarted":
+                out.append({"type": "turn_began", "turn": d.get("turn_number"),
+                            "active_player": self.player(d["player_id"])})
+            elif kind == "ManaPoolEmptied":
+                out.append({"type": "mana_emptied", "player": self.player(d["player_id"]),
+                            "mana": {PHASE_COLOR.get(d.get("color"), "C"): 1}})
+            elif kind == "PlayerLost":
+                seat = d["player_id"]
+                P = self.game.player(seat) or {}
+                ev = {"type": "player_lost", "player": self.player(seat)}
+                if P.get("drew_from_empty_library"):
+                    rule, ev["reason"] = "704.5b", "empty_library"
+                elif isinstance(P.get("life"), int) and P["life"] <= 0:
+                    rule, ev["reason"] = "704.5a", "life"
+                else:
+                    rule = None
+                if rule:
+                    out.append({"type": "state_based_action", "rule": rule,
+                                "player": self.player(seat)})
+                out.append(ev)
+            elif kind == "GameOver":
+                winner = d.get("winner")
+                winners = [self.player(winner)] if isinstance(winner, int) else []
+                out.append({"type": "game_ended", "winners": winners,
+                            "losers": [p for p in self.players if p not in winners],
+                            "draw": not winners})
+        self.events.extend(out)
+        del resolved_at
+
+    # ---- state -----------------------------------------------------------------------------
+
+    def read_state(self) -> dict:
+        st = self.game.state()["state"]
+        objs = st["objects"]
+        wf = st.get("waiting_for") or {}
+        step = PHASE_TO_STEP.get(st.get("phase"), str(st.get("phase")))
+        players = {}
+        for seat, P in enumerate(st["players"]):
+            pool: dict[str, int] = {}
+            for unit in (P.get("mana_pool") or {}).get("mana", []):
+                color = unit.get("color") if isinstance(unit, dict) else unit
+                letter = PHASE_COLOR.get(color if isinstance(color, str) else "", "C")
+                pool[letter] = pool.get(letter, 0) + 1
+            players[self.player(seat)] = {
+                "life": P.get("life"),
+                "library": [self.card(o) for o in P.get("library", [])],
+                "hand": [self.card(o) for o in P.get("hand", [])],
+                "graveyard": [self.card(o) for o in P.get("graveyard", [])],
+                "exile": [self.card(o) for o in st.get("exile", [])
+                          if objs[str(o)].get("owner") == seat],
+                "mana_pool": pool,
+                "lands_played": P.get("lands_played_this_turn", 0),
+                "lost": (P.get("status") or {}).get("type") not in (None, "Active")
+                or bool(P.get("is_eliminated"))}
+        battlefield = {}
+        for oid in st.get("battlefield", []):
+            o = objs[str(oid)]
+            key = self.card(oid)
+            types = list((o.get("card_types") or {}).get("core_types", []))
+            entry = {"object": self.ref(oid), "name": o.get("name"),
+                     "owner": self.player(o["owner"]),
+                     "controller": self.player(o["controller"]),
+                     "tapped": bool(o.get("tapped")),
+                     "summoning_sick": bool(o.get("summoning_sick", False)),
+                     "damage": o.get("damage_marked", 0),
+                     "counters": {COUNTER_NAME.get(k, k): v
+                                  for k, v in (o.get("counters") or {}).items()},
+                     "attached_to": self.ref(o["attached_to"])
+                     if isinstance(o.get("attached_to"), int) else None,
+                     "types": types,
+                     "subtypes": list((o.get("card_types") or {}).get("subtypes", [])),
+                     "colors": sorted(COLOR_WORD.get(c, c.lower()) for c in o.get("color", [])),
+                     "keywords": sorted(keyword_name(k) for k in o.get("keywords", [])),
+                     "token": oid in self.tokens}
+            if "Creature" in types:
+                entry["power"], entry["toughness"] = o.get("power"), o.get("toughness")
+            battlefield[key] = entry
+        stack = []
+        for item in st.get("stack", []):
+            oid = item.get("id", item.get("object_id")) if isinstance(item, dict) else item
+            if isinstance(oid, int):
+                stack.append({"object": self.ref(oid), "card": self.card(oid),
+                              "kind": "ability" if oid in self.abilities else "spell"})
+        game_over = None
+        if wf.get("type") == "GameOver":
+            winner = (wf.get("data") or {}).get("winner")
+            winners = [self.player(winner)] if isinstance(winner, int) else []
+            game_over = {"winners": winners,
+                         "losers": [p for p in self.players if p not in winners],
+                         "draw": not winners}
+        return {"turn": st.get("turn_number"), "active_player": self.player(st["active_player"]),
+                "phase": STEP_PHASE.get(step, step), "step": step,
+                "priority": self.player(wf["data"]["player"]) if wf.get("type") == "Priority"
+                else None,
+                "players": players, "battlefield": battlefield, "stack": stack,
+                "game_over": game_over}
+
+    # ---- the whole run ---------------------------------------------------------------------
+
+    def save(self) -> tuple:
+        return (self.game.state(), len(self.events), dict(self.count), dict(self.tokens),
+                dict(self.abilities), set(self.stack_seen), self.ability_count, self.step)
+
+    def restore(self, saved: tuple) -> None:
+        state, n, self.count, self.tokens, self.abilities, self.stack_seen, \
+            self.ability_count, self.step = saved
+        self.game = self.engine.load_game(state)
+        del self.events[n:]
+        self.pending_activation = None
+
+    def copy(self) -> "PhaseRun":
+        other = copy.copy(self)
+        other.game = self.engine.load_game(self.game.state())
+        other.events = []
+        other.alias, other.count = dict(self.alias), dict(self.count)
+        other.tokens, other.abilities = dict(self.tokens), dict(self.abilities)
+        other.targets = copy.deepcopy(self.targets)
+        other.cast_targets = copy.deepcopy(self.cast_targets)
+        other.stack_seen = set(self.stack_seen)
+        return other
+
+    def probe(self, act: dict) -> dict:
+        trial = self.copy()
+        try:
+            trial.run_input(-1, act)
+        except Rejected as exc:
+            if not exc.code:
+                raise Skip(f"probe {act}: phase refuses it with a reason the adapter cannot "
+                           f"classify: {exc}") from None
+            return {"action": act, "legal": False, "code": exc.code}
+        except ScriptError as exc:
+            return {"action": act, "legal": False, "code": None}
+        return {"action": act, "legal": True, "code": None}
+
+    def run(self) -> dict:
+        self.build()
+        script = self.scenario.get("script", [])
+        wanted = {}
+        for cp in self.scenario.get("expect", {}).get("checkpoints", []) or []:
+            wanted.setdefault(cp.get("after"), []).append(cp)
+        checkpoints = []
+        for i, inp in enumerate(script):
+            if self.waiting().get("type") == "GameOver":
+                self.events.append({"type": "action_rejected", "at": i,
+                                    "player": inp.get("player"), "action": inp.get("action"),
+                                    "code": "game_over", "message": "the game is over"})
+            else:
+                saved = self.save()
+                try:
+                    self.run_input(i, inp)
+                except Rejected as exc:
+                    self.restore(saved)  # a rejected input changes nothing (FORMAT §3.2)
+                    if not exc.code:
+                        raise Skip(f"input #{i} ({inp.get('action')}): phase refuses it with a "
+                                   f"reason the adapter cannot classify: {exc}") from None
+                    self.events.append({"type": "action_rejected", "at": i,
+                                        "player": inp.get("player"),
+                                        "action": inp.get("action"), "code": exc.code,
+                                        "message": str(exc)})
+                except ScriptError as exc:
+                    self.events.append({"type": "script_error", "at": i, "code": exc.code,
+                                        "message": str(exc)})
+                    break
+            for cp in wanted.get(i, []):
+                probes = [self.probe(a) for a in cp.get("legal", [])]
+                probes += [self.probe(item["action"]) for item in cp.get("illegal", [])]
+                checkpoints.append({"after": i, "state": self.read_state(), "probes": probes})
+        return {"events": self.events, "state": self.read_state(), "checkpoints": checkpoints}
+
+
+def keyword_name(kw: Any) -> str:
+    """phase's keyword (``"FirstStrike"``, ``{"Protection": {"Color": "White"}}``,
+    ``{"Landwalk": "Forest"}``) in FORMAT §4's names (``first_strike``, ``protection:white``,
+    ``landwalk:Forest``)."""
+    if isinstance(kw, str):
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", kw).lower()
+    if isinstance(kw, dict) and len(kw) == 1:
+        (name, value), = kw.items()
+        if name == "Landwalk" and isinstance(value, str):
+            return f"landwalk:{value}"
+        if name == "Protection" and isinstance(value, dict) and "Color" in value:
+            return f"protection:{str(value['Color']).lower()}"
+        return f"{re.sub(r'(?<!^)(?=[A-Z])', '_', name).lower()}:{json.dumps(value)}"
+    return json.dumps(kw)
+
+
+# --------------------------------------------------------------------------------------------
+# Protocol
+
+
+def implementation() -> dict:
+    if phase is None:
+        raise RuntimeError("phase-python is not installed (pip install phase-python)")
+    try:
+        from importlib.metadata import version
+        ver = version("phase-python")
+    except Exception:  # noqa: BLE001
+        ver = "unknown"
+    return {"name": NAME, "version": ver, "language": "rust",
+            "homepage": "https://github.com/phase-rs/phase",
+            "rulesets": list(RULESETS), "capabilities": list(CAPABILITIES)}
+
+
+def play(scenario: dict, ruleset: str) -> dict:
+    if ruleset not in RULESETS:
+        raise Skip(f"ruleset {ruleset} is not implemented by phase")
+    return PhaseRun(scenario, ruleset).run()
+
+
+def main() -> int:
+    return serve(implementation, play)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
