@@ -18,12 +18,25 @@ if TYPE_CHECKING:
 
 def static_effects(game: "Game") -> list[tuple[GameObject, dict]]:
     """Every static ability's effect of every permanent on the battlefield, in timestamp
-    order: ``[(source, effect dict)]``."""
+    order: ``[(source, effect dict)]``. A static ability with a ``condition`` (e.g.
+    threshold, CR 207.2c) applies only while it holds."""
+    from .triggers import condition_holds
     out = []
     for perm in sorted(game.battlefield, key=lambda o: o.timestamp):
-        for ab in perm.definition.abilities:
-            if ab.get("kind") == "static":
+        for ab in perm.chars.abilities:
+            if ab.get("kind") == "static" and condition_holds(game, perm, ab.get("condition")):
                 out.append((perm, ab["effect"]))
+    return out
+
+
+def triggered_abilities(game: "Game", obj: GameObject) -> list[tuple[Any, dict]]:
+    """The triggered abilities of a permanent: printed ones (keyed by their index in the
+    card's abilities) and those of its keywords (keyed by the keyword, e.g. ``flanking``).
+    A face-down permanent has none (CR 708.2a)."""
+    from .keywords import triggered_from_keywords
+    out: list[tuple[Any, dict]] = [(i, ab) for i, ab in enumerate(obj.chars.abilities) if ab.get("kind") == "triggered"]
+    if obj.zone == "battlefield":
+        out += triggered_from_keywords(keywords(game, obj))
     return out
 
 
@@ -43,7 +56,7 @@ def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[G
 def keywords(game: "Game", obj: GameObject) -> list[dict]:
     """The object's keyword abilities after layer 6 (printed, granted by statics, then by
     resolved effects in timestamp order)."""
-    kws = [dict(k) for k in obj.definition.keywords]
+    kws = [dict(k) for k in obj.chars.keywords]
     if obj.zone != "battlefield":
         return kws
     for src, eff in static_effects(game):
@@ -52,6 +65,8 @@ def keywords(game: "Game", obj: GameObject) -> list[dict]:
     for ce in game.effects:
         if ce.kind == "grant_keywords" and obj.ref in ce.affected:
             kws.extend(_norm(k) for k in ce.keywords)
+    if obj.haste_from_suspend is not None and obj.haste_from_suspend == obj.controller:
+        kws.append({"keyword": "haste"})  # CR 702.62a: haste while you control it
     return kws
 
 
@@ -81,7 +96,7 @@ def keyword_names(game: "Game", obj: GameObject) -> list[str]:
 def power_toughness(game: "Game", obj: GameObject) -> tuple[int, int]:
     """CR 613.4: printed values (7a), modifications from statics and resolved effects (7c),
     then counters (7d). Returns (power, toughness); (0, 0) for a non-creature."""
-    d = obj.definition
+    d = obj.chars
     p, t = (d.power or 0), (d.toughness or 0)
     if obj.zone == "battlefield":
         for src, eff in static_effects(game):
@@ -105,13 +120,13 @@ def colors(obj: GameObject | StackItem | None) -> list[str]:
         return []
     if isinstance(obj, StackItem):
         if obj.obj is not None:
-            return list(obj.obj.definition.colors)
-        return list(obj.source_lki.definition.colors) if obj.source_lki else []
-    return list(obj.definition.colors)
+            return list(obj.obj.chars.colors)
+        return list(obj.source_lki.chars.colors) if obj.source_lki else []
+    return list(obj.chars.colors)
 
 
 def is_type(obj: GameObject, t: str) -> bool:
-    return t in obj.definition.types
+    return t in obj.chars.types
 
 
 def static_restrictions(game: "Game", obj: GameObject, kind: str) -> list[dict]:
@@ -136,7 +151,7 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
     else:
         target = obj
         controller = obj.controller
-    d = target.definition
+    d = target.chars
     for key, want in flt.items():
         if key == "types" and not any(t in d.types for t in want):
             return False
@@ -190,7 +205,7 @@ def protected_from(game: "Game", obj: GameObject, source: GameObject | StackItem
         frm = k.get("from", {})
         if any(c in src_colors for c in frm.get("colors", ())):
             return True
-        if src_obj is not None and any(t in src_obj.definition.types for t in frm.get("types", ())):
+        if src_obj is not None and any(t in src_obj.chars.types for t in frm.get("types", ())):
             return True
         if frm.get("everything"):
             return True

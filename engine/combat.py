@@ -73,7 +73,7 @@ def can_attack(game: "Game", obj: "GameObject", player: str) -> None:
         raise IllegalAction("summoning_sick", f"{obj.name} hasn't been under {player}'s control since the turn began")
     if ch.has_keyword(game, obj, "defender"):
         raise IllegalAction("cannot_attack", f"{obj.name} has defender")
-    if game.rules.walls_cant_attack and "Wall" in obj.definition.subtypes:
+    if game.rules.walls_cant_attack and "Wall" in obj.chars.subtypes:
         raise IllegalAction("cannot_attack", f"{obj.name} is a Wall: Walls can't attack (1999 rules)")
     if ch.static_restrictions(game, obj, "cant_attack"):
         raise IllegalAction("cannot_attack", f"{obj.name} can't attack")
@@ -129,12 +129,19 @@ def can_block(game: "Game", blocker: "GameObject", attacker: "GameObject", playe
         raise IllegalAction("cannot_block", f"{blocker.name} is tapped")
     if ch.static_restrictions(game, blocker, "cant_block"):
         raise IllegalAction("cannot_block", f"{blocker.name} can't block")
+    if ch.has_keyword(game, attacker, "shadow") and not ch.has_keyword(game, blocker, "shadow"):
+        raise IllegalAction("cannot_block", f"{attacker.name} has shadow; {blocker.name} doesn't (CR 702.28b)")
+    if ch.has_keyword(game, blocker, "shadow") and not ch.has_keyword(game, attacker, "shadow"):
+        raise IllegalAction("cannot_block", f"{blocker.name} has shadow: it can block only creatures with shadow")
+    if ch.has_keyword(game, attacker, "fear") and not (
+            ch.is_type(blocker, "Artifact") or "black" in ch.colors(blocker)):
+        raise IllegalAction("cannot_block", f"{attacker.name} has fear: only artifact or black creatures can block it")
     if ch.has_keyword(game, attacker, "flying") and not (
             ch.has_keyword(game, blocker, "flying") or ch.has_keyword(game, blocker, "reach")):
         raise IllegalAction("cannot_block", f"{attacker.name} has flying; {blocker.name} has neither flying nor reach")
     for kw in ch.keywords(game, attacker):
         if kw["keyword"] == "landwalk":
-            if any(p.controller == player and kw["land_type"] in p.definition.subtypes and ch.is_type(p, "Land")
+            if any(p.controller == player and kw["land_type"] in p.chars.subtypes and ch.is_type(p, "Land")
                    for p in game.battlefield):
                 raise IllegalAction("cannot_block", f"{attacker.name} has {kw['land_type'].lower()}walk and "
                                     f"{player} controls a {kw['land_type']}")
@@ -175,6 +182,8 @@ def _declare_blockers(game: "Game", defender: str, inp: dict) -> None:
         game.fire_triggers({"event": "blocks", "object": b})
     for a_ref in dict.fromkeys(a.ref for _, a in pairs):
         game.fire_triggers({"event": "becomes_blocked", "object": game.objects[a_ref]})
+    for b, a in pairs:  # flanking triggers once per blocking creature (CR 702.25a)
+        game.fire_triggers({"event": "becomes_blocked_by", "object": a, "blocker": b})
 
 
 # --------------------------------------------------------------------- damage

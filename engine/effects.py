@@ -37,9 +37,16 @@ class Context:
         return self.item.obj if self.item.obj is not None else self.item.source_lki
 
     def amount(self, value: Any) -> int:
-        """An amount: an int, or ``"X"`` (the value chosen on casting)."""
+        """An amount: an int, ``"X"`` (the value chosen on casting), or
+        ``{"blockers_beyond_first": n}`` (rampage: n for each creature blocking the source
+        beyond the first, counted now, CR 702.23b)."""
         if value == "X":
             return self.item.x
+        if isinstance(value, dict) and "blockers_beyond_first" in value:
+            g = self.game
+            src = self.item.source
+            blockers = len(g.combat.blockers_of(src)) if g.combat is not None and src else 0
+            return value["blockers_beyond_first"] * max(0, blockers - 1)
         return int(value)
 
     def refs(self, spec: Any) -> list:
@@ -85,6 +92,14 @@ class Context:
             ref = (self.item.trigger_event or {}).get("triggering_object")
             obj = g.objects.get(ref) if ref else None
             return [obj] if obj is not None else []
+        if spec == "triggering_card":  # the card, wherever it is now
+            card = (self.item.trigger_event or {}).get("triggering_card")
+            obj = g.by_card.get(card) if card else None
+            return [obj] if obj is not None else []
+        if spec == "blocking_creature":
+            ref = (self.item.trigger_event or {}).get("blocking_creature")
+            obj = g.objects.get(ref) if ref else None
+            return [obj] if obj is not None and obj.zone == "battlefield" else []
         if isinstance(spec, (list, tuple)):
             out: list = []
             for s in spec:
@@ -128,9 +143,10 @@ def _destroy(ctx: Context, eff: dict) -> None:
 
 
 def _move(to: str) -> Callable[[Context, dict], None]:
+    """Move objects (a permanent, or a card named by ``triggering_card`` wherever it is)."""
     def handler(ctx: Context, eff: dict) -> None:
         for obj in ctx.objects(eff["what"]):
-            if obj.zone == "battlefield":
+            if obj.zone in ("battlefield", "graveyard", "exile", "hand", "library") and obj.zone != to:
                 ctx.game.move(obj, to, cause=eff["type"])
     return handler
 
@@ -153,9 +169,12 @@ def _untap(ctx: Context, eff: dict) -> None:
 
 
 def _counter(ctx: Context, eff: dict) -> None:
+    """CR 701.6; ``exile_instead`` and ``may_cast_free`` (Spelljack: exile it; its
+    controller may cast it without paying its mana cost while it stays exiled)."""
     for item in ctx.refs(eff["what"]):
         if isinstance(item, StackItem) and item in ctx.game.stack:
-            ctx.game.counter(item)
+            ctx.game.counter(item, to="exile" if eff.get("exile_instead") else "graveyard",
+                             may_cast_free_by=ctx.controller if eff.get("may_cast_free") else None)
 
 
 def _draw(ctx: Context, eff: dict) -> None:
@@ -296,13 +315,7 @@ def _add_counters(ctx: Context, eff: dict) -> None:
 
 def _remove_counters(ctx: Context, eff: dict) -> None:
     for obj in ctx.objects(eff["what"]):
-        have = obj.counters.get(eff["counter"], 0)
-        n = min(have, ctx.amount(eff.get("count", 1)))
-        if n:
-            obj.counters[eff["counter"]] = have - n
-            if not obj.counters[eff["counter"]]:
-                del obj.counters[eff["counter"]]
-            ctx.game.log("counters_removed", object=obj.ref, card=obj.card, counter=eff["counter"], count=n)
+        ctx.game.remove_counters(obj, eff["counter"], ctx.amount(eff.get("count", 1)))
 
 
 def _additional_combat_phase(ctx: Context, eff: dict) -> None:
@@ -369,6 +382,137 @@ def _pay_optional(ctx: Context, eff: dict) -> None:
         run(ctx, eff.get("effects", ()))
 
 
+def condition_true(ctx: Context, cond: dict) -> bool:
+    """Conditions of ``conditional`` effects: ``kicked`` (a kicker index: the spell's, or
+    for a triggered ability the permanent's, CR 702.33d), ``cast_during_your_main_phase``
+    (a copy wasn't cast, so it's false for copies), ``threshold`` (cards in the
+    controller's graveyard)."""
+    g = ctx.game
+    for key, want in cond.items():
+        if key == "kicked":
+            kicked = ctx.item.kicked if ctx.item.kind == "spell" else (ctx.source.kicked if ctx.source else ())
+            if want not in kicked:
+                return False
+        elif key == "cast_during_your_main_phase":
+            if (ctx.item.cast and ctx.item.cast_in_main_phase) != want:
+                return False
+        elif key in ("threshold", "cards_in_graveyard_at_least"):
+            if len(g.players[ctx.controller].graveyard) < want:
+                return False
+        else:
+            raise ValueError(f"unknown condition {key!r}")
+    return True
+
+
+def _conditional(ctx: Context, eff: dict) -> None:
+    run(ctx, eff.get("then", ()) if condition_true(ctx, eff["condition"]) else eff.get("else", ()))
+
+
+def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackItem:
+    """CR 707.10: put a copy of a spell on the stack (not cast); its controller may
+    choose new targets for it (707.10c) — a ``choose_targets`` decision answered with the
+    same or other targets."""
+    import copy as _copy
+    g = ctx.game
+    ref = g.next_ref("copy")
+    src_obj = original.obj
+    obj = GameObject(ref=ref, card=ref, definition=src_obj.definition, owner=ctx.controller, zone="stack",
+                     controller=ctx.controller, timestamp=g.new_timestamp(), is_copy=True, face_down=src_obj.face_down,
+                     kicked=original.kicked)
+    item = StackItem(ref=ref, kind="spell", controller=ctx.controller, ability=original.ability, obj=obj,
+                     x=original.x, modes=list(original.modes), targets=list(original.targets), cast=False,
+                     kicked=original.kicked, buyback=original.buyback)
+    g.objects[ref] = obj
+    specs = list(original.ability.get("targets", ()))
+    if new_targets and specs:
+        item.targets = g.decide("choose_targets", ctx.controller, "choose_targets",
+                                lambda inp: g.choose_targets(item, specs, inp.get("targets")),
+                                ability=ref, reason="copy_targets")
+    g.stack.append(item)
+    g.log("spell_copied", object=ref, card=ref, original=original.ref, original_card=original.card,
+          controller=ctx.controller, targets=item.targets)
+    _ = _copy
+    return item
+
+
+def _copy_spell(ctx: Context, eff: dict) -> None:
+    for item in ctx.refs(eff["what"]):
+        if isinstance(item, StackItem) and item.kind == "spell":
+            copy_spell(ctx, item, eff.get("new_targets", True))
+
+
+def _storm_copies(ctx: Context, eff: dict) -> None:
+    """CR 702.40a: a copy for each spell cast before it this turn (the count is fixed as
+    the spell was cast); copies of the spell as it last existed if it has left the stack."""
+    g = ctx.game
+    info = ctx.item.trigger_event or {}
+    n = info.get("storm_count", 0)
+    ref = info.get("triggering_object")
+    original = next((it for it in g.stack if it.ref == ref), None) or info.get("spell_lki")
+    if original is None:
+        return
+    for _ in range(n):
+        copy_spell(ctx, original, True)
+
+
+def _cast_exiled(ctx: Context, eff: dict) -> None:
+    """Suspend's and madness's cast abilities: the cast is offered as this ability finishes
+    resolving (``Game._offer_pending_casts``)."""
+    card = (ctx.item.trigger_event or {}).get("triggering_card") or ctx.item.source_card
+    ctx.game.pending_cast.append({"card": card, "kind": eff["alternative"]})
+
+
+def _search_library(ctx: Context, eff: dict) -> None:
+    """CR 701.19: search a library for a card matching the filter (finding none is
+    allowed, 701.19b); reveal it, put it where the effect says; then shuffle (701.20)."""
+    from .scenario import shuffle_library
+    g = ctx.game
+    for p in ctx.players(eff.get("player", "controller")):
+        lib = g.players[p].library
+        flt = dict(eff.get("filter") or {})
+
+        def pick(inp: dict) -> GameObject | None:
+            choice = inp.get("choice")
+            if choice == "none":
+                return None
+            obj = g.find(choice) if isinstance(choice, str) else None
+            if obj is None or obj not in lib or not ch.matches(g, obj, flt, p):
+                raise IllegalAction("invalid_choice", f"choose a card in {p}'s library matching "
+                                    f"{describe(flt)}, or 'none'")
+            return obj
+
+        found = g.decide("choose", p, "choose", pick, reason="search")
+        g.log("library_searched", player=p, found=found.card if found else None)
+        if found is not None:
+            if eff.get("reveal"):
+                g.log("card_revealed", player=p, object=found.ref, card=found.card, name=found.name)
+            g.move(found, eff.get("to", "hand"), cause="search")
+        shuffle_library(g, p)
+
+
+def _pay_or_sacrifice(ctx: Context, eff: dict) -> None:
+    """"Sacrifice it unless you pay COST" (echo, CR 702.30a): ``choose`` yes (pay, with
+    ``pay_with``/``mana``) or no (sacrifice)."""
+    g = ctx.game
+    perm = next(iter(ctx.objects("self")), None)
+    if perm is None:
+        return
+    cost = ManaCost.parse(eff["cost"])
+
+    def answer(inp: dict) -> bool:
+        if inp.get("choice") == "no":
+            return False
+        if inp.get("choice") != "yes":
+            raise IllegalAction("invalid_choice", "pay? answer yes or no")
+        g.dry_run(lambda c: c.pay_costs(ctx.controller, {"mana": cost}, inp, x=0, source=None))
+        paid = g.pay_costs(ctx.controller, {"mana": cost}, inp, x=0, source=None)
+        g.log("cost_paid", player=ctx.controller, object=ctx.item.ref, mana=paid)
+        return True
+
+    if not g.decide("choose", ctx.controller, "choose", answer, reason=eff.get("reason", "pay_or_sacrifice")):
+        g.sacrifice(perm)
+
+
 HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "deal_damage": _deal_damage,
     "destroy": _destroy,
@@ -397,4 +541,10 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "exchange_control": _exchange_control,
     "shuffle_library": _shuffle_library,
     "pay_optional": _pay_optional,
+    "conditional": _conditional,
+    "copy_spell": _copy_spell,
+    "storm_copies": _storm_copies,
+    "cast_exiled": _cast_exiled,
+    "search_library": _search_library,
+    "pay_or_sacrifice": _pay_or_sacrifice,
 }

@@ -83,6 +83,8 @@ class Game:
         self.over = False
         self.result: dict | None = None
         self.start_of_game: dict | None = None  # {"deck_rules": ...} until CR 103 is done
+        self.spells_cast_this_turn = 0  # CR 702.40a (storm counts them)
+        self.pending_cast: list[dict] = []  # casts offered as a resolving ability finishes
 
     # ------------------------------------------------------------------ log
     def log(self, type_: str, **fields: Any) -> dict:
@@ -160,8 +162,12 @@ class Game:
         (CR 704.5d).
         """
         frm = obj.zone
+        if frm == "stack" and obj.exile_on_leaving_stack and to != "exile":
+            # CR 702.34a: a flashback spell is exiled instead of going anywhere else
+            self.log("replacement_applied", object=obj.ref, card=obj.card, rule="702.34a", instead="exile")
+            to = "exile"
         if frm == "battlefield" and to == "graveyard":
-            for ab in obj.definition.abilities:
+            for ab in obj.chars.abilities:
                 if (ab.get("kind") == "replacement" and ab.get("event") == "put_into_graveyard_from_battlefield"
                         and ab.get("affected", "self") == "self"):
                     inst = ab["instead"]
@@ -187,6 +193,7 @@ class Game:
         if to == "battlefield":
             new.controller = controller or obj.controller or obj.owner
             new.summoning_sick = True
+            new.upkeep_mark = self.players[new.controller].upkeeps
             self.battlefield.append(new)
         elif to == "library" and position == "bottom":
             self.players[obj.owner].library.append(new)
@@ -201,14 +208,35 @@ class Game:
             self.by_card[obj.card] = new
         self.log("zone_changed", object=obj.ref, new_object=new.ref, card=obj.card, name=obj.name,
                  owner=obj.owner, **{"from": self.zone_name(frm), "to": self.zone_name(to)},
-                 **({"cause": cause} if cause else {}))
+                 **({"cause": cause} if cause else {}), **({"face_down": True} if obj.face_down else {}))
+        if obj.face_down and to not in ("battlefield", "stack"):
+            # CR 708.9: a face-down permanent or spell leaving is revealed
+            self.log("card_revealed", player=obj.owner, object=new.ref, card=new.card, name=new.name)
         if to == "battlefield":
             self.log("permanent_entered", object=new.ref, card=new.card, name=new.name, controller=new.controller)
+            self.as_enters(new)
             self.fire_triggers({"event": "enters_battlefield", "object": new})
         if frm == "battlefield":
             event = {"event": "leaves_battlefield", "object": obj, "to": to}
             self.fire_triggers(event, lki=[obj])
         return new
+
+    def as_enters(self, obj: GameObject) -> None:
+        """CR 614.12: "As this enters, choose a card name" (Meddling Mage): the controller
+        chooses a nonland card name as it enters."""
+        spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
+        if not spec or spec.get("choose") != "card_name":
+            return
+
+        def name(inp: dict) -> str:
+            choice = inp.get("choice")
+            d = self.cards.get(choice) if isinstance(choice, str) else None
+            if d is None or "Land" in d.types:
+                raise IllegalAction("invalid_choice", "name a nonland card")
+            return choice
+
+        obj.chosen_name = self.decide("choose", obj.controller, "choose", name, reason="card_name")
+        self.log("card_name_chosen", object=obj.ref, card=obj.card, name=obj.chosen_name)
 
     # ----------------------------------------------------------- decisions
     def ask(self, kind: str, player: str | None, **info: Any) -> dict:
@@ -293,6 +321,7 @@ class Game:
         self.turn = turn
         self.active = active
         self.plan = self.turn_plan()
+        self.spells_cast_this_turn = 0
         for p in self.players.values():
             p.lands_played = 0
         for perm in self.battlefield:
@@ -358,6 +387,8 @@ class Game:
             combat.declare_blockers_step(self)
         elif step in ("first_strike_damage", "combat_damage"):
             combat.combat_damage_step(self, first_strike=(step == "first_strike_damage"))
+        if step == "upkeep":
+            self.players[self.active].upkeeps += 1
         if step != "untap":
             self.fire_triggers({"event": "beginning_of_step", "step": step})
         if step == "cleanup":
@@ -469,7 +500,8 @@ class Game:
                     else:
                         self.priority = self.next_player(player)
                     continue
-                handler = {"cast": self.cast, "activate": self.activate, "play_land": self.play_land}.get(action)
+                handler = {"cast": self.cast, "activate": self.activate, "play_land": self.play_land,
+                           "suspend": self.special_action, "turn_face_up": self.special_action}.get(action)
                 if handler is None:
                     raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
                 with self.transaction():
@@ -533,29 +565,171 @@ class Game:
         return obj
 
     # ------------------------------------------------------------- casting
-    def cast(self, player: str, inp: dict) -> None:
-        """CR 601.2: cast a spell from hand: announce (move to the stack), choose modes,
-        X and targets, activate mana abilities, pay the total cost; then the spell is cast
-        (``spell_cast``) and "whenever you cast" abilities trigger.
-        Raises IllegalAction; the caller's transaction undoes a failed cast (CR 601.2)."""
-        obj = self._in_hand(player, inp.get("card"))
+    def cast(self, player: str, inp: dict, *, forced: str | None = None) -> StackItem:
+        """CR 601.2: cast a spell: announce it (move it to the stack), choose modes, kicker
+        and buyback (additional costs), an alternative cost, X and targets; determine the
+        total cost (CR 601.2f: the mana cost or an alternative cost, plus additional
+        costs); activate mana abilities and pay. Then the spell is cast (``spell_cast``)
+        and "whenever you cast" abilities (and storm) trigger.
+
+        From the hand; from the graveyard with flashback (CR 702.34); from exile when an
+        effect allows it (Spelljack) or ``forced`` by a resolving suspend or madness trigger
+        (``forced`` = ``"suspend"`` or ``"madness"``: timing is ignored, CR 702.62a,
+        702.35a). Everything is checked before anything changes.
+        Raises IllegalAction (``not_in_hand``, ``sorcery_timing``, ``split_second``,
+        ``cant_cast``, ``invalid_alternative``, ``cannot_pay``, ``invalid_target`` …)."""
+        ref = inp.get("card")
+        obj = self.find(ref) if isinstance(ref, str) else None
+        if obj is None:
+            raise IllegalAction("unknown_object", f"no object {ref!r}")
+        alternative = forced if forced in ("madness",) else inp.get("alternative")
+        if forced == "suspend":
+            alternative = "without_paying"
         d = obj.definition
+        card_kws = {k["keyword"]: dict(k) for k in d.keywords}
+        # where may it be cast from?
+        if forced is not None:
+            if obj.zone != "exile" or obj.owner != player:
+                raise IllegalAction("not_in_hand", f"{ref} is not the exiled card to cast")
+        elif obj.zone == "hand" and obj.owner == player:
+            pass
+        elif obj.zone == "graveyard" and obj.owner == player and alternative == "flashback":
+            if "flashback" not in card_kws:
+                raise IllegalAction("invalid_alternative", f"{d.name} has no flashback")
+        elif obj.zone == "exile" and obj.may_cast_free_by == player:
+            if alternative != "without_paying":
+                raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
+        else:
+            raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand (or castable from its zone)")
         if ch.is_type(obj, "Land"):
             raise IllegalAction("is_a_land", f"{d.name} is a land: lands are played, not cast (CR 305.9)")
-        instant_speed = "Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords)
+        self.check_can_cast(player, obj, ignore_timing=forced is not None,
+                            face_down=alternative == "morph")
+        # CR 601.2b: modes, kicker, buyback, alternative cost
+        if alternative == "morph":
+            if "morph" not in card_kws:
+                raise IllegalAction("invalid_alternative", f"{d.name} has no morph: it can't be cast face down (CR 702.37c)")
+            spell_ability, modes = {"targets": [], "effects": []}, []
+        else:
+            spell_ability, modes = self._spell_ability(d, inp.get("modes"))
+        kicked = self._kicker_choice(card_kws.get("kicker"), inp.get("kicker"))
+        for k in kicked:
+            extra = [e for e in (d.spell or {}).get("kicker_effects", ()) if e.get("kicker", 0) == k]
+            for e in extra:
+                spell_ability = {"targets": list(spell_ability.get("targets", ())) + list(e.get("targets", ())),
+                                 "effects": list(spell_ability.get("effects", ())) + list(e.get("effects", ()))}
+        buyback = bool(inp.get("buyback"))
+        if buyback and "buyback" not in card_kws:
+            raise IllegalAction("invalid_alternative", f"{d.name} has no buyback")
+        cost = self._total_cost(player, obj, alternative, card_kws, kicked, buyback)
+        x = self._x_value(d.mana_cost, inp)
+        # CR 601.2c: targets, checked against the card as it will be on the stack
+        probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=obj, x=x, modes=modes)
+        if alternative == "morph":
+            probe.obj = copy.copy(obj)
+            probe.obj.face_down = True
+        targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
+        self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=x, source=None))
+        # now the spell is cast
+        stack_obj = self.move(obj, "stack", controller=player)
+        stack_obj.face_down = alternative == "morph"
+        stack_obj.exile_on_leaving_stack = alternative == "flashback"
+        stack_obj.kicked = tuple(kicked)
+        if forced == "suspend" and "Creature" in d.types:
+            stack_obj.haste_from_suspend = player
+        item = StackItem(ref=stack_obj.ref, kind="spell", controller=player, ability=spell_ability, obj=stack_obj,
+                         x=x, modes=modes, targets=targets, kicked=tuple(kicked), buyback=buyback,
+                         alternative=alternative or forced,
+                         cast_in_main_phase=(player == self.active and self.step in MAIN_PHASES))
+        self.stack.append(item)
+        paid = self.pay_costs(player, {"mana": cost}, inp, x=x, source=None)
+        self.spells_cast_this_turn += 1
+        extra = {"face_down": True} if stack_obj.face_down else {}
+        self.log("spell_cast", player=player, object=item.ref, card=item.card, name=stack_obj.name,
+                 targets=item.targets, modes=modes, x=x, mana_paid=paid, **extra,
+                 **({"kicked": list(kicked)} if kicked else {}), **({"buyback": True} if buyback else {}),
+                 **({"alternative": item.alternative} if item.alternative else {}))
+        if "storm" in card_kws and not stack_obj.face_down:
+            from .keywords import STORM
+            self.add_trigger(stack_obj, "storm", STORM, {"event": "cast_self", "object": stack_obj,
+                                                          "storm_count": self.spells_cast_this_turn - 1,
+                                                          "spell_lki": copy.deepcopy(item)})
+        self.fire_triggers({"event": "spell_cast", "spell": item, "player": player})
+        return item
+
+    def check_can_cast(self, player: str, obj: GameObject, ignore_timing: bool = False,
+                       face_down: bool = False) -> None:
+        """The restrictions on casting ``obj`` now, apart from costs and targets: timing
+        (CR 307.1; flash, CR 702.8), split second on the stack (CR 702.61a) and "can't be
+        cast" effects (Meddling Mage). Raises IllegalAction."""
+        d = obj.definition
+        if any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
+               for k in ch.keywords(self, it.obj)):
+            raise IllegalAction("split_second", "a spell with split second is on the stack: no spells can be cast")
+        for src, eff in ch.static_effects(self):
+            if eff.get("type") == "cant_cast":
+                name = src.chosen_name if eff.get("name") == "chosen" else eff.get("name")
+                if name is not None and name == d.name and not face_down:
+                    raise IllegalAction("cant_cast", f"spells named {name} can't be cast ({src.name})")
+        if ignore_timing:
+            return
+        instant_speed = not face_down and ("Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords))
         if not instant_speed and not self.sorcery_timing_ok(player):
             raise IllegalAction("sorcery_timing", f"{d.name} can be cast only in your main phase with an empty stack")
-        spell_ability, modes = self._spell_ability(d, inp.get("modes"))
-        x = self._x_value(d.mana_cost, inp)
-        stack_obj = self.move(obj, "stack", controller=player)
-        item = StackItem(ref=stack_obj.ref, kind="spell", controller=player, ability=spell_ability, obj=stack_obj,
-                         x=x, modes=modes)
-        self.stack.append(item)
-        item.targets = self.choose_targets(item, spell_ability.get("targets", ()), inp.get("targets"))
-        paid = self.pay_costs(player, {"mana": d.mana_cost}, inp, x=x, source=None)
-        self.log("spell_cast", player=player, object=item.ref, card=item.card, name=d.name,
-                 targets=item.targets, modes=modes, x=x, mana_paid=paid)
-        self.fire_triggers({"event": "spell_cast", "spell": item, "player": player})
+
+    def _kicker_choice(self, kicker: dict | None, chosen: Any) -> list[int]:
+        """CR 702.33: which kicker costs the player declares (each at most once)."""
+        if not chosen:
+            return []
+        costs = list((kicker or {}).get("costs", ()))
+        if (not isinstance(chosen, list) or len(set(chosen)) != len(chosen)
+                or not all(isinstance(i, int) and 0 <= i < len(costs) for i in chosen)):
+            raise IllegalAction("invalid_alternative", f"kicker: choose among {len(costs)} kicker cost(s), each once")
+        return sorted(chosen)
+
+    def _total_cost(self, player: str, obj: GameObject, alternative: Any, kws: dict, kicked: list[int],
+                    buyback: bool) -> ManaCost:
+        """CR 601.2f: the mana cost or the one alternative cost (flashback, madness, morph's
+        {3}, "without paying its mana cost", or one granted by a permanent such as Fist of
+        Suns), plus additional costs (kicker, buyback)."""
+        d = obj.definition
+        if alternative is None:
+            cost = d.mana_cost
+        elif alternative == "flashback":
+            cost = ManaCost.parse(kws["flashback"]["cost"])
+        elif alternative == "madness":
+            cost = ManaCost.parse(kws["madness"]["cost"])
+        elif alternative == "morph":
+            cost = ManaCost.parse("{3}")
+        elif alternative == "without_paying":
+            cost = ManaCost.parse("")
+        else:
+            src = self.find(alternative) if isinstance(alternative, str) else None
+            effs = [eff for s, eff in ch.static_effects(self) if s is src and eff.get("type") == "alternative_cost"]
+            if src is None or src.controller != player or not effs or not ch.matches(
+                    self, obj, effs[0].get("filter"), player):
+                raise IllegalAction("invalid_alternative", f"no alternative cost {alternative!r} for {d.name}")
+            cost = ManaCost.parse(effs[0]["cost"])
+        cost = ManaCost(cost.generic, cost.colored, d.mana_cost.x if alternative is None else cost.x, cost.present)
+        for k in kicked:
+            cost = cost.add(ManaCost.parse(kws["kicker"]["costs"][k]))
+        if buyback:
+            cost = cost.add(ManaCost.parse(kws["buyback"]["cost"]))
+        return cost
+
+    def dry_run(self, fn: Any) -> None:
+        """Run ``fn(clone)`` on a copy of the game, to check that something would succeed
+        without changing anything; IllegalAction propagates."""
+        keep = {"inputs": self.inputs, "cards": self.cards, "events": self.events}
+        for k in keep:
+            setattr(self, k, None)
+        try:
+            clone = copy.deepcopy(self)
+        finally:
+            for k, v in keep.items():
+                setattr(self, k, v)
+        clone.inputs, clone.cards, clone.events = None, self.cards, []
+        fn(clone)
 
     def _spell_ability(self, d: CardDefinition, modes: Any) -> tuple[dict, list]:
         """The spell ability as data: ``{"targets": [...], "effects": [...]}``, with the
@@ -647,7 +821,7 @@ class Game:
             src = self.find(ref) if isinstance(ref, str) else None
             if src is None or src.zone != "battlefield":
                 raise IllegalAction("invalid_payment", f"{ref!r} is not a permanent on the battlefield")
-            idx = next((i for i, ab in enumerate(src.definition.abilities) if ab.get("kind") == "mana"), None)
+            idx = next((i for i, ab in enumerate(src.chars.abilities) if ab.get("kind") == "mana"), None)
             if idx is None:
                 raise IllegalAction("invalid_payment", f"{src.name} has no mana ability")
             self.activate_mana_ability(player, src, idx, color)
@@ -675,9 +849,35 @@ class Game:
                 raise IllegalAction("cannot_pay", f"discard {cost['discard']} card(s): name them in 'discard'")
             for ref in cards:
                 self.discard(self._in_hand(player, ref))
+        if cost.get("remove_counters") and source is not None:
+            rc = cost["remove_counters"]
+            n = x if rc.get("count") == "X" else int(rc.get("count", 1))
+            if source.counters.get(rc["counter"], 0) < n:
+                raise IllegalAction("cannot_pay", f"{source.name} has fewer than {n} {rc['counter']} counters")
+            self.remove_counters(source, rc["counter"], n)
+        if cost.get("discard_self") and source is not None:
+            if source.zone != "hand":
+                raise IllegalAction("cannot_pay", f"{source.name} is not in the hand")
+            self.discard(source)
         if cost.get("sacrifice_self") and source is not None:
             self.sacrifice(source)
         return paid
+
+    def remove_counters(self, obj: GameObject, kind: str, n: int) -> None:
+        """Remove ``n`` counters of ``kind``; removing the last time counter from an exiled
+        card with suspend triggers its cast ability, whatever removed it (CR 702.62a)."""
+        from .keywords import SUSPEND_CAST
+        have = obj.counters.get(kind, 0)
+        n = min(n, have)
+        if not n:
+            return
+        obj.counters[kind] = have - n
+        if not obj.counters[kind]:
+            del obj.counters[kind]
+        self.log("counters_removed", object=obj.ref, card=obj.card, counter=kind, count=n)
+        if (kind == "time" and have - n == 0 and obj.zone == "exile"
+                and any(k["keyword"] == "suspend" for k in obj.chars.keywords)):
+            self.add_trigger(obj, "suspend", SUSPEND_CAST, {"event": "last_time_counter_removed", "object": obj})
 
     def _pay_tap(self, source: GameObject) -> None:
         """CR 302.6 / 602.5a: {T} needs an untapped permanent; a creature's {T} ability needs
@@ -693,23 +893,40 @@ class Game:
     # ------------------------------------------------------------ abilities
     def activate(self, player: str, inp: dict) -> None:
         """CR 602: activate an activated ability (it goes on the stack) or a mana ability
-        (CR 605: it resolves at once). Raises IllegalAction."""
+        (CR 605: it resolves at once). ``ability`` is the index in the card's abilities, or
+        the name of a keyword ability that is activated (``landcycling``, from the hand,
+        CR 702.29). Split second forbids all but mana abilities (CR 702.61a).
+        Raises IllegalAction."""
+        from .keywords import landcycling_ability
         ref = inp.get("source")
         src = self.find(ref) if isinstance(ref, str) else None
         if src is None:
             raise IllegalAction("unknown_object", f"no object {ref!r}")
-        if src.zone != "battlefield":
-            raise IllegalAction("not_on_battlefield", f"{src.name} is not on the battlefield")
-        if src.controller != player:
-            raise IllegalAction("not_controller", f"only {src.controller} can activate {src.name}'s abilities (CR 602.2)")
         idx = inp.get("ability", 0)
-        abilities = src.definition.abilities
-        if not isinstance(idx, int) or not 0 <= idx < len(abilities) or abilities[idx].get("kind") not in ("activated", "mana"):
-            raise IllegalAction("no_such_ability", f"{src.name} has no activated ability {idx!r}")
-        ab = abilities[idx]
-        if ab["kind"] == "mana":
-            self.activate_mana_ability(player, src, idx, inp.get("color"), inp)
-            return
+        if idx == "landcycling":
+            kw = next((dict(k) for k in src.chars.keywords if k["keyword"] == "landcycling"), None)
+            if kw is None:
+                raise IllegalAction("no_such_ability", f"{src.name} has no landcycling")
+            if src.zone != "hand" or src.owner != player:
+                raise IllegalAction("not_in_hand", f"{src.name} is cycled from its owner's hand")
+            ab = landcycling_ability(kw)
+        else:
+            if src.zone != "battlefield":
+                raise IllegalAction("not_on_battlefield", f"{src.name} is not on the battlefield")
+            if src.controller != player:
+                raise IllegalAction("not_controller", f"only {src.controller} can activate {src.name}'s abilities (CR 602.2)")
+            abilities = src.chars.abilities
+            if (not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(abilities)
+                    or abilities[idx].get("kind") not in ("activated", "mana")):
+                raise IllegalAction("no_such_ability", f"{src.name} has no activated ability {idx!r}")
+            ab = abilities[idx]
+            if ab["kind"] == "mana":
+                self.activate_mana_ability(player, src, idx, inp.get("color"), inp)
+                return
+        if any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
+               for k in ch.keywords(self, it.obj)):
+            raise IllegalAction("split_second", "a spell with split second is on the stack: only mana abilities "
+                                "can be activated")
         if ab.get("timing") == "sorcery" and not self.sorcery_timing_ok(player):
             raise IllegalAction("sorcery_timing", "activate only as a sorcery")
         cost = dict(ab.get("cost", {}))
@@ -722,22 +939,90 @@ class Game:
         self.stack.append(item)
         self.log("ability_activated", player=player, object=item.ref, card=item.ref, source=src.ref,
                  source_card=src.card, ability=idx, targets=item.targets, x=x, mana_paid=paid)
+        if ab.get("cycling"):
+            self.log("card_cycled", player=player, object=src.ref, card=src.card)
+            self.fire_triggers({"event": "cycled", "player": player, "object": src})
 
     def activate_mana_ability(self, player: str, src: GameObject, idx: int, color: Any,
                               inp: dict | None = None) -> None:
-        """CR 605.3: a mana ability doesn't use the stack: pay its cost, add the mana now."""
-        ab = src.definition.abilities[idx]
+        """CR 605.3: a mana ability doesn't use the stack: pay its cost, add the mana now.
+        An ability that adds X mana in a combination of colors (storage lands) takes ``x``
+        and ``produce`` (``{"W": 1, "U": 2}``) from the input."""
+        ab = src.chars.abilities[idx]
+        inp = inp or {}
         if src.controller != player:
             raise IllegalAction("not_controller", f"{player} doesn't control {src.name}")
+        cost = dict(ab.get("cost", {}))
+        add = ab.get("add")
+        x = 0
+        if isinstance(add, dict) and "combination_of" in add or "remove_counters" in cost:
+            x = inp.get("x", 0)
+            if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+                raise IllegalAction("invalid_x", "choose X, a whole number 0 or more")
+        produced = self.mana_produced(add, color, x=x, produce=inp.get("produce"))
         self.log("mana_ability_activated", player=player, source=src.ref, source_card=src.card, ability=idx)
-        self.pay_costs(player, dict(ab.get("cost", {})), inp or {}, x=0, source=src)
-        self.add_mana(player, self.mana_produced(ab.get("add"), color), src)
+        self.pay_costs(player, cost, inp if "mana" in cost else {}, x=x, source=src)
+        self.add_mana(player, produced, src)
 
-    def mana_produced(self, add: Any, color: Any) -> dict:
-        """What a mana ability's ``add`` produces: ``"{G}"``, ``{"one_of": [...]}`` or
-        ``{"any_color": n}`` (the ``color`` chosen). Raises IllegalAction ``invalid_choice``."""
+    def special_action(self, player: str, inp: dict) -> None:
+        """CR 116.2: special actions a player with priority may take: ``suspend`` (CR
+        702.62a: pay the suspend cost and exile the card from hand with N time counters, if
+        the card could be cast now) and ``turn_face_up`` (CR 702.37e: pay the morph cost of a
+        face-down permanent you control). They don't use the stack. Raises IllegalAction."""
+        action = inp["action"]
+        if action == "suspend":
+            obj = self._in_hand(player, inp.get("card"))
+            kw = next((dict(k) for k in obj.definition.keywords if k["keyword"] == "suspend"), None)
+            if kw is None:
+                raise IllegalAction("no_such_ability", f"{obj.name} has no suspend")
+            self.check_can_cast(player, obj)
+            cost = ManaCost.parse(kw["cost"])
+            self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=0, source=None))
+            self.log("special_action", player=player, action="suspend", object=obj.ref, card=obj.card)
+            paid = self.pay_costs(player, {"mana": cost}, inp, x=0, source=None)
+            new = self.move(obj, "exile", cause="suspend")
+            new.counters["time"] = kw["time"]
+            self.log("counters_added", object=new.ref, card=new.card, counter="time", count=kw["time"])
+            self.log("suspended", player=player, object=new.ref, card=new.card, time=kw["time"], mana_paid=paid)
+            return
+        # turn_face_up
+        ref = inp.get("card")
+        obj = self.find(ref) if isinstance(ref, str) else None
+        if obj is None:
+            raise IllegalAction("unknown_object", f"no object {ref!r}")
+        if obj.zone != "battlefield" or not obj.face_down:
+            raise IllegalAction("not_on_battlefield", f"{ref} is not a face-down permanent (a face-down spell can't be turned up)")
+        if obj.controller != player:
+            raise IllegalAction("not_controller", f"{player} doesn't control {ref}")
+        kw = next((dict(k) for k in obj.definition.keywords if k["keyword"] == "morph"), None)
+        if kw is None:
+            raise IllegalAction("no_such_ability", f"{obj.card} has no morph cost")
+        cost = ManaCost.parse(kw["cost"])
+        self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=0, source=None))
+        self.log("special_action", player=player, action="turn_face_up", object=obj.ref, card=obj.card)
+        self.pay_costs(player, {"mana": cost}, inp, x=0, source=None)
+        self.turn_face_up(obj)
+
+    def turn_face_up(self, obj: GameObject) -> None:
+        """CR 708.8: the permanent gets its normal characteristics; it is the same object
+        (damage, counters, Auras, tapped status stay) and it didn't enter the battlefield,
+        so no "enters" ability triggers."""
+        obj.face_down = False
+        self.log("turned_face_up", object=obj.ref, card=obj.card, name=obj.name)
+
+    def mana_produced(self, add: Any, color: Any, x: int = 0, produce: Any = None) -> dict:
+        """What a mana ability's ``add`` produces: ``"{G}"``, ``{"one_of": [...]}``,
+        ``{"any_color": n}`` (the ``color`` chosen) or ``{"combination_of": ["W", "U"],
+        "amount": "X"}`` (``produce`` says which). Raises IllegalAction ``invalid_choice``."""
         if isinstance(add, str):
             return parse_mana_symbols(add)
+        if "combination_of" in add:
+            amount = x if add.get("amount") == "X" else int(add.get("amount", 1))
+            if (not isinstance(produce, dict) or sum(produce.values()) != amount
+                    or any(k not in add["combination_of"] or not isinstance(n, int) or n < 0
+                           for k, n in produce.items())):
+                raise IllegalAction("invalid_choice", f"produce {amount} mana among {list(add['combination_of'])}")
+            return {k: n for k, n in produce.items() if n}
         if "one_of" in add:
             options = [parse_mana_symbols(o) for o in add["one_of"]]
             choice = parse_mana_symbols(f"{{{color}}}") if isinstance(color, str) and len(color) == 1 else None
@@ -759,10 +1044,13 @@ class Game:
     # ------------------------------------------------------------ resolving
     def resolve_top(self) -> None:
         """CR 608: resolve the top object of the stack. If it has targets and all are now
-        illegal, it doesn't resolve (CR 608.2b). A resolving instant or sorcery goes to its
-        owner's graveyard last (CR 608.2n); a permanent spell enters the battlefield (CR
-        608.3)."""
-        from . import combat, effects
+        illegal, it doesn't resolve (CR 608.2b); a triggered ability whose intervening "if"
+        is now false does nothing (CR 603.4). A resolving instant or sorcery goes to its
+        owner's graveyard last (CR 608.2n; buyback: to its owner's hand, CR 702.27a); a
+        permanent spell enters the battlefield (CR 608.3); a copy ceases to exist (CR
+        707.10a). Casts offered by the resolving ability (suspend, madness) happen as it
+        finishes."""
+        from . import combat, effects, triggers
 
         item = self.stack[-1]
         if item.kind == "combat_damage":
@@ -775,8 +1063,12 @@ class Game:
         if specs and not any(legal):
             self.stack.pop()
             self.log(f"{kind}_countered", object=item.ref, card=item.card, reason="illegal_targets")
-            if item.obj is not None:
-                self.move(item.obj, "graveyard", cause="countered")
+            self._leave_stack(item, "graveyard", cause="countered")
+            return
+        if kind == "ability" and item.source_lki is not None and not triggers.condition_holds(
+                self, item.source_lki, item.ability.get("condition")):
+            self.stack.pop()
+            self.log("ability_removed", object=item.ref, card=item.card, reason="condition_false")
             return
         self.log(f"{kind}_resolved", object=item.ref, card=item.card)
         ctx = effects.Context(self, item, legal)
@@ -785,21 +1077,125 @@ class Game:
             self.stack.remove(item)
         if item.kind == "spell" and item.obj is not None and item.obj.zone == "stack":
             d = item.obj.definition
-            if d.is_permanent_card:
-                new = self.move(item.obj, "battlefield", controller=item.controller)
-                if d.enchant is not None and item.targets:
-                    new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
-                    self.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)
+            if item.obj.chars.types and any(t in item.obj.chars.types for t in ("Artifact", "Creature",
+                                                                                 "Enchantment", "Land",
+                                                                                 "Planeswalker", "Battle")):
+                self._spell_to_battlefield(item)
+            elif item.buyback and self._buyback_applies(item):
+                self._leave_stack(item, "hand", cause="buyback")
             else:
-                self.move(item.obj, "graveyard")
+                self._leave_stack(item, "graveyard")
+        self._offer_pending_casts()
 
-    def counter(self, item: StackItem) -> None:
+    def _spell_to_battlefield(self, item: StackItem) -> None:
+        """CR 608.3: a permanent spell becomes a permanent under its controller's control
+        (a face-down spell stays face down, CR 708.4; an Aura attaches to its target)."""
+        spell = item.obj
+        if spell.is_copy:
+            self._leave_stack(item, "battlefield")
+            return
+        face_down, haste = spell.face_down, spell.haste_from_suspend
+        new = self.move(spell, "battlefield", controller=item.controller)
+        new.face_down = face_down
+        new.kicked = item.kicked
+        new.haste_from_suspend = haste
+        if spell.definition.enchant is not None and item.targets and not face_down:
+            new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
+            self.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)
+
+    def _buyback_applies(self, item: StackItem) -> bool:
+        """CR 702.27a: the spell goes to its owner's hand instead of the graveyard. Under
+        the 2006 rules the replacement was "into your hand instead of into your graveyard",
+        so it did nothing for a spell you control but don't own (``Ruleset.buyback_owner_only``)."""
+        if self.rules.buyback_owner_only:
+            return item.obj is not None and item.obj.owner == item.controller
+        return True
+
+    def _leave_stack(self, item: StackItem, to: str, cause: str | None = None) -> None:
+        """Move a spell off the stack; a copy ceases to exist instead (CR 707.10a)."""
+        if item in self.stack:
+            self.stack.remove(item)
+        if item.obj is None:
+            return
+        if item.obj.is_copy:
+            if to == "hand" and cause == "buyback":
+                self.log("copy_ceased_to_exist", object=item.ref, card=item.card, after="to_hand")
+            else:
+                self.log("copy_ceased_to_exist", object=item.ref, card=item.card)
+            return
+        self.move(item.obj, to, cause=cause)
+
+    def _offer_pending_casts(self) -> None:
+        """Casts that a resolving ability offered (suspend: must cast if able; madness: may
+        cast, else the card goes to the graveyard) — CR 702.62a, 702.35a."""
+        while self.pending_cast:
+            offer = self.pending_cast.pop(0)
+            obj = self.find(offer["card"])
+            if obj is None or obj.zone != "exile":
+                continue
+            self._offer_cast(offer, obj)
+
+    def _offer_cast(self, offer: dict, obj: GameObject) -> None:
+        player, kind = obj.owner, offer["kind"]
+        able = self._could_cast(player, obj, kind)
+
+        def answer(inp: dict) -> bool:
+            if inp.get("action") == "choose":
+                if inp.get("choice") != "no":
+                    raise IllegalAction("invalid_choice", "cast it, or answer choose 'no'")
+                if kind == "suspend" and able:
+                    raise IllegalAction("invalid_choice", "a suspended card must be cast if able (CR 702.62a)")
+                return False
+            if inp.get("action") != "cast":
+                raise IllegalAction("wrong_decision", f"{player} may cast {obj.card} now ('cast' or 'choose no')")
+            if inp.get("card") not in (obj.card, obj.ref):
+                raise IllegalAction("invalid_choice", f"the card to cast is {obj.card}")
+            with self.transaction():
+                self.cast(player, inp, forced=kind)
+            return True
+
+        while True:
+            inp = self.ask("may_cast", player, card=obj.card, reason=kind)
+            try:
+                if inp.get("player", player) != player:
+                    raise IllegalAction("wrong_decision", f"it is {player}'s decision")
+                cast = answer(inp)
+                break
+            except IllegalAction as err:
+                self.reject(inp, err)
+        if not cast:
+            self.log("cast_declined", player=player, card=obj.card, reason=kind)
+            if kind == "madness":
+                self.move(self.find(obj.card), "graveyard", cause="madness")
+            else:
+                obj.counters.pop("time", None)
+
+    def _could_cast(self, player: str, obj: GameObject, kind: str) -> bool:
+        """Whether casting ``obj`` is possible at all: restrictions (split second, "can't be
+        cast") and the existence of legal targets for each target the spell requires."""
+        try:
+            self.check_can_cast(player, obj, ignore_timing=True)
+        except IllegalAction:
+            return False
+        d = obj.definition
+        specs = list(d.spell.get("targets", ())) if d.spell and "targets" in d.spell else (
+            [d.enchant] if d.enchant is not None else [])
+        probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability={"targets": specs}, obj=obj)
+        candidates: list[Any] = list(self.living()) + list(self.battlefield) + list(self.stack)
+        return all(any(ch.target_kinds_match(self, spec, c, player, probe) for c in candidates) for spec in specs)
+
+    def counter(self, item: StackItem, to: str = "graveyard", may_cast_free_by: str | None = None) -> None:
         """CR 701.6: a countered spell or ability is removed from the stack; a countered
-        spell card goes to its owner's graveyard."""
+        spell card goes to its owner's graveyard (or where the effect says, e.g. exile for
+        Spelljack, whose controller may then cast it without paying its mana cost)."""
         self.stack.remove(item)
         self.log(f"{item.kind}_countered", object=item.ref, card=item.card, reason="countered")
-        if item.obj is not None:
-            self.move(item.obj, "graveyard", cause="countered")
+        if item.obj is not None and not item.obj.is_copy:
+            new = self.move(item.obj, to, cause="countered")
+            if may_cast_free_by is not None and new.zone == "exile":
+                new.may_cast_free_by = may_cast_free_by
+        elif item.obj is not None:
+            self.log("copy_ceased_to_exist", object=item.ref, card=item.card)
 
     # -------------------------------------------------------- simple actions
     def tap(self, obj: GameObject) -> None:
@@ -825,9 +1221,23 @@ class Game:
             self.log("card_drawn", player=player, object=new.ref, card=new.card)
 
     def discard(self, obj: GameObject) -> None:
-        """CR 701.9: put a card from its owner's hand into their graveyard."""
-        new = self.move(obj, "graveyard", cause="discard")
-        self.log("card_discarded", player=obj.owner, object=new.ref, card=new.card)
+        """CR 701.9: put a card from its owner's hand into their graveyard. Madness (CR
+        702.35a) replaces that: its owner may exile it instead, and then its madness
+        ability triggers; the card was still discarded."""
+        from .keywords import MADNESS_CAST
+        to = "graveyard"
+        if any(k["keyword"] == "madness" for k in obj.definition.keywords):
+            def answer(inp: dict) -> bool:
+                if inp.get("choice") not in ("yes", "no"):
+                    raise IllegalAction("invalid_choice", "madness: exile it instead? answer yes or no")
+                return inp["choice"] == "yes"
+            if self.decide("choose", obj.owner, "choose", answer, reason="madness", card=obj.card):
+                to = "exile"
+        new = self.move(obj, to, cause="discard")
+        self.log("card_discarded", player=obj.owner, object=new.ref, card=new.card,
+                 **({"madness": True} if to == "exile" else {}))
+        if to == "exile":
+            self.add_trigger(new, "madness", MADNESS_CAST, {"event": "madness_exiled", "object": new})
 
     def destroy(self, obj: GameObject, can_regenerate: bool = True) -> None:
         """CR 701.8: move a permanent to its owner's graveyard, unless a regeneration shield
@@ -962,7 +1372,7 @@ class Game:
                     to_graveyard.append((perm, "704.5g", True))
                 elif perm.dealt_deathtouch_damage:
                     to_graveyard.append((perm, "704.5h", True))
-            if perm.definition.enchant is not None and "Aura" in perm.definition.subtypes:
+            if perm.chars.enchant is not None and "Aura" in perm.chars.subtypes:
                 host = self.objects.get(perm.attached_to) if perm.attached_to else None
                 if not self._aura_can_stay(perm, host):
                     to_graveyard.append((perm, "704.5m", False))
@@ -996,7 +1406,7 @@ class Game:
         (shroud doesn't)."""
         if host is None or host.zone != "battlefield":
             return False
-        spec = aura.definition.enchant
+        spec = aura.chars.enchant
         kind = spec.get("kind", "permanent")
         type_for_kind = {"creature": "Creature", "land": "Land", "artifact": "Artifact", "enchantment": "Enchantment"}
         if kind in type_for_kind and not ch.is_type(host, type_for_kind[kind]):
@@ -1014,7 +1424,7 @@ class Game:
             return self._legend_rule_choose()
         names: dict[str, list[GameObject]] = {}
         for perm in self.battlefield:
-            if "Legendary" in perm.definition.supertypes or "Legend" in perm.definition.subtypes:
+            if "Legendary" in perm.chars.supertypes or "Legend" in perm.chars.subtypes:
                 names.setdefault(perm.name, []).append(perm)
         done = False
         rule = "420.5e" if self.rules.legend_rule == "all_die" else "legend-1999"
@@ -1033,7 +1443,7 @@ class Game:
         for pid in self.apnap():
             names: dict[str, list[GameObject]] = {}
             for perm in self.battlefield:
-                if perm.controller == pid and "Legendary" in perm.definition.supertypes:
+                if perm.controller == pid and "Legendary" in perm.chars.supertypes:
                     names.setdefault(perm.name, []).append(perm)
             for name, perms in sorted(names.items()):
                 if len(perms) < 2:
@@ -1069,24 +1479,36 @@ class Game:
     # ----------------------------------------------------------- triggers
     def fire_triggers(self, event: dict, lki: list[GameObject] | None = None) -> None:
         """CR 603.2: check every triggered ability of permanents on the battlefield (and,
-        for leaves-the-battlefield events, of the objects that left, CR 603.10a) against the
-        event; each one that triggers waits in ``pending_triggers`` until a player would
-        receive priority."""
+        for leaves-the-battlefield events, of the objects that left, CR 603.10a; for the
+        beginning of a step, of suspended cards in exile, CR 702.62a) against the event.
+        Each one that triggers, and whose intervening "if" holds (CR 603.4), waits in
+        ``pending_triggers`` until a player would receive priority."""
+        from . import keywords as kw
         from . import triggers
 
         sources = list(self.battlefield) + [o for o in (lki or []) if o not in self.battlefield]
-        for src in sources:
-            for idx, ab in enumerate(src.definition.abilities):
-                if ab.get("kind") != "triggered":
-                    continue
-                if triggers.matches(self, src, ab["trigger"], event):
-                    ref = self.next_ref("ability")
-                    controller = src.controller or src.owner
-                    info = triggers.event_info(event)
-                    self.pending_triggers.append({"ref": ref, "source": copy.deepcopy(src), "ability": ab,
-                                                  "index": idx, "controller": controller, "event": info})
-                    self.log("ability_triggered", controller=controller, object=ref, source=src.ref,
-                             source_card=src.card, ability=idx, trigger=ab["trigger"]["event"])
+        candidates = [(src, key, ab) for src in sources for key, ab in ch.triggered_abilities(self, src)]
+        if event["event"] == "beginning_of_step":
+            for pid in self.order:
+                for obj in self.players[pid].exile:
+                    candidates += [(obj, key, ab) for key, ab in kw.exile_triggered_from_keywords(
+                        [dict(k) for k in obj.chars.keywords])]
+        for src, key, ab in candidates:
+            if triggers.matches(self, src, ab["trigger"], event) and triggers.condition_holds(
+                    self, src, ab.get("condition")):
+                self.add_trigger(src, key, ab, event)
+
+    def add_trigger(self, src: GameObject, key: Any, ab: Any, event: dict) -> None:
+        """Record that ability ``ab`` (printed index or keyword name ``key``) of ``src``
+        triggered on ``event``; logged as ``ability_triggered``."""
+        from . import triggers
+        ref = self.next_ref("ability")
+        controller = src.controller or src.owner
+        info = triggers.event_info(event)
+        self.pending_triggers.append({"ref": ref, "source": copy.deepcopy(src), "ability": ab,
+                                      "index": key, "controller": controller, "event": info})
+        self.log("ability_triggered", controller=controller, object=ref, source=src.ref,
+                 source_card=src.card, ability=key, trigger=ab["trigger"]["event"])
 
     def put_triggers_on_stack(self) -> None:
         """CR 603.3b: the active player puts their triggered abilities on the stack in the
@@ -1106,7 +1528,7 @@ class Game:
                 specs = list(t["ability"].get("targets", ()))
                 if specs:
                     if not self._any_legal_targets(item, specs):
-                        self.log("ability_countered", object=item.ref, card=item.ref, reason="no_legal_targets")
+                        self.log("ability_removed", object=item.ref, card=item.ref, reason="no_legal_targets")
                         continue
                     item.targets = self.decide("choose_targets", pid, "choose_targets",
                                                lambda inp, item=item, specs=specs:

@@ -6,7 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardDefinition
-from .mana import ManaPool
+from .mana import ManaCost, ManaPool
+
+# CR 708.2a: a face-down spell or permanent is a 2/2 creature with no text, no name, no
+# subtypes and no mana cost (mana value 0), and colorless.
+FACE_DOWN = CardDefinition(name="", mana_cost=ManaCost(present=False), types=("Creature",), power=2, toughness=2)
 
 
 @dataclass
@@ -23,6 +27,7 @@ class Player:
     lost: bool = False
     drew_from_empty: bool = False  # CR 704.5b, checked at the next state-based action check
     lands_played: int = 0
+    upkeeps: int = 0  # upkeep steps of this player's turns begun so far (echo, CR 702.30a)
 
     def zone(self, name: str) -> list:
         return getattr(self, name)
@@ -54,10 +59,23 @@ class GameObject:
     regen_shields: int = 0
     attacked_this_turn: bool = False
     dealt_deathtouch_damage: bool = False
+    face_down: bool = False
+    kicked: tuple = ()
+    upkeep_mark: int = -1
+    haste_from_suspend: str | None = None
+    exile_on_leaving_stack: bool = False
+    may_cast_free_by: str | None = None
+    chosen_name: str | None = None
+    is_copy: bool = False
 
     @property
-    def name(self) -> str:
-        return self.definition.name
+    def chars(self) -> CardDefinition:
+        """The characteristics the game sees: the card's, or a face-down 2/2's (CR 708.2)."""
+        return FACE_DOWN if self.face_down else self.definition
+
+    @property
+    def name(self) -> str | None:
+        return None if self.face_down else self.definition.name
 
     @property
     def is_token(self) -> bool:
@@ -88,6 +106,12 @@ class StackItem:
     x: int = 0
     modes: list = field(default_factory=list)
     trigger_event: dict | None = None
+    cast: bool = True
+    cast_in_main_phase: bool = False
+    kicked: tuple = ()
+    buyback: bool = False
+    alternative: str | None = None
+    spell_lki: Any = None  # storm: the spell as it last existed
 
     @property
     def card(self) -> str:

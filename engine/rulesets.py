@@ -36,6 +36,9 @@ class Ruleset:
     - ``mulligan``: ``london`` (CR 103.5 today: draw seven, then put one card on the bottom
       per mulligan) or ``draw_one_fewer`` (1999 rulebook and 2006: reshuffle and draw one
       card fewer each time).
+    - ``buyback_owner_only``: buyback returns the spell only if its controller owns it
+      (2006 rules, 502.16a: "into your hand instead of into your graveyard"); today
+      (CR 702.27a) it goes to its owner's hand whoever controls it.
     """
 
     name: str
@@ -50,6 +53,7 @@ class Ruleset:
     combat_damage_uses_stack: bool = False
     walls_cant_attack: bool = False
     mulligan: str = "london"
+    buyback_owner_only: bool = False
 
 
 MODERN = Ruleset(
@@ -70,6 +74,7 @@ TIMESPIRAL_2006 = Ruleset(
     legend_rule="all_die",
     combat_damage_uses_stack=True,
     mulligan="draw_one_fewer",
+    buyback_owner_only=True,
 )
 
 CLASSIC_1999 = Ruleset(

@@ -165,10 +165,16 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
                     obj.summoning_sick = bool(entry.get("summoning_sick", False))
                     obj.damage = int(entry.get("damage", 0))
                     obj.counters = dict(entry.get("counters", {}))
+                    obj.face_down = bool(entry.get("face_down", False))
+                    obj.chosen_name = entry.get("chosen_name")
+                    obj.kicked = tuple(entry.get("kicked", ()))
+                    if entry.get("came_under_control_since_last_upkeep"):
+                        obj.upkeep_mark = 0  # the player's next upkeep is upkeep 1 (echo)
                     if entry.get("attached_to"):
                         attachments.append((obj, entry["attached_to"], f"{path}.attached_to"))
                     game.battlefield.append(obj)
                 else:
+                    obj.counters = dict(entry.get("counters", {}))
                     player.zone(zone).append(obj)
         pool = p.get("mana_pool") or {}
         player.pool.add(dict(pool))

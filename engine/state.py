@@ -17,6 +17,7 @@ def snapshot(game: "Game") -> dict:
     players = {}
     for pid in game.order:
         p = game.players[pid]
+        counters = {o.card: dict(sorted(o.counters.items())) for o in p.exile if o.counters}
         players[pid] = {
             "life": p.life,
             "library": [o.card for o in p.library],
@@ -27,6 +28,8 @@ def snapshot(game: "Game") -> dict:
             "lands_played": p.lands_played,
             "lost": p.lost,
         }
+        if counters:
+            players[pid]["exile_counters"] = counters
     battlefield = {}
     for perm in game.battlefield:
         power, toughness = ch.power_toughness(game, perm)
@@ -40,12 +43,14 @@ def snapshot(game: "Game") -> dict:
             "damage": perm.damage,
             "counters": dict(sorted(perm.counters.items())),
             "attached_to": game.objects[perm.attached_to].card if perm.attached_to in game.objects else perm.attached_to,
-            "types": list(perm.definition.types),
-            "subtypes": list(perm.definition.subtypes),
-            "colors": list(perm.definition.colors),
+            "types": list(perm.chars.types),
+            "subtypes": list(perm.chars.subtypes),
+            "colors": list(perm.chars.colors),
             "keywords": ch.keyword_names(game, perm),
             "token": perm.is_token,
         }
+        if perm.face_down:
+            entry["face_down"] = True
         if ch.is_type(perm, "Creature"):
             entry["power"] = power
             entry["toughness"] = toughness

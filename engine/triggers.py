@@ -44,7 +44,19 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         if ev != "beginning_of_step" or event["step"] != trigger["step"]:
             return False
         who = trigger.get("player", "you")
+        if who == "owner":
+            return game.active == source.owner
         return who == "each" or (who == "you") == (game.active == source.controller)
+    if kind == "put_into_graveyard":
+        if ev != "leaves_battlefield" or event["to"] != "graveyard" or trigger.get("from", "battlefield") != "battlefield":
+            return False
+        return _object_ok(game, source, trigger.get("object", "self"), event["object"])
+    if kind == "becomes_blocked_by":
+        return (ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
+                and ch.matches(game, event["blocker"], trigger.get("blocker"), source.controller))
+    if kind == "cycled":
+        who = trigger.get("player", "you")
+        return ev == "cycled" and (who == "any" or (who == "you") == (event["player"] == source.controller))
     if kind in ("attacks", "blocks", "becomes_blocked"):
         return ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
     if kind == "deals_damage":
@@ -54,6 +66,8 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
             return False
         to = trigger.get("to", "any")
         is_player = isinstance(event["target"], str)
+        if to == "opponent":
+            return is_player and event["target"] != source.controller
         return to == "any" or (to == "player") == is_player
     if kind == "spell_cast":
         if ev != "spell_cast":
@@ -67,10 +81,51 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
     return False
 
 
+def condition_holds(game: "Game", source: "GameObject", cond: dict | None) -> bool:
+    """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
+    ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
+    (suspend, CR 702.62b), ``kicked`` (an index), ``cards_in_graveyard_at_least`` /
+    ``threshold`` (the controller's graveyard)."""
+    if not cond:
+        return True
+    current = game.objects.get(source.ref, source)
+    for key, want in cond.items():
+        if key == "came_under_control_since_last_upkeep":
+            p = game.players[current.controller or current.owner]
+            if (current.upkeep_mark >= p.upkeeps - 1) != want:
+                return False
+        elif key == "suspended":
+            is_susp = (current.zone == "exile" and current.counters.get("time", 0) > 0
+                       and any(k["keyword"] == "suspend" for k in current.chars.keywords))
+            if is_susp != want:
+                return False
+        elif key == "in_exile":
+            if (current.zone == "exile") != want:
+                return False
+        elif key == "kicked":
+            if want not in current.kicked:
+                return False
+        elif key in ("cards_in_graveyard_at_least", "threshold"):
+            who = current.controller or current.owner
+            if len(game.players[who].graveyard) < want:
+                return False
+        else:
+            raise ValueError(f"unknown condition {key!r}")
+    return True
+
+
 def event_info(event: dict) -> dict:
-    """The part of an event an ability remembers (``triggering_object`` …), as refs."""
-    info = {"event": event["event"]}
+    """The part of an event an ability remembers, as refs: ``triggering_object``,
+    ``triggering_card`` (the card alias, to find it in a new zone), ``blocking_creature``,
+    ``storm_count``, ``spell``."""
+    info: dict[str, Any] = {"event": event["event"]}
     for key in ("object", "spell"):
         if key in event:
             info["triggering_object"] = event[key].ref
+            info["triggering_card"] = event[key].card
+    if "blocker" in event:
+        info["blocking_creature"] = event["blocker"].ref
+    for key in ("storm_count", "spell_lki"):
+        if key in event:
+            info[key] = event[key]
     return info
