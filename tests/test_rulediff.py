@@ -310,7 +310,9 @@ ALL = ["modern", "timespiral-2006", "classic-1999"]
 def tree(tmp_path_factory) -> Path:
     """burn (differs: mana burn), land (identical) under every ruleset, modern-only."""
     root = tmp_path_factory.mktemp("rulediff") / "fixtures"
-    shutil.copytree(CARDS_DIR, root / "cards")
+    (root / "cards").mkdir(parents=True)
+    for card in ("forest.json", "island.json"):  # only what these fixtures use
+        shutil.copy(CARDS_DIR / card, root / "cards" / card)
     docs = {
         "classic/mana/burn.json": fixture("classic.mana.burn", ALL, FOREST, TAP_AND_GO),
         "classic/mana/land.json": fixture(
@@ -373,6 +375,14 @@ def test_diff_rulesets_with_nothing_in_common_says_so(tree):
     assert out.exit_code == 0
     assert "0 fixtures compared (classic-1999 vs modern), 0 differ, 0 identical" in out.stdout
     assert "no fixture lists both classic-1999 and modern" in out.stderr
+
+
+def test_diff_rulesets_help():
+    out = CliRunner().invoke(main, ["diff-rulesets", "--help"])
+    assert out.exit_code == 0
+    assert "Usage: main diff-rulesets [OPTIONS] A B" in out.output
+    for words in ("--json", "-k EXPR", "--fixtures", "Exit 0"):
+        assert words in out.output
 
 
 @pytest.mark.parametrize("args", [["classic-1999", "bogus"], ["bogus", "modern"],
