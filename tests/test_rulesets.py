@@ -139,17 +139,19 @@ EXPECTED_SWITCHES = {
                          exile_zone_name="removed_from_game", max_hand_size=7,
                          first_player_skips_draw=True, damage_assignment_order=False,
                          legend_rule="newest_dies", combat_damage_uses_stack=True,
-                         walls_cant_attack=True, mulligan="draw_one_fewer"),
+                         walls_cant_attack=True, mulligan="draw_one_fewer",
+                         buyback_owner_only=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
                             first_player_skips_draw=True, damage_assignment_order=False,
                             legend_rule="all_die", combat_damage_uses_stack=True,
-                            walls_cant_attack=False, mulligan="draw_one_fewer"),
+                            walls_cant_attack=False, mulligan="draw_one_fewer",
+                            buyback_owner_only=True),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
                    damage_assignment_order=False, legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
-                   mulligan="london"),
+                   mulligan="london", buyback_owner_only=False),
 }
 
 
@@ -652,6 +654,90 @@ def test_mulligan_london():
     # keeping seven after a mulligan is refused: one card must go to the bottom
     refused = run(_one_mulligan({}), "modern")
     assert rejections(refused)[0] == (4, "invalid_choice")
+
+
+# --------------------------------------------------------------------------------------------
+# buyback_owner_only
+
+#: Spelljack (Judgment), not among the card files: it lets alice cast bob's countered spell.
+SPELLJACK = {
+    "name": "Spelljack", "mana_cost": "{3}{U}{U}{U}", "type_line": "Instant",
+    "supertypes": [], "types": ["Instant"], "subtypes": [],
+    "oracle_text": "Counter target spell. If that spell is countered this way, exile it "
+                   "instead of putting it into its owner's graveyard. You may cast that card "
+                   "without paying its mana cost for as long as it remains exiled. (If it has "
+                   "X in its mana cost, X is 0.)",
+    "layout": "normal", "keywords": [], "abilities": [],
+    "spell": {"targets": [{"kind": "spell"}],
+              "effects": [{"type": "counter", "what": {"target": 0}, "exile_instead": True,
+                           "may_cast_free": True}]}}
+
+
+@pytest.fixture(scope="module")
+def cards_with_spelljack() -> dict:
+    db = dict(load_card_db())
+    db[SPELLJACK["name"]] = CardDefinition.from_dict(SPELLJACK)
+    return db
+
+
+@pytest.mark.parametrize("ruleset, back_to_hand", [("modern", True),
+                                                   ("timespiral-2006", False),
+                                                   ("classic-1999", True)])
+def test_buyback_owner_only(ruleset, back_to_hand, cards_with_spelljack):
+    """Bob casts Lightning Bolt, then Reiterate copying it; alice Spelljacks the Reiterate
+    and casts it from exile with buyback. Bob owns it, alice controls it: today it returns
+    to its owner's hand (CR 702.27a); under the 2006 wording ("into your hand") buyback does
+    nothing and it goes to bob's graveyard."""
+    scen = scenario(
+        [{"action": "pass", "player": "alice"},
+         {"action": "cast", "player": "bob", "card": "bolt", "targets": ["alice"]},
+         {"action": "cast", "player": "bob", "card": "reiterate", "targets": ["bolt"]},
+         {"action": "pass", "player": "bob"},
+         {"action": "cast", "player": "alice", "card": "jack", "targets": ["reiterate"]},
+         {"action": "resolve"},
+         {"action": "cast", "player": "alice", "card": "reiterate",
+          "alternative": "without_paying", "buyback": True, "targets": ["bolt"]},
+         {"action": "resolve"},
+         {"action": "choose_targets", "player": "alice", "targets": ["bob"]}],
+        alice={"hand": [{"alias": "jack", "card": "Spelljack"}], "mana_pool": {"U": 6, "C": 3}},
+        bob={"hand": [{"alias": "bolt", "card": "Lightning Bolt"},
+                      {"alias": "reiterate", "card": "Reiterate"}], "mana_pool": {"R": 4}})
+    result = run(scen, ruleset, cards_with_spelljack)
+    assert rejections(result) == []
+    cast = of_type(result, "spell_cast", card="reiterate", player="alice")
+    assert len(cast) == 1 and cast[0]["buyback"] is True
+    assert of_type(result, "spell_copied")[0]["targets"] == ["bob"]
+    [left] = [e for e in of_type(result, "zone_changed", card="reiterate")
+              if e["from"] == "stack" and e["object"] == cast[0]["object"]]
+    bob = result["state"]["players"]["bob"]
+    if back_to_hand:
+        assert (left["to"], left.get("cause")) == ("hand", "buyback")
+        assert (bob["hand"], bob["graveyard"]) == (["reiterate"], [])
+    else:
+        assert (left["to"], left.get("cause")) == ("graveyard", None)
+        assert (bob["hand"], bob["graveyard"]) == ([], ["reiterate"])
+    assert result["state"]["players"]["alice"]["hand"] == []
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_buyback_owner_only_an_owned_spell_comes_back_in_every_era(ruleset):
+    """Alice casts her own Reiterate with buyback: back to her hand under every ruleset."""
+    scen = scenario(
+        [{"action": "pass", "player": "alice"},
+         {"action": "cast", "player": "bob", "card": "bolt", "targets": ["alice"]},
+         {"action": "pass", "player": "bob"},
+         {"action": "cast", "player": "alice", "card": "reiterate", "buyback": True,
+          "targets": ["bolt"]},
+         {"action": "resolve"},
+         {"action": "choose_targets", "player": "alice", "targets": ["bob"]}],
+        alice={"hand": [{"alias": "reiterate", "card": "Reiterate"}],
+               "mana_pool": {"R": 2, "C": 4}},
+        bob={"hand": [{"alias": "bolt", "card": "Lightning Bolt"}], "mana_pool": {"R": 1}})
+    result = run(scen, ruleset)
+    assert rejections(result) == []
+    assert of_type(result, "spell_cast", card="reiterate")[0]["mana_paid"] == {"C": 4, "R": 2}
+    assert result["state"]["players"]["alice"]["hand"] == ["reiterate"]
+    assert result["state"]["players"]["alice"]["graveyard"] == []
 
 
 # --------------------------------------------------------------------------------------------
