@@ -143,18 +143,26 @@ COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
 #: phase's refusal messages whose reason is explicit -> our rejection code (FORMAT §8).
 #: Searched in order, case-insensitively, in the text of the ValueError ``Game.apply`` raises.
 REJECTIONS: list[tuple[str, str]] = [
-    (r"summoning sick", "summoning_sick"),
-    (r"already tapped|is tapped", "already_tapped"),
-    (r"already played a land|land.* this turn|no land plays remaining|lands? per turn",
-     "land_already_played"),
-    (r"sorcery speed|sorcery timing|only .*main phase|main phase and the stack",
+    (r"^Not your priority", "not_your_priority"),
+    (r"Sorcery-speed spells can only be cast (by the active player|when the stack is empty)",
      "sorcery_timing"),
-    (r"not enough mana|cannot pay|can't pay|insufficient mana|unable to pay", "cannot_pay"),
-    (r"invalid target|illegal target|not a legal target|no legal target", "invalid_target"),
-    (r"cannot attack|can't attack|not a valid attacker|invalid attacker", "cannot_attack"),
-    (r"cannot block|can't block|not a valid blocker|invalid blocker|invalid block",
-     "cannot_block"),
-    (r"not in hand|not in your hand", "not_in_hand"),
+    (r"Cannot cast ObjectId\(\d+\) from \w+ . not a castable zone", "not_in_hand"),
+    (r"Object is not in the correct zone \(expected Battlefield\)", "not_on_battlefield"),
+    (r"Damage assignment total \d+ != expected \d+", "invalid_damage_assignment"),
+    (r"Trample: blocker ObjectId\(\d+\) must receive at least \d+ lethal damage",
+     "invalid_damage_assignment"),
+    (r"Must choose between \d+ and \d+ modes", "invalid_mode"),
+    (r"X=\d+ exceeds the maximum legal value", "invalid_x"),
+    (r"is blocking \d+ attackers but can only block \d+", "invalid_block"),
+    (r"Must discard exactly \d+ card", "invalid_choice"),
+    (r"Already played maximum lands this turn", "land_already_played"),
+    (r"Can only play lands (during main phases|while the stack is empty)", "sorcery_timing"),
+    (r"Sorcery-speed spells can only be cast during main phases", "sorcery_timing"),
+    (r"Cannot activate tap ability: permanent is tapped", "already_tapped"),
+    (r"Cannot pay mana cost", "cannot_pay"),
+    (r"Creature has summoning sickness", "summoning_sick"),
+    (r"No legal targets available", "invalid_target"),
+    (r"Card not found in hand, graveyard, exile, or library", "not_in_hand"),
 ]
 
 
@@ -189,6 +197,8 @@ def mtgjson_card(card: dict) -> dict:
             keywords.append("Protection")
         else:
             raise Skip(f"{card['name']}: keyword {kw} has no MTGJSON name here")
+    if card.get("enchant") is not None or "Aura" in card.get("subtypes", []):
+        keywords.append("Enchant")  # as MTGJSON lists it for every Aura
     out = {"name": card["name"], "manaCost": card.get("mana_cost") or None,
            "manaValue": mana_value, "colors": colors, "colorIdentity": colors,
            "type": card["type_line"], "types": list(card["types"]),
@@ -307,6 +317,8 @@ class PhaseRun:
         self.pending_stack: int | None = None
         self.actor: int | None = None
         self.step: tuple | None = None
+        self.x_values: dict = {}
+        self.casting: dict | None = None
         self.ability_count = 0
         self.game = None
 
@@ -433,7 +445,7 @@ class PhaseRun:
             host = next((h for h, a in self.alias.items() if a == host_alias), None)
             if host is None:
                 raise Skip(f"Aura host {host_alias!r} not found")
-            objs[str(oid)]["attached_to"] = host
+            objs[str(oid)]["attached_to"] = {"type": "Object", "data": host}
             objs[str(host)].setdefault("attachments", []).append(oid)
         st["battlefield"], st["exile"] = battlefield, exile
         st["next_timestamp"] = ts
@@ -665,9 +677,24 @@ class PhaseRun:
         oid = self.object_id(inp["card"])
         self.expect_prompt(("Priority",), seat, "cast")
         self.cast_targets = {}
-        self.apply(seat, action("CastSpell", {"object_id": oid, "card_id": oid,
-                                              "targets": [], "payment_mode": {"type": "Manual"}}))
-        self.answer_casting(seat, oid, inp)
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            self.apply(seat, action("CastSpell", {"object_id": oid, "card_id": oid,
+                                                  "targets": [],
+                                                  "payment_mode": {"type": "Manual"}}))
+            self.answer_casting(seat, oid, inp)
+            ev = self.casting.get("event")
+            if ev is not None:
+                # what phase took from the pool: pool before + mana made - pool after
+                paid = dict(self.casting["pool"])
+                for color, n in self.casting["added"].items():
+                    paid[color] = paid.get(color, 0) + n
+                for color, n in self.pool(seat).items():
+                    paid[color] = paid.get(color, 0) - n
+                ev["mana_paid"] = {c: n for c, n in sorted(paid.items()) if n > 0}
+                ev["modes"] = self.casting["modes"] or []
+        finally:
+            self.casting = None
 
     def do_activate(self, inp: dict) -> None:
         seat = self.seat_of(inp)
@@ -700,6 +727,13 @@ class PhaseRun:
         if self.pending_stack is not None:
             self.pending_activation["targets"] = self.stack_targets(self.pending_stack)
         self.pending_activation = None
+
+    def pool(self, seat: int) -> dict[str, int]:
+        pool: dict[str, int] = {}
+        for unit in ((self.game.player(seat) or {}).get("mana_pool") or {}).get("mana", []):
+            letter = PHASE_COLOR.get(unit.get("color"), "C")
+            pool[letter] = pool.get(letter, 0) + 1
+        return pool
 
     def mana_selection(self, oid: int, color: str | None) -> Any:
         obj = self.game.object(oid)
@@ -748,6 +782,8 @@ class PhaseRun:
                 if modes is None:
                     raise Rejected("invalid_mode", "phase asks for a mode")
                 self.apply(seat, action("SelectModes", {"indices": list(modes)}))
+                if self.casting is not None:
+                    self.casting["modes"] = list(modes)
             elif kind == "ChooseXValue":
                 if "x" not in inp:
                     raise Rejected("invalid_x", "phase asks for X")
@@ -904,12 +940,17 @@ class PhaseRun:
                 self.targets.setdefault(d["source_id"], []).append(self.target_ref(d["target"]))
                 self.cast_targets.setdefault(d["source_id"], []).append(
                     self.target_ref(d["target"]))
+            elif kind == "XValueChosen":
+                self.x_values[d.get("object_id")] = d.get("value")
             elif kind == "SpellCast":
                 oid = d["object_id"]
                 obj = self.game.object(oid) or {}
-                out.append({"type": "spell_cast", "player": self.player(d["controller"]),
-                            "object": self.ref(oid), "card": self.card(oid),
-                            "name": obj.get("name"), "targets": self.targets.pop(oid, [])})
+                ev = {"type": "spell_cast", "player": self.player(d["controller"]),
+                      "object": self.ref(oid), "card": self.card(oid), "name": obj.get("name"),
+                      "targets": self.targets.pop(oid, []), "x": self.x_values.pop(oid, 0)}
+                if self.casting is not None:
+                    self.casting["event"] = ev
+                out.append(ev)
             elif kind == "AbilityActivated":
                 sid = d.get("source_id")
                 if d.get("kind") == "Mana":
@@ -921,6 +962,9 @@ class PhaseRun:
                     out.append(self.pending_activation)
             elif kind == "ManaAdded":
                 sid = d.get("source_id")
+                if self.casting is not None:
+                    letter = PHASE_COLOR.get(d.get("mana_type"), "C")
+                    self.casting["added"][letter] = self.casting["added"].get(letter, 0) + 1
                 out.append({"type": "mana_added", "player": self.player(d["player_id"]),
                             "mana": {PHASE_COLOR.get(d.get("mana_type"), "C"): 1},
                             "source": self.ref(sid), "card": self.card(sid)})
@@ -1030,9 +1074,6 @@ class PhaseRun:
                 out.append(ev)
             elif kind == "AttackersDeclared":
                 attacks = d.get("attacks") or []
-                if not attacks and not d.get("attacker_ids"):
-                    continue
-                seat = self.game.state()["state"]["active_player"] if False else None
                 attackers = []
                 for oid, tgt in attacks:
                     defender = tgt.get("data") if isinstance(tgt, dict) else None
@@ -1048,8 +1089,6 @@ class PhaseRun:
                 blocks = [{"blocker": self.ref(b), "blocker_card": self.card(b),
                            "attacker": self.ref(a), "attacker_card": self.card(a)}
                           for b, a in d.get("assignments") or []]
-                if not blocks:
-                    continue
                 out.append({"type": "blockers_declared", "blocks": blocks,
                             "player": self.player(self.actor)
                             if isinstance(self.actor, int) else None})
@@ -1091,6 +1130,14 @@ class PhaseRun:
 
     # ---- state -----------------------------------------------------------------------------
 
+    def attached_ref(self, value: Any) -> str | None:
+        if isinstance(value, int):
+            return self.ref(value)
+        if isinstance(value, dict) and isinstance(value.get("data"), int):
+            return self.ref(value["data"]) if value.get("type") == "Object" \
+                else self.player(value["data"])
+        return None
+
     def read_state(self) -> dict:
         st = self.game.state()["state"]
         objs = st["objects"]
@@ -1098,11 +1145,7 @@ class PhaseRun:
         step = PHASE_TO_STEP.get(st.get("phase"), str(st.get("phase")))
         players = {}
         for seat, P in enumerate(st["players"]):
-            pool: dict[str, int] = {}
-            for unit in (P.get("mana_pool") or {}).get("mana", []):
-                color = unit.get("color") if isinstance(unit, dict) else unit
-                letter = PHASE_COLOR.get(color if isinstance(color, str) else "", "C")
-                pool[letter] = pool.get(letter, 0) + 1
+            pool = self.pool(seat)
             players[self.player(seat)] = {
                 "life": P.get("life"),
                 "library": [self.card(o) for o in P.get("library", [])],
@@ -1127,8 +1170,7 @@ class PhaseRun:
                      "damage": o.get("damage_marked", 0),
                      "counters": {COUNTER_NAME.get(k, k): v
                                   for k, v in (o.get("counters") or {}).items()},
-                     "attached_to": self.ref(o["attached_to"])
-                     if isinstance(o.get("attached_to"), int) else None,
+                     "attached_to": self.attached_ref(o.get("attached_to")),
                      "types": types,
                      "subtypes": list((o.get("card_types") or {}).get("subtypes", [])),
                      "colors": sorted(COLOR_WORD.get(c, c.lower()) for c in o.get("color", [])),
