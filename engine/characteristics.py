@@ -129,6 +129,36 @@ def is_type(obj: GameObject, t: str) -> bool:
     return t in obj.chars.types
 
 
+def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:
+    """Subtypes after type-changing effects (layer 4, CR 613.1d): changeling (CR 702.73a:
+    every creature type), then "gains/loses all creature types" effects in timestamp
+    order. Creature types are the subtypes of a creature."""
+    printed = subtype in obj.chars.subtypes
+    if not is_type(obj, "Creature"):
+        return printed
+    all_types = any(k["keyword"] == "changeling" for k in obj.chars.keywords)
+    state = "all" if all_types else None
+    for ce in sorted(game.effects, key=lambda e: e.timestamp):
+        if obj.ref in ce.affected and ce.kind in ("all_creature_types", "no_creature_types"):
+            state = "all" if ce.kind == "all_creature_types" else "none"
+    if state == "all":
+        return True
+    if state == "none":
+        return False
+    return printed
+
+
+def abilities(game: "Game", obj: GameObject) -> list[dict]:
+    """The object's abilities: printed ones (none while face down), then those granted by
+    static abilities (CR 613.1f), in timestamp order."""
+    out = list(obj.chars.abilities)
+    if obj.zone == "battlefield":
+        for src, eff in static_effects(game):
+            if eff.get("type") == "grant_abilities" and obj in affected_by_static(game, src, eff):
+                out.extend(eff.get("abilities", ()))
+    return out
+
+
 def static_restrictions(game: "Game", obj: GameObject, kind: str) -> list[dict]:
     """Static effects of type ``kind`` (``cant_attack``, ``cant_block``,
     ``cant_be_blocked``, ``cant_be_blocked_except``) that apply to ``obj``."""
@@ -157,7 +187,13 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             return False
         if key == "not_types" and any(t in d.types for t in want):
             return False
-        if key == "subtypes" and not any(t in d.subtypes for t in want):
+        if key == "subtypes" and not any(has_subtype(game, target, t) for t in want):
+            return False
+        if key == "mana_value" and target.chars.mana_cost.mana_value() != want:
+            return False
+        if key == "mana_value_at_most" and target.chars.mana_cost.mana_value() > want:
+            return False
+        if key == "face_down" and target.face_down != want:
             return False
         if key == "supertypes" and not any(t in d.supertypes for t in want):
             return False
@@ -222,6 +258,12 @@ def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
     if isinstance(target, str):  # a player
         return kind in ("any", "player") and _player_filter(spec, target, you)
     if isinstance(target, StackItem):
+        if kind == "ability":  # CR 115.1d; mana abilities never go on the stack
+            kinds = (flt or {}).get("ability_kinds", ["activated", "triggered"])
+            if target.kind != "ability":
+                return False
+            trig = target.trigger_event is not None
+            return ("triggered" in kinds and trig) or ("activated" in kinds and not trig)
         if kind != "spell" or target.kind != "spell":
             return False
         return matches(game, target, flt, you)

@@ -96,6 +96,9 @@ class Context:
             card = (self.item.trigger_event or {}).get("triggering_card")
             obj = g.by_card.get(card) if card else None
             return [obj] if obj is not None else []
+        if spec == "triggering_player":
+            who = (self.item.trigger_event or {}).get("triggering_player")
+            return [who] if who in g.players else []
         if spec == "blocking_creature":
             ref = (self.item.trigger_event or {}).get("blocking_creature")
             obj = g.objects.get(ref) if ref else None
@@ -513,6 +516,32 @@ def _pay_or_sacrifice(ctx: Context, eff: dict) -> None:
         g.sacrifice(perm)
 
 
+def _turn_face_down(ctx: Context, eff: dict) -> None:
+    """CR 701.34a: the permanent becomes a face-down 2/2 (same object)."""
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone == "battlefield" and not obj.face_down:
+            obj.face_down = True
+            ctx.game.log("turned_face_down", object=obj.ref, card=obj.card)
+
+
+def _turn_face_up(ctx: Context, eff: dict) -> None:
+    """CR 701.34b: turned face up by an effect, without paying its morph cost."""
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone == "battlefield" and obj.face_down:
+            ctx.game.turn_face_up(obj)
+
+
+def _creature_types(kind: str) -> Callable[[Context, dict], None]:
+    """Type-changing effects (layer 4): gains all creature types / loses all of them."""
+    def handler(ctx: Context, eff: dict) -> None:
+        g = ctx.game
+        refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
+        if refs:
+            g.effects.append(ContinuousEffect(kind, refs, g.new_timestamp(), until=eff.get("duration", "end_of_turn")))
+            g.log("types_changed", objects=refs, change=kind)
+    return handler
+
+
 HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "deal_damage": _deal_damage,
     "destroy": _destroy,
@@ -547,4 +576,8 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "cast_exiled": _cast_exiled,
     "search_library": _search_library,
     "pay_or_sacrifice": _pay_or_sacrifice,
+    "turn_face_down": _turn_face_down,
+    "turn_face_up": _turn_face_up,
+    "gain_all_creature_types": _creature_types("all_creature_types"),
+    "lose_all_creature_types": _creature_types("no_creature_types"),
 }

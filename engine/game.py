@@ -23,6 +23,21 @@ from .rng import SplitMix64
 from .rulesets import Ruleset
 
 
+def with_x(spec: Any, x: int) -> Any:
+    """A target spec with ``"X"`` in its filter replaced by the chosen X (Spell Blast)."""
+    flt = spec.get("filter") if hasattr(spec, "get") else None
+    if not flt or "X" not in flt.values():
+        return spec
+    return {**spec, "filter": {k: (x if v == "X" else v) for k, v in flt.items()}}
+
+
+def target_spec_active(spec: Any, kicked: tuple) -> bool:
+    """CR 601.2c / 702.33e: a target that depends on a kicker cost is chosen only if that
+    kicker was declared (``"condition": {"kicked": i}`` on the target spec)."""
+    cond = spec.get("condition") if hasattr(spec, "get") else None
+    return not cond or cond.get("kicked") in kicked
+
+
 def describe(data: Any) -> str:
     """A canonical one-line text of card data for messages (sorted keys: a message must not
     depend on the order keys came in)."""
@@ -624,7 +639,8 @@ class Game:
         cost = self._total_cost(player, obj, alternative, card_kws, kicked, buyback)
         x = self._x_value(d.mana_cost, inp)
         # CR 601.2c: targets, checked against the card as it will be on the stack
-        probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=obj, x=x, modes=modes)
+        probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=obj, x=x, modes=modes,
+                          kicked=tuple(kicked))
         if alternative == "morph":
             probe.obj = copy.copy(obj)
             probe.obj.face_down = True
@@ -646,16 +662,26 @@ class Game:
         self.spells_cast_this_turn += 1
         extra = {"face_down": True} if stack_obj.face_down else {}
         self.log("spell_cast", player=player, object=item.ref, card=item.card, name=stack_obj.name,
-                 targets=item.targets, modes=modes, x=x, mana_paid=paid, **extra,
+                 targets=[t for t in item.targets if t is not None], modes=modes, x=x, mana_paid=paid, **extra,
                  **({"kicked": list(kicked)} if kicked else {}), **({"buyback": True} if buyback else {}),
                  **({"alternative": item.alternative} if item.alternative else {}))
-        if "storm" in card_kws and not stack_obj.face_down:
+        if ("storm" in card_kws or "storm" in self.spell_keywords(item)) and not stack_obj.face_down:
             from .keywords import STORM
             self.add_trigger(stack_obj, "storm", STORM, {"event": "cast_self", "object": stack_obj,
                                                           "storm_count": self.spells_cast_this_turn - 1,
                                                           "spell_lki": copy.deepcopy(item)})
         self.fire_triggers({"event": "spell_cast", "spell": item, "player": player})
         return item
+
+    def spell_keywords(self, item: StackItem) -> list[str]:
+        """Keywords static abilities give to spells on the stack (``affected: {"spells":
+        filter}``, e.g. "Instant and sorcery spells you cast have storm")."""
+        out = []
+        for src, eff in ch.static_effects(self):
+            spells = eff.get("affected", {}).get("spells") if isinstance(eff.get("affected"), dict) else None
+            if eff.get("type") == "grant_keywords" and spells is not None and ch.matches(self, item, spells, src.controller):
+                out += [k if isinstance(k, str) else k["keyword"] for k in eff.get("keywords", ())]
+        return out
 
     def check_can_cast(self, player: str, obj: GameObject, ignore_timing: bool = False,
                        face_down: bool = False) -> None:
@@ -715,6 +741,20 @@ class Game:
             cost = cost.add(ManaCost.parse(kws["kicker"]["costs"][k]))
         if buyback:
             cost = cost.add(ManaCost.parse(kws["buyback"]["cost"]))
+        if not cost.present:
+            return cost
+        # CR 601.2f: then cost increases, then reductions (generic mana only, not below 0)
+        for kind in ("cost_increase", "cost_reduction"):
+            for src, eff in ch.static_effects(self):
+                if eff.get("type") != kind or not ch.matches(self, obj, eff.get("filter"), src.controller, src):
+                    continue
+                if (eff.get("filter") or {}).get("controller") == "you" and player != src.controller:
+                    continue
+                delta = ManaCost.parse(eff["cost"])
+                if kind == "cost_increase":
+                    cost = cost.add(delta)
+                else:
+                    cost = ManaCost(max(0, cost.generic - delta.generic), cost.colored, cost.x, cost.present)
         return cost
 
     def dry_run(self, fn: Any) -> None:
@@ -766,12 +806,14 @@ class Game:
         """CR 601.2c / 602.2b / 603.3d: check the chosen targets against the target specs.
         Returns the list of target refs (player ids for players).
         Raises IllegalAction ``missing_targets`` or ``invalid_target``."""
-        specs = list(specs or ())
+        specs = [with_x(spec, item.x) for spec in (specs or ())]
+        active = [i for i, spec in enumerate(specs) if target_spec_active(spec, item.kicked)]
         chosen = list(chosen or [])
-        if len(chosen) != len(specs):
-            raise IllegalAction("missing_targets", f"{len(specs)} target(s) needed, {len(chosen)} given")
-        out = []
-        for spec, ref in zip(specs, chosen):
+        if len(chosen) != len(active):
+            raise IllegalAction("missing_targets", f"{len(active)} target(s) needed, {len(chosen)} given")
+        out: list = [None] * len(specs)
+        for i, ref in zip(active, chosen):
+            spec = specs[i]
             target = self.resolve_target_ref(ref)
             if target is None:
                 raise IllegalAction("invalid_target", f"no such object or player {ref!r}")
@@ -781,7 +823,10 @@ class Game:
                 raise IllegalAction("invalid_target", f"{ref} is not a legal target for {describe(spec)}")
             if isinstance(target, StackItem) and target is item:
                 raise IllegalAction("invalid_target", "a spell can't target itself (CR 115.5)")
-            out.append(target if isinstance(target, str) else target.ref)
+            out[i] = target if isinstance(target, str) else target.ref
+            for j in spec.get("distinct_from", ()):
+                if j < len(out) and out[j] is not None and out[j] == out[i]:
+                    raise IllegalAction("invalid_target", f"target {i} must be another object than target {j}")
         return out
 
     def resolve_target_ref(self, ref: Any) -> Any:
@@ -795,9 +840,12 @@ class Game:
             return item
         return self.find(ref)
 
-    def target_still_legal(self, item: StackItem, spec: Any, ref: str) -> bool:
+    def target_still_legal(self, item: StackItem, spec: Any, ref: str | None) -> bool:
         """CR 608.2b: is a chosen target still legal as the spell or ability resolves?
         (Gone, changed zones, or no longer matching the spec or protection.)"""
+        spec = with_x(spec, item.x)
+        if ref is None:
+            return False
         if ref in self.players:
             return not self.players[ref].lost and ch.target_kinds_match(self, spec, ref, item.controller, item)
         stack_item = next((s for s in self.stack if s.ref == ref), None)
@@ -821,7 +869,7 @@ class Game:
             src = self.find(ref) if isinstance(ref, str) else None
             if src is None or src.zone != "battlefield":
                 raise IllegalAction("invalid_payment", f"{ref!r} is not a permanent on the battlefield")
-            idx = next((i for i, ab in enumerate(src.chars.abilities) if ab.get("kind") == "mana"), None)
+            idx = next((i for i, ab in enumerate(ch.abilities(self, src)) if ab.get("kind") == "mana"), None)
             if idx is None:
                 raise IllegalAction("invalid_payment", f"{src.name} has no mana ability")
             self.activate_mana_ability(player, src, idx, color)
@@ -897,25 +945,27 @@ class Game:
         the name of a keyword ability that is activated (``landcycling``, from the hand,
         CR 702.29). Split second forbids all but mana abilities (CR 702.61a).
         Raises IllegalAction."""
-        from .keywords import landcycling_ability
+        from .keywords import cycling_ability, landcycling_ability
         ref = inp.get("source")
         src = self.find(ref) if isinstance(ref, str) else None
         if src is None:
             raise IllegalAction("unknown_object", f"no object {ref!r}")
         idx = inp.get("ability", 0)
-        if idx == "landcycling":
-            kw = next((dict(k) for k in src.chars.keywords if k["keyword"] == "landcycling"), None)
+        if idx in ("landcycling", "cycling"):
+            kw = next((dict(k) for k in src.chars.keywords if k["keyword"] == idx), None)
             if kw is None:
-                raise IllegalAction("no_such_ability", f"{src.name} has no landcycling")
+                raise IllegalAction("no_such_ability", f"{src.name} has no {idx}")
             if src.zone != "hand" or src.owner != player:
                 raise IllegalAction("not_in_hand", f"{src.name} is cycled from its owner's hand")
-            ab = landcycling_ability(kw)
+            if any(eff.get("type") == "cant_cycle" for _, eff in ch.static_effects(self)):
+                raise IllegalAction("cant_cycle", "players can't cycle cards (CR 702.29e)")
+            ab = landcycling_ability(kw) if idx == "landcycling" else cycling_ability(kw)
         else:
             if src.zone != "battlefield":
                 raise IllegalAction("not_on_battlefield", f"{src.name} is not on the battlefield")
             if src.controller != player:
                 raise IllegalAction("not_controller", f"only {src.controller} can activate {src.name}'s abilities (CR 602.2)")
-            abilities = src.chars.abilities
+            abilities = ch.abilities(self, src)
             if (not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(abilities)
                     or abilities[idx].get("kind") not in ("activated", "mana")):
                 raise IllegalAction("no_such_ability", f"{src.name} has no activated ability {idx!r}")
@@ -941,14 +991,14 @@ class Game:
                  source_card=src.card, ability=idx, targets=item.targets, x=x, mana_paid=paid)
         if ab.get("cycling"):
             self.log("card_cycled", player=player, object=src.ref, card=src.card)
-            self.fire_triggers({"event": "cycled", "player": player, "object": src})
+            self.fire_triggers({"event": "cycled", "player": player, "object": src, "cycled_card": src.card})
 
     def activate_mana_ability(self, player: str, src: GameObject, idx: int, color: Any,
                               inp: dict | None = None) -> None:
         """CR 605.3: a mana ability doesn't use the stack: pay its cost, add the mana now.
         An ability that adds X mana in a combination of colors (storage lands) takes ``x``
         and ``produce`` (``{"W": 1, "U": 2}``) from the input."""
-        ab = src.chars.abilities[idx]
+        ab = ch.abilities(self, src)[idx]
         inp = inp or {}
         if src.controller != player:
             raise IllegalAction("not_controller", f"{player} doesn't control {src.name}")
@@ -963,6 +1013,29 @@ class Game:
         self.log("mana_ability_activated", player=player, source=src.ref, source_card=src.card, ability=idx)
         self.pay_costs(player, cost, inp if "mana" in cost else {}, x=x, source=src)
         self.add_mana(player, produced, src)
+        if cost.get("tap"):
+            self._triggered_mana_abilities(src, inp)
+
+    def _triggered_mana_abilities(self, tapped: GameObject, inp: dict) -> None:
+        """CR 605.1b / 605.4a: triggered mana abilities ("whenever enchanted land is tapped
+        for mana, its controller adds …") resolve at once, without the stack. The color of an
+        "any color" one is the input's ``extra_color`` (else its ``color``)."""
+        for perm in list(self.battlefield):
+            for ab in ch.abilities(self, perm):
+                trig = ab.get("trigger", {}) if ab.get("kind") == "triggered" else {}
+                if not ab.get("mana_ability") or trig.get("event") != "tapped_for_mana":
+                    continue
+                if trig.get("object") == "enchanted" and perm.attached_to != tapped.ref:
+                    continue
+                for eff in ab.get("effects", ()):
+                    if eff.get("type") == "add_mana":
+                        who = tapped.controller if eff.get("player") == "enchanted_controller" else perm.controller
+                        mana = eff["mana"]
+                        produced = (parse_mana_symbols(mana) if isinstance(mana, str) else
+                                    self.mana_produced(mana, inp.get("extra_color", inp.get("color"))))
+                        self.log("ability_triggered", controller=perm.controller, object=None, source=perm.ref,
+                                 source_card=perm.card, ability="mana", trigger="tapped_for_mana")
+                        self.add_mana(who, produced, perm)
 
     def special_action(self, player: str, inp: dict) -> None:
         """CR 116.2: special actions a player with priority may take: ``suspend`` (CR
@@ -1060,7 +1133,8 @@ class Game:
         specs = list(item.ability.get("targets", ()))
         legal = [self.target_still_legal(item, spec, ref) for spec, ref in zip(specs, item.targets)]
         kind = item.kind
-        if specs and not any(legal):
+        chosen = [ref for ref in item.targets if ref is not None]
+        if chosen and not any(legal):
             self.stack.pop()
             self.log(f"{kind}_countered", object=item.ref, card=item.card, reason="illegal_targets")
             self._leave_stack(item, "graveyard", cause="countered")
@@ -1236,6 +1310,7 @@ class Game:
         new = self.move(obj, to, cause="discard")
         self.log("card_discarded", player=obj.owner, object=new.ref, card=new.card,
                  **({"madness": True} if to == "exile" else {}))
+        self.fire_triggers({"event": "discarded", "player": obj.owner, "object": new})
         if to == "exile":
             self.add_trigger(new, "madness", MADNESS_CAST, {"event": "madness_exiled", "object": new})
 
@@ -1487,10 +1562,15 @@ class Game:
         from . import triggers
 
         sources = list(self.battlefield) + [o for o in (lki or []) if o not in self.battlefield]
-        candidates = [(src, key, ab) for src in sources for key, ab in ch.triggered_abilities(self, src)]
-        if event["event"] == "beginning_of_step":
-            for pid in self.order:
-                for obj in self.players[pid].exile:
+        candidates = [(src, key, ab) for src in sources for key, ab in ch.triggered_abilities(self, src)
+                      if ab.get("zone", "battlefield") == "battlefield" and not ab.get("mana_ability")]
+        for pid in self.order:
+            for obj in self.players[pid].exile:
+                # abilities that work in exile (CR 113.6b): suspend's upkeep trigger, and
+                # printed ones marked "zone": "exile"
+                candidates += [(obj, i, ab) for i, ab in enumerate(obj.chars.abilities)
+                               if ab.get("kind") == "triggered" and ab.get("zone") == "exile"]
+                if event["event"] == "beginning_of_step":
                     candidates += [(obj, key, ab) for key, ab in kw.exile_triggered_from_keywords(
                         [dict(k) for k in obj.chars.keywords])]
         for src, key, ab in candidates:

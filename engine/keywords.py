@@ -90,3 +90,10 @@ def landcycling_ability(kw: dict) -> dict:
             "cost": {"mana": kw["cost"], "discard_self": True},
             "effects": [{"type": "search_library", "player": "controller",
                          "filter": {"subtypes": [kw["land_type"]]}, "to": "hand", "reveal": True}]}
+
+
+def cycling_ability(kw: dict) -> dict:
+    """CR 702.29a: "Cycling [cost]" = "[Cost], Discard this card: Draw a card." From hand."""
+    return {"kind": "activated", "zone": "hand", "cycling": True,
+            "cost": {"mana": kw["cost"], "discard_self": True},
+            "effects": [{"type": "draw", "player": "controller", "count": 1}]}

@@ -56,7 +56,14 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
                 and ch.matches(game, event["blocker"], trigger.get("blocker"), source.controller))
     if kind == "cycled":
         who = trigger.get("player", "you")
+        if trigger.get("other") and event.get("cycled_card") == source.card:
+            return False
         return ev == "cycled" and (who == "any" or (who == "you") == (event["player"] == source.controller))
+    if kind == "discarded":
+        who = trigger.get("player", "any")
+        if ev != "discarded":
+            return False
+        return who == "any" or (who == "you") == (event["player"] == source.controller)
     if kind in ("attacks", "blocks", "becomes_blocked"):
         return ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
     if kind == "deals_damage":
@@ -125,6 +132,8 @@ def event_info(event: dict) -> dict:
             info["triggering_card"] = event[key].card
     if "blocker" in event:
         info["blocking_creature"] = event["blocker"].ref
+    if "player" in event:
+        info["triggering_player"] = event["player"]
     for key in ("storm_count", "spell_lki"):
         if key in event:
             info[key] = event[key]
