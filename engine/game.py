@@ -418,7 +418,8 @@ class Game:
         nxt_phase_changes = True
         if not self.rules.pool_empties_each_step:
             i = self.plan.index(self.step)
-            nxt_phase_changes = i + 1 >= len(self.plan) or PHASE_OF[self.plan[i + 1]] != self.phase
+            following = [st for st in self.plan[i + 1:] if not self.skip_step(st)]
+            nxt_phase_changes = not following or PHASE_OF[following[0]] != self.phase
         if nxt_phase_changes:
             for pid in self.order:
                 pool = self.players[pid].pool

@@ -22,8 +22,6 @@ class Ruleset:
     - ``max_hand_size``: the cleanup discard limit (CR 402.2, 514.1).
     - ``first_player_skips_draw``: the player who plays first skips the draw of turn 1
       (CR 103.8a).
-    - ``damage_assignment_order``: attackers order their blockers and assign lethal damage
-      in that order (CR 509.2 until 2024); False = divide freely (CR 510.1c–d today).
     - ``legend_rule``: ``choose`` (CR 704.5j today: the controller keeps one and puts the
       rest into the graveyard); ``all_die`` (2006, CR 420.5e then: if two or more
       legendary permanents with the same name are in play, all are put into their
@@ -48,7 +46,6 @@ class Ruleset:
     exile_zone_name: str = "exile"
     max_hand_size: int = 7
     first_player_skips_draw: bool = True
-    damage_assignment_order: bool = False
     legend_rule: str = "choose"
     combat_damage_uses_stack: bool = False
     walls_cant_attack: bool = False

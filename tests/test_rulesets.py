@@ -3,7 +3,7 @@ class docstring, and shown by a tiny scenario whose log or state differs with th
 
 Scenarios are built here from the project's card files (``fixtures/cards``) and run with
 ``engine.run_scenario(scenario, ruleset)``. A switch that no two rulesets set differently
-(``max_hand_size``, ``first_player_skips_draw``, ``damage_assignment_order``) is shown under a
+(``max_hand_size``, ``first_player_skips_draw``) is shown under a
 test-only ruleset registered for the test (``custom_ruleset``). The end of the file tests
 ``conformance.expect.for_ruleset``, which picks a fixture's expectation per ruleset.
 """
@@ -137,19 +137,19 @@ def test_every_switch_has_a_test_of_its_own():
 EXPECTED_SWITCHES = {
     "classic-1999": dict(mana_burn=True, pool_empties_each_step=False,
                          exile_zone_name="removed_from_game", max_hand_size=7,
-                         first_player_skips_draw=True, damage_assignment_order=False,
+                         first_player_skips_draw=True,
                          legend_rule="newest_dies", combat_damage_uses_stack=True,
                          walls_cant_attack=True, mulligan="draw_one_fewer",
                          buyback_owner_only=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
-                            first_player_skips_draw=True, damage_assignment_order=False,
+                            first_player_skips_draw=True,
                             legend_rule="all_die", combat_damage_uses_stack=True,
                             walls_cant_attack=False, mulligan="draw_one_fewer",
                             buyback_owner_only=True),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
-                   damage_assignment_order=False, legend_rule="choose",
+                   legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
                    mulligan="london", buyback_owner_only=False),
 }
@@ -362,7 +362,7 @@ def test_first_player_skips_draw_switch(custom_ruleset):
 
 
 # --------------------------------------------------------------------------------------------
-# damage_assignment_order
+# dividing combat damage among blockers (no era orders blockers)
 
 
 def _two_blockers(assignment: dict) -> dict:
@@ -378,7 +378,7 @@ def _two_blockers(assignment: dict) -> dict:
 
 
 @pytest.mark.parametrize("ruleset", ALL)
-def test_damage_assignment_order_off_in_every_era_damage_divided_freely(ruleset):
+def test_blocked_attacker_divides_damage_freely_in_every_era(ruleset):
     """No era here orders blockers: 1 damage to each blocker is a legal division (CR 510.1c
     today; the 1999 rulebook: the attacking player decides how the damage is divided)."""
     result = run(_two_blockers({"b1": 1, "b2": 1}), ruleset)
@@ -388,21 +388,6 @@ def test_damage_assignment_order_off_in_every_era_damage_divided_freely(ruleset)
     assert dealt == [("b1", 1), ("b2", 1)]
     assert result["state"]["battlefield"]["b1"]["damage"] == 1
     assert result["state"]["battlefield"]["b2"]["damage"] == 1
-
-
-def test_damage_assignment_order_switch(custom_ruleset):
-    """Documented in Ruleset: with ``damage_assignment_order`` the attacker assigns lethal
-    damage to its blockers in order (CR 509.2/510.1c until 2024), so 1 + 1 damage to two
-    2/2 blockers is illegal whatever the order: the first one would get less than lethal
-    damage while the next one gets some."""
-    name = custom_ruleset("modern", damage_assignment_order=True)
-    result = run(_two_blockers({"b1": 1, "b2": 1}), name)
-    assert rejections(result) == [(5, "invalid_damage_assignment")], (
-        "Ruleset.damage_assignment_order=True is documented but the engine never reads it: "
-        "an assignment of 1 damage to each of two 2/2 blockers was accepted "
-        f"(events: {of_type(result, 'combat_damage_assigned')})")
-    assert result["state"]["battlefield"]["b1"]["damage"] == 0
-    assert result["state"]["battlefield"]["b2"]["damage"] == 0
 
 
 # --------------------------------------------------------------------------------------------
