@@ -324,8 +324,8 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
             capabilities = engine.capabilities
         normalize(result)  # TypeError for floats or non-JSON values
     except EngineError as exc:
-        context = json.dumps(exc.context, indent=2, sort_keys=True, default=str)
-        return CaseResult(case, "errored", message=f"{exc}\n{context}", error_kind=exc.kind)
+        return CaseResult(case, "errored", message=_engine_error_message(exc),
+                          error_kind=exc.kind)
     except ValueError as exc:
         if str(exc).startswith("invalid run request"):  # ProtocolEngine(validate=True)
             return CaseResult(case, "errored", message=f"the harness's request does not match "
@@ -345,6 +345,19 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
         return CaseResult(case, "skipped", [], result,
                           "no check could be applied: " + "; ".join(reasons), checks)
     return CaseResult(case, "passed", [], result, "", checks)
+
+
+def _engine_error_message(exc: EngineError) -> str:
+    """``<kind>: <message>``, the rest of the error's context as JSON, and the tail of the
+    engine's stderr as plain text (what an engine author reads first after a crash)."""
+    context = dict(exc.context)
+    stderr = context.pop("stderr", None)
+    parts = [str(exc)]
+    if context:
+        parts.append(json.dumps(context, indent=2, sort_keys=True, default=str))
+    if isinstance(stderr, str) and stderr.strip():
+        parts.append("engine stderr (last lines):\n" + stderr.rstrip())
+    return "\n".join(parts)
 
 
 def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = None,
@@ -373,22 +386,16 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
     if max_fail is not None and max_fail < 1:
         raise ValueError(f"max_fail must be at least 1, not {max_fail}")
     results: list[CaseResult | None] = [None] * len(cases)
-    bad = 0
-    stop = threading.Event()
+    limit = _FailLimit(max_fail)
 
     def done(index: int, result: CaseResult) -> None:
-        nonlocal bad
         results[index] = result
-        if result.status in ("failed", "errored"):
-            bad += 1
-            if max_fail is not None and bad >= max_fail:
-                stop.set()
         if progress is not None:
             progress(result)
 
     workers = max(1, min(workers, len(cases) or 1))
     if engine_command is not None:
-        _run_protocol(cases, workers, engine_command, timeout, done, stop, validate, on_start)
+        _run_protocol(cases, workers, engine_command, timeout, done, limit, validate, on_start)
     else:
         if on_start is not None:
             from conformance.protocol import reference_implementation
@@ -396,24 +403,46 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
             on_start(reference_implementation())
         if workers == 1:
             for i, case in enumerate(cases):
-                if stop.is_set():
+                if limit.reached():
                     break
-                done(i, run_case(case))
+                done(i, limit.count(run_case(case)))
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = {pool.submit(run_case, case): i for i, case in enumerate(cases)}
                 for future in as_completed(futures):
                     if future.cancelled():
                         continue
-                    done(futures[future], future.result())
-                    if stop.is_set():
+                    done(futures[future], limit.count(future.result()))
+                    if limit.reached():
                         for pending in futures:
                             pending.cancel()
     return [r for r in results if r is not None]
 
 
+class _FailLimit:
+    """``--max-fail``: counts failed and errored results (from any thread) and says when
+    the run must stop starting cases."""
+
+    def __init__(self, max_fail: int | None):
+        self.max_fail = max_fail
+        self.bad = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def count(self, result: CaseResult) -> CaseResult:
+        if result.status in ("failed", "errored"):
+            with self._lock:
+                self.bad += 1
+                if self.max_fail is not None and self.bad >= self.max_fail:
+                    self._stop.set()
+        return result
+
+    def reached(self) -> bool:
+        return self._stop.is_set()
+
+
 def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
-                  done: Callable[[int, CaseResult], None], stop: threading.Event,
+                  done: Callable[[int, CaseResult], None], limit: "_FailLimit",
                   validate: bool, on_start: Callable[[dict], None] | None) -> None:
     engines: queue.Queue[ProtocolEngine] = queue.Queue()
     started = []
@@ -427,11 +456,13 @@ def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
             engines.put(engine)
 
         def work(case: Case) -> CaseResult | None:
-            if stop.is_set():
-                return None
             engine = engines.get()
             try:
-                return run_case(case, engine)
+                # Checked once this worker holds an engine, so that a case is never started
+                # after the limit was reached by the one before it (counted in the worker).
+                if limit.reached():
+                    return None
+                return limit.count(run_case(case, engine))
             finally:
                 engines.put(engine)
 
@@ -443,7 +474,7 @@ def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
                 result = future.result()
                 if result is not None:
                     done(futures[future], result)
-                if stop.is_set():
+                if limit.reached():
                     for pending in futures:
                         pending.cancel()
     finally:

@@ -72,25 +72,51 @@ def main() -> None:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
               show_default=True, help="Seconds to wait for each engine reply (--engine).")
 @click.option("--by-mechanic", is_flag=True, help="Also print the summary per mechanic.")
+@click.option("--validate-protocol", is_flag=True,
+              help="Check every protocol message, both directions, against "
+                   "schema/protocol-*.schema.json; an invalid reply errors its case "
+                   "(--engine only).")
+@click.option("--fail-fast", "-x", is_flag=True,
+              help="Stop after the first failed or errored case (same as --max-fail 1).")
+@click.option("--max-fail", type=click.IntRange(min=1), metavar="N",
+              help="Stop after N failed or errored cases; the cases not run are counted.")
+@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path),
+              metavar="DIR", help="Write report.jsonl, index.html, badge.json and junit.xml "
+                                  "into DIR (created if needed).")
 @fixtures_option
-def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, fixtures_dir):
-    """Run the suite and report per document; exit 0 only if nothing failed or errored.
+def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, validate_protocol,
+        fail_fast, max_fail, report_dir, fixtures_dir):
+    """Run the suite and report per document; exit 0 only if nothing failed or errored
+    and at least one case passed.
 
     Prints a progress bar on stderr, then a table per document (passed, failed, errored,
     skipped, compliance = passed / (passed + failed + errored)), then every failing case
-    with its mismatches. Skipped cases (a ruleset the engine does not declare) do not fail
-    the run.
+    with its mismatches. Skipped cases (a ruleset or capability the engine does not
+    declare, a case it skips) do not fail the run, but a run where no case passed exits 1.
+    A check the engine's capabilities do not cover (e.g. event patterns without 'events')
+    is skipped and listed; the case is judged on the others. A crash, a timeout, a wrong
+    seq or an invalid reply errors that case; the engine is restarted and the run goes on.
     """
+    if validate_protocol and not engine_command:
+        raise click.UsageError("--validate-protocol checks protocol messages: it needs "
+                               "--engine")
+    if fail_fast:
+        max_fail = 1
     cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
     if not cases:
         raise click.ClickException("no cases selected (check --fixtures, --ruleset and -k)")
     if workers is None:
         workers = 1 if engine_command else (os.cpu_count() or 1)
+    implementation: dict = {}
     try:
         results = _run_with_progress(cases, "running", workers=workers,
-                                     engine_command=engine_command, timeout=timeout)
+                                     engine_command=engine_command, timeout=timeout,
+                                     validate=validate_protocol, max_fail=max_fail,
+                                     on_start=implementation.update)
     except Exception as exc:  # an engine that cannot even start (EngineError)
         raise click.ClickException(f"cannot run the engine: {exc}") from None
+    report = _run_report(cases, results, implementation, engine_command, rulesets, keyword,
+                         report_dir, fixtures_dir)
     click.echo(summary_table(results, "document"))
     if by_mechanic:
         click.echo()
@@ -105,7 +131,50 @@ def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, fixtur
         click.echo(f"skipped ({len(skipped)}):")
         for r in skipped:
             click.echo(f"  {r.case.name}: {r.message}")
-    sys.exit(1 if bad else 0)
+    sys.exit(_finish_run(report))
+
+
+def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
+                report_dir, fixtures_dir):
+    """The run's conformance.reports.Report, written into report_dir (if given) before
+    anything is printed (so that a closed stdout cannot lose it)."""
+    from conformance.reports import build_report, write_reports
+
+    report = build_report(results, implementation, fixtures_root=fixtures_dir,
+                          engine_command=engine_command, not_run=len(cases) - len(results),
+                          selection={"rulesets": list(rulesets) or None, "keyword": keyword})
+    if report_dir is not None:
+        try:
+            paths = write_reports(report, report_dir)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the report into {report_dir}: "
+                                       f"{exc}") from None
+        for path in paths.values():
+            click.echo(f"wrote {path}", err=True)
+    return report
+
+
+def _finish_run(report) -> int:
+    """After 'run' printed its results: the skipped checks and an early stop; returns the
+    exit code (1 if a case failed or errored, or if no case passed)."""
+    from conformance.reports import skipped_checks_summary
+
+    lines = skipped_checks_summary(report.cases)
+    if lines:
+        click.echo()
+        click.echo("skipped checks (capabilities the engine does not declare):")
+        for line in lines:
+            click.echo(f"  {line}")
+    not_run = report.footer["not_run"]
+    if not_run:
+        click.echo()
+        click.echo(f"stopped early: {not_run} of {report.counts['total'] + not_run} cases "
+                   "not run")
+    passed = report.counts["passed"]
+    if not passed:
+        click.echo()
+        click.echo("no case passed")
+    return 1 if report.counts["failed"] or report.counts["errored"] or not passed else 0
 
 
 @main.command()
@@ -267,6 +336,67 @@ def serve():
     from conformance.protocol import serve as serve_protocol
 
     sys.exit(serve_protocol(sys.stdin, sys.stdout))
+
+
+@main.command()
+@click.argument("report_file", metavar="REPORT.jsonl",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--html", "html_out", metavar="OUT", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the static HTML page to OUT.")
+@click.option("--junit", "junit_out", metavar="OUT",
+              type=click.Path(dir_okay=False, path_type=Path), help="Write JUnit XML to OUT.")
+@click.option("--badge", "badge_out", metavar="OUT",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the shields.io endpoint badge JSON to OUT.")
+@click.option("--fixtures-url", metavar="URL",
+              help="Base URL of the fixture links in the HTML (e.g. a repository's "
+                   "blob/main/fixtures URL). Default: file:// links into the report's "
+                   "fixtures directory.")
+@click.option("--compare", "compare_with", metavar="B.jsonl",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="List the cases whose status changed from REPORT.jsonl to B.jsonl "
+                   "(e.g. two versions of an engine); exit 1 if a case that passed in "
+                   "REPORT.jsonl does not pass in B.jsonl.")
+@click.option("--by-mechanic", is_flag=True, help="Also print the summary per mechanic.")
+def report(report_file, html_out, junit_out, badge_out, fixtures_url, compare_with,
+           by_mechanic):
+    """Re-render a saved REPORT.jsonl (written by 'run --report-dir').
+
+    Prints its summary table per document (and per mechanic), its skipped checks, and
+    writes the files asked for with --html, --junit and --badge. With --compare, prints
+    the status changes instead of the table. Exit 1 for a report that cannot be read (the
+    message names the file and line).
+    """
+    from conformance import reports
+
+    try:
+        saved = reports.read_report(report_file)
+        other = reports.read_report(compare_with) if compare_with else None
+    except reports.ReportError as exc:
+        raise click.ClickException(str(exc)) from None
+    if other is not None:
+        changes = reports.compare(saved, other)
+        click.echo(reports.format_changes(changes, saved, other, str(report_file),
+                                          str(compare_with)))
+    else:
+        click.echo(reports.summary_table(saved, "document"))
+        if by_mechanic:
+            click.echo()
+            click.echo(reports.summary_table(saved, "mechanic"))
+        for line in reports.skipped_checks_summary(saved.cases):
+            click.echo(f"skipped checks: {line}")
+    outputs = [(html_out, lambda: reports.render_html(saved, fixtures_url)),
+               (junit_out, lambda: reports.render_junit(saved)),
+               (badge_out, lambda: json.dumps(reports.badge(saved), indent=2,
+                                              sort_keys=True) + "\n")]
+    for out, render in outputs:
+        if out is not None:
+            try:
+                click.echo(f"wrote {reports.write_file(render(), out)}", err=True)
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {out}: {exc}") from None
+    if other is not None:
+        sys.exit(1 if any(c.kind == "regression" for c in changes) else 0)
 
 
 if __name__ == "__main__":

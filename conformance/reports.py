@@ -1,0 +1,758 @@
+"""Compliance reports of a run against any engine (DESIGN §10).
+
+A run yields a :class:`Report`: a header (who was checked, on what), one record per case,
+and a footer (counts). It is saved as JSON Lines and re-rendered from that file alone
+(``mtg-judge report REPORT.jsonl``):
+
+* ``report.jsonl``: the report itself, one JSON object per line (:func:`dump_jsonl`);
+* ``index.html``: a static page, no external assets (:func:`render_html`);
+* ``badge.json``: a shields.io endpoint badge (:func:`badge`);
+* ``junit.xml``: JUnit XML for CI (:func:`render_junit`).
+
+The JSON Lines records (keys sorted; see docs/PROTOCOL.md §6)::
+
+    {"kind": "header", "report_version": 1, "suite": {"name": "mtg-judge", "version"},
+     "implementation": {"name", "version", "language", "homepage", "rulesets",
+                        "capabilities"},
+     "engine": "<command line>" or null (the in-process reference engine),
+     "rulesets": [the rulesets of the cases run], "selection": {"rulesets", "keyword"},
+     "fixtures": "<absolute fixtures directory>", "started": "2026-01-31T12:00:00Z"}
+    {"kind": "case", "id", "ruleset", "name": "<id>[<ruleset>]", "document", "mechanic",
+     "path": "<fixture file, relative to fixtures>", "status", "message",
+     "error_kind": null or "crash" | "timeout" | "bad_reply" | "wrong_seq" | "errored" | ...,
+     "mismatches": [str], "checks": {"passed": n, "failed": n, "skipped": n},
+     "skipped_checks": [{"check": "expect.events[0]", "reason": str}],
+     "expect": {...}, "log": [str]}        # expect and log: failed and errored cases only
+    {"kind": "footer", "counts": {"passed", "failed", "errored", "skipped", "total"},
+     "compliance": "93.5%", "not_run": n, "skipped_checks": n}
+
+Only the header carries a wall-clock time (``started``); case records and the footer are
+deterministic: the same engine on the same fixtures gives the same lines.
+Compliance = passed / (passed + failed + errored); skips are listed, not counted.
+Rendering uses only the standard library (``html``, ``xml.etree``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import html
+import json
+import os
+import re
+import threading
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from conformance.canonical import dumps
+from conformance.expect import summarize_event
+from conformance.runner import STATUSES, CaseResult, compliance, format_table
+
+#: The version of the report format (the header's ``report_version``).
+REPORT_VERSION = 1
+#: The files :func:`write_reports` writes into a report directory.
+REPORT_FILES = {"jsonl": "report.jsonl", "html": "index.html", "badge": "badge.json",
+                "junit": "junit.xml"}
+#: At most this many event lines of the engine's log are kept per failing case.
+LOG_LIMIT = 400
+#: Events shown on each side of an event a mismatch points at (HTML).
+LOG_CONTEXT = 3
+#: Badge colours by minimum compliance (percent), best first (shields.io colour names).
+BADGE_COLORS = ((100, "brightgreen"), (90, "green"), (75, "yellowgreen"), (50, "yellow"),
+                (25, "orange"), (0, "red"))
+
+_CASE_FIELDS = ("id", "ruleset", "document", "mechanic", "status")
+
+
+class ReportError(Exception):
+    """A report file that cannot be read: ``file``, ``line`` (1-based, 0 for the whole
+    file) and what was expected, in the message ``<file>:<line>: <problem>``."""
+
+    def __init__(self, file: str | Path, line: int, problem: str):
+        super().__init__(f"{file}:{line}: {problem}" if line else f"{file}: {problem}")
+        self.file, self.line, self.problem = str(file), line, problem
+
+
+@dataclass
+class Report:
+    """A run's report: ``header`` and ``footer`` dicts and ``cases``, one dict per case in
+    case order (the record shapes of the module docstring)."""
+
+    header: dict
+    cases: list[dict] = field(default_factory=list)
+    footer: dict = field(default_factory=dict)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """``{"passed", "failed", "errored", "skipped", "total"}`` over the cases."""
+        return count_statuses(self.cases)
+
+    def records(self) -> list[dict]:
+        """Header, cases and footer, the lines of the JSON Lines form."""
+        return [self.header, *self.cases, self.footer]
+
+
+# --------------------------------------------------------------------------------------------
+# Building
+
+
+def count_statuses(cases: Iterable[dict]) -> dict[str, int]:
+    """Counts of case records by status, plus ``total``."""
+    out = {status: 0 for status in (*STATUSES, "total")}
+    for case in cases:
+        out[case["status"]] += 1
+        out["total"] += 1
+    return out
+
+
+def _relative(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> dict:
+    """The JSON Lines record of one case result (see the module docstring).
+
+    ``path`` is the fixture file relative to ``fixtures_root`` (as given otherwise).
+    Failed and errored cases also carry ``expect`` (the expectation as it holds under the
+    case's ruleset) and ``log`` (one line per event of the engine's log, at most
+    :data:`LOG_LIMIT`, as :func:`conformance.expect.summarize_event` writes them).
+    """
+    case = result.case
+    root = Path(fixtures_root) if fixtures_root is not None else None
+    counts = {status: 0 for status in ("passed", "failed", "skipped")}
+    for check in result.checks:
+        counts[check.status] += 1
+    record: dict[str, Any] = {
+        "kind": "case", "id": case.fixture_id, "ruleset": case.ruleset, "name": case.name,
+        "document": case.document, "mechanic": case.mechanic,
+        "path": _relative(case.path, root), "status": result.status,
+        "message": result.message, "error_kind": result.error_kind,
+        "mismatches": [str(m) for m in result.mismatches], "checks": counts,
+        "skipped_checks": [{"check": c.name, "reason": c.reason}
+                           for c in result.skipped_checks],
+    }
+    if result.status in ("failed", "errored"):
+        record["expect"] = (case.scenario or {}).get("expect", {})
+        events = (result.result or {}).get("events") or []
+        log = [summarize_event(e, i) if isinstance(e, dict) else f"#{i} {e!r}"
+               for i, e in enumerate(events[:LOG_LIMIT])]
+        if len(events) > LOG_LIMIT:
+            log.append(f"… {len(events) - LOG_LIMIT} more events")
+        record["log"] = log
+    return record
+
+
+def footer_record(cases: list[dict], not_run: int = 0) -> dict:
+    """The footer: status counts, compliance, cases not run (``--max-fail``), and how many
+    checks were skipped in all."""
+    counts = count_statuses(cases)
+    return {"kind": "footer", "counts": counts, "compliance": compliance(counts),
+            "not_run": not_run,
+            "skipped_checks": sum(len(c.get("skipped_checks") or []) for c in cases)}
+
+
+def now() -> str:
+    """The current UTC time as ``YYYY-MM-DDTHH:MM:SSZ`` (the header's ``started``)."""
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _suite_version() -> str:
+    from conformance.protocol import _package_version
+
+    return _package_version()
+
+
+def build_report(results: list[CaseResult], implementation: dict, *,
+                 fixtures_root: Path | str | None = None, engine_command: str | None = None,
+                 selection: dict | None = None, not_run: int = 0,
+                 started: str | None = None) -> Report:
+    """A :class:`Report` of ``results`` (from ``conformance.runner.run_suite``).
+
+    ``implementation``: the engine's handshake ``implementation`` (DESIGN §9).
+    ``fixtures_root``: the fixtures directory (paths in case records are relative to it).
+    ``engine_command``: the ``--engine`` command line, None for the in-process reference
+    engine. ``selection``: ``{"rulesets": [...] or None, "keyword": str or None}``.
+    ``not_run``: cases selected but not run (``--max-fail``). ``started``: the run's UTC
+    time (:func:`now` by default), the only wall-clock value of a report.
+    """
+    root = Path(fixtures_root).resolve() if fixtures_root is not None else None
+    cases = [case_record(r, root) for r in results]
+    rulesets = sorted({c["ruleset"] for c in cases if c["ruleset"] != "-"})
+    header = {
+        "kind": "header", "report_version": REPORT_VERSION,
+        "suite": {"name": "mtg-judge", "version": _suite_version()},
+        "implementation": dict(implementation), "engine": engine_command,
+        "rulesets": rulesets,
+        "selection": selection or {"rulesets": None, "keyword": None},
+        "fixtures": root.as_posix() if root is not None else None,
+        "started": started or now(),
+    }
+    return Report(header, cases, footer_record(cases, not_run))
+
+
+# --------------------------------------------------------------------------------------------
+# JSON Lines
+
+
+def dump_jsonl(report: Report) -> str:
+    """The JSON Lines text of ``report``: one canonical JSON object per line (sorted keys,
+    UTF-8), header first, footer last, ending with a newline."""
+    return "".join(dumps(record) + "\n" for record in report.records())
+
+
+def read_report(path: Path | str) -> Report:
+    """Read a ``report.jsonl`` written by :func:`dump_jsonl`.
+
+    Raises :class:`ReportError` naming the file and line for a missing file, a line that
+    is not a JSON object, an unknown ``kind``, a header that is not first, a newer
+    ``report_version``, or a case record without ``id``, ``ruleset``, ``document``,
+    ``mechanic`` or a known ``status``. A missing footer is rebuilt from the cases.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReportError(path, 0, f"cannot read the report: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ReportError(path, 0, f"not UTF-8 text: {exc}") from None
+    header: dict | None = None
+    footer: dict | None = None
+    cases: list[dict] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise ReportError(path, number, f"not JSON ({exc}); expected one JSON object "
+                              "per line") from None
+        if not isinstance(record, dict):
+            raise ReportError(path, number, "expected a JSON object")
+        kind = record.get("kind")
+        if footer is not None:
+            raise ReportError(path, number, "a record after the footer")
+        if kind == "header":
+            if header is not None or cases:
+                raise ReportError(path, number, "the header must be the first line")
+            version = record.get("report_version")
+            if not isinstance(version, int) or version > REPORT_VERSION:
+                raise ReportError(path, number, f"report_version {version!r}: this mtg-judge "
+                                  f"reads version {REPORT_VERSION}")
+            header = record
+        elif header is None:
+            raise ReportError(path, number, 'expected the header ({"kind": "header", ...}) '
+                              "as the first line")
+        elif kind == "case":
+            missing = [k for k in _CASE_FIELDS if not isinstance(record.get(k), str)]
+            if missing:
+                raise ReportError(path, number, f"case record: missing or non-string "
+                                  f"{', '.join(missing)}")
+            if record["status"] not in STATUSES:
+                raise ReportError(path, number, f"case record: status {record['status']!r}, "
+                                  f"expected one of {', '.join(STATUSES)}")
+            record.setdefault("name", f"{record['id']}[{record['ruleset']}]")
+            for key, default in (("mismatches", []), ("skipped_checks", []), ("message", ""),
+                                 ("path", ""), ("error_kind", None)):
+                record.setdefault(key, default)
+            cases.append(record)
+        elif kind == "footer":
+            footer = record
+        else:
+            raise ReportError(path, number, f"unknown kind {kind!r}, expected header, case "
+                              "or footer")
+    if header is None:
+        raise ReportError(path, 0, "empty report: no header line")
+    not_run = footer.get("not_run", 0) if footer else 0
+    return Report(header, cases, footer_record(cases, not_run if isinstance(not_run, int)
+                                               else 0))
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename, so that a
+    failure never leaves a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A sibling temporary file opened normally, so that the umask applies (mkstemp's 0600
+    # would make CI artifacts unreadable to others).
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(tmp, "x", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries, badge, comparison
+
+
+def summarize(cases: Iterable[dict], by: str = "document") -> dict[str, dict[str, int]]:
+    """Counts per group of case records: ``{group: {"passed", "failed", "errored",
+    "skipped", "total"}}``, ``by`` = ``"document"`` or ``"mechanic"``
+    (``<document>/<mechanic>``), groups sorted by name."""
+    table: dict[str, dict[str, int]] = {}
+    for case in cases:
+        key = case["document"] if by == "document" else f"{case['document']}/{case['mechanic']}"
+        row = table.setdefault(key, {s: 0 for s in (*STATUSES, "total")})
+        row[case["status"]] += 1
+        row["total"] += 1
+    return dict(sorted(table.items()))
+
+
+def summary_table(report: Report, by: str = "document") -> str:
+    """The terminal table of a report per document or mechanic, with a total row and
+    compliance per row (the table ``mtg-judge run`` prints)."""
+    return format_table(summarize(report.cases, by), by)
+
+
+def skipped_checks_summary(cases: Iterable[dict]) -> list[str]:
+    """One line per reason checks were skipped: ``"<n> checks in <m> cases: <reason>"``
+    (singular for 1)."""
+    by_reason: dict[str, list[int]] = {}
+    for case in cases:
+        reasons: dict[str, int] = {}
+        for skipped in case.get("skipped_checks") or []:
+            reason = skipped.get("reason") or "skipped"
+            reasons[reason] = reasons.get(reason, 0) + 1
+        for reason, n in reasons.items():
+            entry = by_reason.setdefault(reason, [0, 0])
+            entry[0] += n
+            entry[1] += 1
+    return [f"{_plural(n, 'check')} in {_plural(m, 'case')}: {reason}"
+            for reason, (n, m) in sorted(by_reason.items())]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def badge(report: Report, label: str = "mtg-judge") -> dict:
+    """The shields.io endpoint JSON of a report: ``{"schemaVersion": 1, "label": label,
+    "message": "93.5% (145/155)", "color": ...}``; 145 is the cases passed and 155 those
+    passed, failed or errored. Colour by compliance (:data:`BADGE_COLORS`); ``lightgrey``
+    with the message ``no results`` when no case ran.
+    """
+    counts = report.counts
+    ran = counts["passed"] + counts["failed"] + counts["errored"]
+    if not ran:
+        return {"schemaVersion": 1, "label": label, "message": "no results",
+                "color": "lightgrey"}
+    percent = 100 * counts["passed"] / ran
+    color = next(name for floor, name in BADGE_COLORS if percent >= floor)
+    return {"schemaVersion": 1, "label": label,
+            "message": f"{compliance(counts)} ({counts['passed']}/{ran})", "color": color}
+
+
+@dataclass(frozen=True)
+class Change:
+    """A case whose status differs between two reports; ``before``/``after`` are statuses,
+    or None where the report has no such case."""
+
+    name: str
+    before: str | None
+    after: str | None
+
+    @property
+    def kind(self) -> str:
+        """``regression`` (passed before, not after), ``fix`` (passes now), or ``other``."""
+        if self.before == "passed":
+            return "regression"
+        if self.after == "passed":
+            return "fix"
+        return "other"
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.before or '(absent)'} -> {self.after or '(absent)'}"
+
+
+def compare(before: Report, after: Report) -> list[Change]:
+    """Cases (by ``<id>[<ruleset>]``) whose status differs from ``before`` to ``after``,
+    including cases present in only one of them; sorted by case name."""
+    old = {c["name"]: c["status"] for c in before.cases}
+    new = {c["name"]: c["status"] for c in after.cases}
+    return [Change(name, old.get(name), new.get(name)) for name in sorted(set(old) | set(new))
+            if old.get(name) != new.get(name)]
+
+
+def _who(report: Report) -> str:
+    impl = report.header.get("implementation") or {}
+    return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+
+
+def format_changes(changes: list[Change], before: Report, after: Report,
+                   before_name: str = "A", after_name: str = "B") -> str:
+    """The text of :func:`compare`: a heading, one line per change grouped as regressions,
+    fixes and other changes, and a count line."""
+    lines = [f"from {before_name} ({_who(before)}, {before.counts['total']} cases) "
+             f"to {after_name} ({_who(after)}, {after.counts['total']} cases):"]
+    titles = {"regression": "regressions (passed, now not)", "fix": "fixes (now passed)",
+              "other": "other changes"}
+    for kind, title in titles.items():
+        group = [c for c in changes if c.kind == kind]
+        if group:
+            lines.append(f"{title}:")
+            lines += [f"  {c}" for c in group]
+    counts = {kind: sum(c.kind == kind for c in changes) for kind in titles}
+    lines.append(f"{_plural(len(changes), 'case')} changed: "
+                 f"{_plural(counts['regression'], 'regression')}, "
+                 f"{counts['fix']} {'fix' if counts['fix'] == 1 else 'fixes'}, "
+                 f"{counts['other']} other" if changes else "no case changed status")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# JUnit XML
+
+# Characters XML 1.0 cannot carry at all (control characters from an engine's stderr).
+_XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: Any) -> str:
+    """``text`` as a string XML 1.0 can hold: each forbidden character (``\\x00``, ``\\x1b``,
+    …) becomes its ``\\xNN`` escape."""
+    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = next((part for part in text.splitlines() if part.strip()), "")
+    return line if len(line) <= limit else line[:limit] + "…"
+
+
+def render_junit(report: Report) -> str:
+    """JUnit XML of a report: ``<testsuites>`` with one ``<testsuite>`` per document, one
+    ``<testcase name="<id>[<ruleset>]" classname="<document>.<mechanic>" file=...>`` per
+    case, holding ``<failure>`` (mismatches), ``<error>`` (the error) or ``<skipped>``;
+    skipped checks of a case that ran are listed in its ``<system-out>``. Counts are
+    attributes of each suite (``tests``, ``failures``, ``errors``, ``skipped``).
+    """
+    counts = report.counts
+    root = ET.Element("testsuites", {
+        "name": "mtg-judge", "tests": str(counts["total"]),
+        "failures": str(counts["failed"]), "errors": str(counts["errored"]),
+        "skipped": str(counts["skipped"])})
+    impl = report.header.get("implementation") or {}
+    by_document: dict[str, list[dict]] = {}
+    for case in report.cases:
+        by_document.setdefault(case["document"], []).append(case)
+    for document in sorted(by_document):
+        cases = by_document[document]
+        c = count_statuses(cases)
+        suite = ET.SubElement(root, "testsuite", {
+            "name": xml_safe(document or "-"), "tests": str(c["total"]),
+            "failures": str(c["failed"]), "errors": str(c["errored"]),
+            "skipped": str(c["skipped"])})
+        props = ET.SubElement(suite, "properties")
+        for name, value in (("implementation", impl.get("name", "")),
+                            ("implementation.version", impl.get("version", "")),
+                            ("engine", report.header.get("engine") or "(reference, in-process)")):
+            ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
+        for case in cases:
+            element = ET.SubElement(suite, "testcase", {
+                "name": xml_safe(case["name"]),
+                "classname": xml_safe(f"{case['document']}.{case['mechanic']}".strip(".")),
+                "file": xml_safe(case.get("path", ""))})
+            status = case["status"]
+            if status == "failed":
+                body = "\n\n".join(case.get("mismatches") or []) or case.get("message", "")
+                fail = ET.SubElement(element, "failure", {
+                    "message": xml_safe(_first_line(body) or "failed"), "type": "mismatch"})
+                fail.text = xml_safe(body)
+            elif status == "errored":
+                message = case.get("message") or "errored"
+                error = ET.SubElement(element, "error", {
+                    "message": xml_safe(_first_line(message)),
+                    "type": xml_safe(case.get("error_kind") or "errored")})
+                error.text = xml_safe(message)
+            elif status == "skipped":
+                ET.SubElement(element, "skipped",
+                              {"message": xml_safe(case.get("message") or "skipped")})
+            skipped_checks = case.get("skipped_checks") or []
+            if skipped_checks and status != "skipped":
+                out = ET.SubElement(element, "system-out")
+                out.text = xml_safe("skipped checks:\n" + "\n".join(
+                    f"  {s.get('check')}: {s.get('reason')}" for s in skipped_checks))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# HTML
+
+_CSS = """
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
+ color:#1d232a;background:#f6f7f9}
+main{max-width:1100px;margin:0 auto;padding:24px 28px 48px}
+h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 10px;
+ border-bottom:1px solid #d8dce1;padding-bottom:4px}
+.meta{color:#555e68;margin:0 0 2px}.meta code{font-size:13px}
+.score{display:flex;gap:18px;align-items:center;margin:18px 0 6px;flex-wrap:wrap}
+.big{font-size:42px;font-weight:700}.pill{padding:3px 10px;border-radius:12px;
+ font-weight:600;font-size:14px}
+.passed{background:#d9f2e0;color:#155d2b}.failed{background:#fbdada;color:#8a1414}
+.errored{background:#fde7c8;color:#7a4300}.skipped{background:#e4e7eb;color:#3d4650}
+table{border-collapse:collapse;width:100%;background:#fff;font-size:14px}
+th,td{padding:5px 9px;border-bottom:1px solid #e4e7eb;text-align:right}
+th:first-child,td:first-child{text-align:left}th{background:#eef0f3;font-weight:600}
+tr.total td{font-weight:700;border-top:2px solid #c5cbd2}
+.bar{display:inline-block;width:80px;height:9px;background:#e4e7eb;border-radius:5px;
+ vertical-align:middle;margin-left:6px;overflow:hidden}
+.bar span{display:block;height:100%;background:#2f9e55}
+td.zero{color:#b3bac2}
+details{background:#fff;border:1px solid #d8dce1;border-radius:6px;margin:6px 0}
+summary{cursor:pointer;padding:7px 10px;font-family:ui-monospace,SFMono-Regular,Menlo,
+ monospace;font-size:13.5px}
+summary .why{font-family:system-ui,sans-serif;color:#555e68;margin-left:6px}
+.body{padding:4px 14px 12px;border-top:1px solid #e4e7eb}
+.body h3{font-size:14px;margin:12px 0 4px}
+pre{background:#f3f4f6;padding:8px 10px;border-radius:4px;overflow-x:auto;font-size:12.5px;
+ line-height:1.4;margin:0;white-space:pre-wrap;word-break:break-word}
+pre .hit{background:#ffe9a8;display:inline-block;width:100%}
+pre .gap{color:#8a939c}
+a{color:#0b5cad}
+footer{margin-top:40px;color:#6b747e;font-size:13px}
+"""
+
+
+def _e(text: Any) -> str:
+    return html.escape(xml_safe(text), quote=True)
+
+
+def _counts_table(table: dict[str, dict[str, int]], by: str) -> str:
+    total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
+    head = "".join(f"<th>{s}</th>" for s in (by, *STATUSES, "total", "compliance"))
+    rows = []
+    for name, row in [*table.items(), ("total", total)]:
+        ran = row["passed"] + row["failed"] + row["errored"]
+        width = round(100 * row["passed"] / ran) if ran else 0
+        bar = f'<span class="bar"><span style="width:{width}%"></span></span>' if ran else ""
+        cells = "".join(f'<td class="{"zero" if not row[s] else ""}">{row[s]}</td>'
+                        for s in (*STATUSES, "total"))
+        cls = ' class="total"' if name == "total" else ""
+        rows.append(f"<tr{cls}><td>{_e(name)}</td>{cells}"
+                    f"<td>{_e(compliance(row))}{bar}</td></tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+_INDEX = re.compile(r"(?<![\w#])#(\d+)")
+# The lines of a mismatch (conformance.expect.Mismatch text) that point at events: its first
+# line ("... after event #4"), and detail lines (indented 4) that show one event: a forbidden
+# event ("#12 ...") or an event of the pattern's type ("earlier #12 ...", "later #12 ...").
+_POINTING = re.compile(r"^(?:\S.*|    (?:#|earlier #|later #)\d+.*)$")
+
+
+def log_excerpt(case: dict, context: int = LOG_CONTEXT) -> tuple[list[tuple[int, str]], set[int]]:
+    """The engine's log around the mismatches of a case record: ``(lines, hits)``, ``lines``
+    as ``(index, text)`` pairs (index -1 for a ``…`` gap), ``hits`` the event indexes the
+    mismatches point at (``after event #4``, a forbidden ``#12 …``, ``earlier #12 …``; not
+    the listing of the events that follow). Shows ``context`` events around each hit, or the
+    last ten events (what led to the final state) when the mismatches point at none."""
+    log = case.get("log") or []
+    hits = {int(n) for m in case.get("mismatches") or [] for line in m.splitlines()
+            if _POINTING.match(line) for n in _INDEX.findall(line)}
+    hits = {h for h in hits if h < len(log)}
+    if hits:
+        keep = sorted({i for h in hits for i in range(h - context, h + context + 1)
+                       if 0 <= i < len(log)})
+    else:
+        keep = list(range(max(0, len(log) - 10), len(log)))
+    lines: list[tuple[int, str]] = []
+    previous = -1
+    for i in keep:
+        if (lines and i != previous + 1) or (not lines and i > 0):
+            lines.append((-1, "…"))
+        lines.append((i, log[i]))
+        previous = i
+    if log and keep and keep[-1] < len(log) - 1:
+        lines.append((-1, "…"))
+    return lines, hits
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+
+
+def expected_lines(case: dict) -> list[tuple[str, bool]]:
+    """The ``expect`` block of a case record as ``(line, failed)`` pairs: one line per
+    pattern (``events[1] {"card": "bolt", "type": "spell_resolved"}``), ``failed`` when a
+    mismatch of the case is about that pattern (its check, e.g. ``expect.events[1]``), the
+    line then starting with ``✗``."""
+    failed = set()
+    for mismatch in case.get("mismatches") or []:
+        where = mismatch.split(":", 1)[0]
+        found = re.match(r"expect\.(?:events|absent|checkpoints|rejections)\[\d+\]", where)
+        failed.add(found.group(0) if found else
+                   "expect.state" if where.startswith("expect.state") else where)
+    lines: list[tuple[str, bool]] = []
+    for key, value in sorted((case.get("expect") or {}).items()):
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                name = f"expect.{key}[{i}]"
+                bad = name in failed
+                lines.append((f"{'✗' if bad else ' '} {key}[{i}] {_compact(item)}", bad))
+        else:
+            bad = f"expect.{key}" in failed
+            lines.append((f"{'✗' if bad else ' '} {key} {_compact(value)}", bad))
+    return lines
+
+
+def _fixture_link(case: dict, header: dict, fixtures_url: str | None) -> str:
+    path = case.get("path") or ""
+    if not path:
+        return ""
+    if fixtures_url:
+        href = fixtures_url.rstrip("/") + "/" + path
+    elif header.get("fixtures") and not Path(path).is_absolute():
+        href = (Path(header["fixtures"]) / path).as_uri()
+    elif Path(path).is_absolute():
+        href = Path(path).as_uri()
+    else:
+        href = path
+    return f'<a href="{_e(href)}">{_e(path)}</a>'
+
+
+def _case_details(case: dict, header: dict, fixtures_url: str | None) -> str:
+    status = case["status"]
+    if status == "failed":
+        why = _first_line((case.get("mismatches") or [""])[0], 120)
+    else:
+        why = _first_line(case.get("message") or "", 120)
+    parts = [f'<details id="{_e(case["name"])}"><summary>{_e(case["name"])} '
+             f'<span class="pill {status}">{status}</span>'
+             f'<span class="why">{_e(why)}</span></summary><div class="body">']
+    link = _fixture_link(case, header, fixtures_url)
+    kind = f" · error kind <code>{_e(case['error_kind'])}</code>" if case.get("error_kind") else ""
+    parts.append(f'<p class="meta">fixture {link or "(no file)"} · ruleset '
+                 f'<code>{_e(case["ruleset"])}</code>{kind}</p>')
+    if case.get("mismatches"):
+        parts.append("<h3>Mismatches</h3><pre>" + _e("\n".join(case["mismatches"])) + "</pre>")
+    if status == "errored" or (case.get("message") and not case.get("mismatches")):
+        parts.append("<h3>Error</h3><pre>" + _e(case.get("message") or "") + "</pre>")
+    if case.get("log"):
+        lines, hits = log_excerpt(case)
+        rendered = []
+        for index, text in lines:
+            if index < 0:
+                rendered.append(f'<span class="gap">{_e(text)}</span>')
+            elif index in hits:
+                rendered.append(f'<span class="hit">{_e(text)}</span>')
+            else:
+                rendered.append(_e(text))
+        title = "The engine's log around the mismatch" if hits else "The end of the engine's log"
+        parts.append(f"<h3>{title} ({len(case['log'])} events)</h3><pre>"
+                     + "\n".join(rendered) + "</pre>")
+        parts.append("<details><summary>the whole log</summary><pre>"
+                     + _e("\n".join(case["log"])) + "</pre></details>")
+    if case.get("expect") is not None:
+        parts.append("<h3>Expected patterns</h3><pre>" + "\n".join(
+            f'<span class="hit">{_e(text)}</span>' if failed else _e(text)
+            for text, failed in expected_lines(case)) + "</pre>")
+    if case.get("skipped_checks"):
+        parts.append("<h3>Skipped checks</h3><pre>" + _e("\n".join(
+            f"{s.get('check')}: {s.get('reason')}" for s in case["skipped_checks"])) + "</pre>")
+    parts.append("</div></details>")
+    return "".join(parts)
+
+
+def render_html(report: Report, fixtures_url: str | None = None) -> str:
+    """A static HTML page of a report (inline CSS, no script, no external asset).
+
+    It shows the implementation, the overall compliance, tables per document and per
+    mechanic (passed, failed, errored, skipped, total, compliance), every failed and errored
+    case as an expandable block (a link to its fixture file, its mismatches, the expected
+    patterns and the engine's log around the mismatch), the skipped cases with their reasons,
+    and the skipped checks. ``fixtures_url`` is a base URL for fixture links (e.g. a
+    repository's ``.../blob/main/fixtures``); by default links are ``file://`` URLs under the
+    header's ``fixtures`` directory.
+    """
+    header, counts = report.header, report.counts
+    impl = header.get("implementation") or {}
+    name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+    homepage = impl.get("homepage") or ""
+    home = (f' · <a href="{_e(homepage)}">{_e(homepage)}</a>' if homepage else "")
+    meta = [
+        f'<p class="meta">language <code>{_e(impl.get("language", "?"))}</code>{home}</p>',
+        f'<p class="meta">declared rulesets <code>{_e(", ".join(impl.get("rulesets") or []))}'
+        f'</code> · capabilities <code>{_e(", ".join(impl.get("capabilities") or []) or "none")}'
+        f"</code></p>",
+        f'<p class="meta">engine <code>{_e(header.get("engine") or "reference engine, in-process")}'
+        f'</code> · rulesets run <code>{_e(", ".join(header.get("rulesets") or []))}</code>'
+        f' · started {_e(header.get("started", "?"))}</p>',
+    ]
+    ran = counts["passed"] + counts["failed"] + counts["errored"]
+    pills = "".join(f'<span class="pill {s}">{counts[s]} {s}</span>' for s in STATUSES)
+    not_run = report.footer.get("not_run") or 0
+    stopped = (f'<p class="meta">stopped early: {not_run} selected cases were not run</p>'
+               if not_run else "")
+    bad = [c for c in report.cases if c["status"] in ("failed", "errored")]
+    skipped = [c for c in report.cases if c["status"] == "skipped"]
+    body = [
+        f"<h1>mtg-judge compliance: {_e(name)}</h1>", *meta,
+        f'<div class="score"><span class="big">{_e(compliance(counts))}</span>'
+        f"<span>{counts['passed']} of {ran} cases run passed</span>{pills}</div>",
+        '<p class="meta">compliance = passed / (passed + failed + errored); skipped cases '
+        "are listed, not counted</p>", stopped,
+        "<h2>By document</h2>", _counts_table(summarize(report.cases, "document"), "document"),
+        "<h2>By mechanic</h2>", _counts_table(summarize(report.cases, "mechanic"), "mechanic"),
+        f"<h2>Failed and errored cases ({len(bad)})</h2>",
+    ]
+    body += [_case_details(c, header, fixtures_url) for c in bad] or ["<p>None.</p>"]
+    body.append(f"<h2>Skipped cases ({len(skipped)})</h2>")
+    if skipped:
+        rows = "".join(f"<tr><td>{_e(c['name'])}</td><td style=\"text-align:left\">"
+                       f"{_e(c.get('message') or '')}</td></tr>" for c in skipped)
+        body.append("<table><thead><tr><th>case</th><th style=\"text-align:left\">reason"
+                    f"</th></tr></thead><tbody>{rows}</tbody></table>")
+    else:
+        body.append("<p>None.</p>")
+    summary = skipped_checks_summary(report.cases)
+    body.append("<h2>Skipped checks</h2>")
+    body.append("<ul>" + "".join(f"<li>{_e(line)}</li>" for line in summary) + "</ul>"
+                if summary else "<p>None: every expectation was checked.</p>")
+    suite = header.get("suite") or {}
+    body.append(f"<footer>generated by mtg-judge {_e(suite.get('version', ''))} · report "
+                f"format {_e(header.get('report_version', ''))}</footer>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>mtg-judge: {_e(name)} {_e(compliance(counts))}</title>"
+            f"<style>{_CSS}</style></head><body><main>\n" + "\n".join(body)
+            + "\n</main></body></html>\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Writing a report directory
+
+
+def write_reports(report: Report, directory: Path | str,
+                  fixtures_url: str | None = None) -> dict[str, Path]:
+    """Write ``report.jsonl``, ``index.html``, ``badge.json`` and ``junit.xml`` into
+    ``directory`` (created if needed), each atomically. Returns their paths by kind
+    (the keys of :data:`REPORT_FILES`). Raises ``OSError`` if the directory is unwritable;
+    every file is rendered before the first is written."""
+    directory = Path(directory)
+    texts = {
+        "jsonl": dump_jsonl(report),
+        "html": render_html(report, fixtures_url),
+        "badge": json.dumps(badge(report), indent=2, sort_keys=True) + "\n",
+        "junit": render_junit(report),
+    }
+    paths = {}
+    for kind, text in texts.items():
+        paths[kind] = directory / REPORT_FILES[kind]
+        _write_atomic(paths[kind], text)
+    return paths
+
+
+def write_file(text: str, path: Path | str) -> Path:
+    """Write one rendered report file atomically (``mtg-judge report --html OUT`` …)."""
+    path = Path(path)
+    _write_atomic(path, text)
+    return path
