@@ -250,6 +250,28 @@ def load_cards(cards_dir: str | Path = CARDS_DIR) -> dict[str, dict]:
     return cards
 
 
+def load_cards_lenient(cards_dir: str | Path = CARDS_DIR) -> tuple[dict[str, dict], list[FixtureError]]:
+    """Like :func:`load_cards`, but a bad card file is left out instead of stopping
+    everything: returns ``({card name: card dict}, [FixtureError per bad file])``, so that
+    one broken card file errors only the fixtures that use it."""
+    cards: dict[str, dict] = {}
+    files: dict[str, Path] = {}
+    problems: list[FixtureError] = []
+    for path in sorted(Path(cards_dir).glob("*.json")):
+        try:
+            card = _first(load_json(path), "card", path)
+        except FixtureError as exc:
+            problems.append(exc)
+            continue
+        name = card["name"]
+        if name in cards:
+            problems.append(FixtureError(path, "$.name", f"duplicate card name {name!r}: already defined in "
+                                         f"{files[name]}", "a card name defined by one file only"))
+            continue
+        cards[name], files[name] = card, path
+    return cards, problems
+
+
 def load_fixture(path: str | Path) -> dict:
     """Load one fixture file and check it against ``schema/scenario.schema.json`` (FORMAT §3).
 

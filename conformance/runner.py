@@ -25,7 +25,7 @@ from typing import Callable, Iterable
 
 from conformance.canonical import dumps, normalize
 from conformance.expect import Mismatch, check, for_ruleset, format_mismatches
-from conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards,
+from conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards, load_cards_lenient,
                                  load_fixture)
 from conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
 
@@ -255,12 +255,13 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
     the fixture's ruleset order. A fixture file that fails its schema becomes one case
     ``<relative path>[-]`` that errors with the loader's message (file, JSON path, expected),
     so one bad file does not hide the others; cross-file checks are ``mtg-judge validate``'s.
-    Raises ``conformance.loader.FixtureError`` for a bad card file and ``ValueError`` for a
-    bad ``keyword``.
+    A bad card file is left out: the fixtures that use it become errored cases naming the
+    file. Raises ``ValueError`` for a bad ``keyword``.
     """
     root = Path(root)
     keep = set(rulesets) if rulesets is not None else None
-    cards = load_cards(root / "cards")
+    cards, card_problems = load_cards_lenient(root / "cards")
+    bad_cards = "; ".join(str(p) for p in card_problems)
     cases = []
     for path in iter_fixture_paths(root):
         document, mechanic = ([*path.relative_to(root).parts[:-1], "", ""])[:2]
@@ -276,7 +277,8 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
             try:
                 scenario, problem = build_scenario(for_ruleset(fixture, ruleset), cards), None
             except KeyError as exc:
-                scenario, problem = dict(fixture), f"cannot build the scenario: {exc.args[0]}"
+                scenario, problem = dict(fixture), f"cannot build the scenario: {exc.args[0]}" + (
+                    f" (invalid card files: {bad_cards})" if bad_cards else "")
             case = Case(fixture["id"], ruleset, path, document, mechanic, scenario, problem)
             if (keep is None or ruleset in keep) and keyword_matches(keyword, case.name):
                 cases.append(case)
