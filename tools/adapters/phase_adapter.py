@@ -569,9 +569,15 @@ class PhaseRun:
                                         "object": ref, "card": ref, "source": self.ref(src),
                                         "source_card": self.card(src), "targets": targets})
             else:
+                ability = (entry["kind"].get("data") or {}).get("ability") or {}
+                occurrence = ((ability.get("trigger_definition_ref") or {}).get("occurrence")
+                              or {}).get("data") or {}
+                k = occurrence.get("printed_index", 0) if isinstance(occurrence, dict) else 0
                 self.events.append({"type": "ability_triggered", "controller": ctrl,
                                     "object": ref, "card": ref, "source": self.ref(src),
-                                    "source_card": self.card(src)})
+                                    "source_card": self.card(src),
+                                    "ability": self.our_index(src, ("triggered",), k or 0),
+                                    "trigger": ability.get("description")})
                 self.events.append({"type": "ability_put_on_stack", "controller": ctrl,
                                     "object": ref, "card": ref, "targets": targets})
 
@@ -685,13 +691,7 @@ class PhaseRun:
             self.answer_casting(seat, oid, inp)
             ev = self.casting.get("event")
             if ev is not None:
-                # what phase took from the pool: pool before + mana made - pool after
-                paid = dict(self.casting["pool"])
-                for color, n in self.casting["added"].items():
-                    paid[color] = paid.get(color, 0) + n
-                for color, n in self.pool(seat).items():
-                    paid[color] = paid.get(color, 0) - n
-                ev["mana_paid"] = {c: n for c, n in sorted(paid.items()) if n > 0}
+                ev["mana_paid"] = self.mana_paid(seat)
                 ev["modes"] = self.casting["modes"] or []
         finally:
             self.casting = None
@@ -721,12 +721,37 @@ class PhaseRun:
                                    "source": self.ref(oid), "source_card": self.card(oid),
                                    "ability": index}
         self.pending_stack = None
-        self.apply(seat, action("ActivateAbility", {"source_id": oid,
-                                                    "ability_index": theirs[k]}))
-        self.answer_casting(seat, oid, inp)
-        if self.pending_stack is not None:
-            self.pending_activation["targets"] = self.stack_targets(self.pending_stack)
-        self.pending_activation = None
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            self.apply(seat, action("ActivateAbility", {"source_id": oid,
+                                                        "ability_index": theirs[k]}))
+            self.answer_casting(seat, oid, inp)
+            ev = self.pending_activation
+            if self.pending_stack is not None:
+                ev["targets"] = self.stack_targets(self.pending_stack)
+            ev.setdefault("targets", [])
+            ev["x"] = inp.get("x", 0) if self.casting.get("x_chosen") else 0
+            ev["mana_paid"] = self.mana_paid(seat)
+        finally:
+            self.casting = None
+            self.pending_activation = None
+
+    def mana_paid(self, seat: int) -> dict[str, int]:
+        """What phase took from the pool for the cost: pool before + mana made - pool after."""
+        paid = dict(self.casting["pool"])
+        for color, n in self.casting["added"].items():
+            paid[color] = paid.get(color, 0) + n
+        for color, n in self.pool(seat).items():
+            paid[color] = paid.get(color, 0) - n
+        return {c: n for c, n in sorted(paid.items()) if n > 0}
+
+    def our_index(self, oid: int, kinds: tuple[str, ...], k: int) -> int:
+        """The index in our card file's ``abilities`` of the card's k-th ability of ``kinds``
+        (phase numbers its abilities its own way; the k-th of a kind is the same ability)."""
+        obj = self.game.object(oid) or {}
+        ours = self.cards.get(obj.get("name"), {}).get("abilities", [])
+        found = [i for i, a in enumerate(ours) if a.get("kind") in kinds]
+        return found[k] if k < len(found) else k
 
     def pool(self, seat: int) -> dict[str, int]:
         pool: dict[str, int] = {}
@@ -788,6 +813,8 @@ class PhaseRun:
                 if "x" not in inp:
                     raise Rejected("invalid_x", "phase asks for X")
                 self.apply(seat, action("ChooseX", {"value": inp["x"]}))
+                if self.casting is not None:
+                    self.casting["x_chosen"] = True
             elif kind == "ManaPayment":
                 if paid:
                     self.cancel(seat)
@@ -956,7 +983,8 @@ class PhaseRun:
                 if d.get("kind") == "Mana":
                     out.append({"type": "mana_ability_activated",
                                 "player": self.player(d["player_id"]), "source": self.ref(sid),
-                                "source_card": self.card(sid)})
+                                "source_card": self.card(sid), "ability": self.our_index(
+                                    sid, ("mana",), 0)})
                 elif self.pending_activation is not None and \
                         "object" not in self.pending_activation:
                     out.append(self.pending_activation)
@@ -1181,10 +1209,18 @@ class PhaseRun:
             battlefield[key] = entry
         stack = []
         for item in st.get("stack", []):
-            oid = item.get("id", item.get("object_id")) if isinstance(item, dict) else item
-            if isinstance(oid, int):
-                stack.append({"object": self.ref(oid), "card": self.card(oid),
-                              "kind": "ability" if oid in self.abilities else "spell"})
+            oid = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(oid, int):
+                continue
+            entry = {"object": self.ref(oid), "card": self.card(oid),
+                     "kind": "ability" if oid in self.abilities else "spell",
+                     "controller": self.player(item["controller"])}
+            if oid in self.abilities and isinstance(item.get("source_id"), int):
+                entry["source"] = self.ref(item["source_id"])
+            stack.append(entry)
+        combat = None
+        if isinstance(st.get("combat"), dict):
+            combat = self.read_combat(st["combat"])
         game_over = None
         if wf.get("type") == "GameOver":
             winner = (wf.get("data") or {}).get("winner")
@@ -1197,7 +1233,20 @@ class PhaseRun:
                 "priority": self.player(wf["data"]["player"]) if wf.get("type") == "Priority"
                 else None,
                 "players": players, "battlefield": battlefield, "stack": stack,
-                "game_over": game_over}
+                "combat": combat, "game_over": game_over}
+
+    def read_combat(self, combat: dict) -> dict:
+        """phase's combat record, as far as it names attackers and blockers."""
+        attackers, blocks = [], []
+        for item in combat.get("attackers") or []:
+            oid = item.get("object_id") if isinstance(item, dict) else item
+            if isinstance(oid, int):
+                attackers.append(self.ref(oid))
+        for key, value in (combat.get("blocker_to_attacker") or {}).items():
+            for a in value if isinstance(value, list) else [value]:
+                if isinstance(a, int) and str(key).isdigit():
+                    blocks.append({"blocker": self.ref(int(key)), "attacker": self.ref(a)})
+        return {"attackers": attackers, "blocks": blocks}
 
     # ---- the whole run ---------------------------------------------------------------------
 

@@ -235,11 +235,16 @@ class PyMtgRun:
         script = self.scenario.get("script", [])
         ap = lambda: self.game.active_player  # noqa: E731
         resolved_pending = 0  # resolve/pass inputs that the engine's instant resolution absorbed
+        script_turn = int(self.setup.get("turn", 1))  # the turn the script stands in
         for i, inp in enumerate(script):
             kind = inp.get("action")
             who = inp.get("player")
             if self.game.is_game_over():
                 raise Skip(f"input #{i}: the game is over in python-mtg")
+            engine_turn = int(self.setup.get("turn", 1)) + self.game.turn_number
+            if engine_turn != script_turn:
+                raise Skip(f"input #{i}: python-mtg moved on to turn {engine_turn} by itself "
+                           f"(the script is still in turn {script_turn})")
             if kind in ("resolve", "pass") and resolved_pending:
                 if kind == "pass" and who != ap():
                     raise Skip(f"input #{i}: python-mtg gives no priority to {who}")
@@ -304,8 +309,17 @@ class PyMtgRun:
                 self.push(m)
             elif kind == "advance":
                 to = inp["to"]
+                base = int(self.setup.get("turn", 1))
+                want = inp.get("turn")
+                if want is None:  # the next time `to` begins: this turn or the next
+                    here = STEPS.index(self.step()) if self.step() in STEPS else 0
+                    want = script_turn + (0 if STEPS.index(to) > here else 1)
+                script_turn = want
                 for _ in range(50):
-                    if self.step() == to:
+                    now = base + self.game.turn_number
+                    if now > want:
+                        break
+                    if self.step() == to and now == want:
                         break
                     if self.game.is_game_over():
                         break
@@ -317,8 +331,9 @@ class PyMtgRun:
                                       key=lambda m: len(m[1])))
                     else:
                         break
-                if self.step() != to:
-                    raise Skip(f"input #{i}: python-mtg skips past {to} (now in {self.step()})")
+                if self.step() != to or base + self.game.turn_number != want:
+                    raise Skip(f"input #{i}: python-mtg skips past {to} of turn {want} (now in "
+                               f"{self.step()} of turn {base + self.game.turn_number})")
             else:
                 raise Skip(f"input #{i} ({kind}) cannot be given to python-mtg")
 

@@ -1,0 +1,215 @@
+"""The adapters of real third-party engines (tools/adapters/, DESIGN §12).
+
+* The shared protocol loop answers every request, ``errored`` for bad ones, and keeps serving.
+* phase.rs (``phase-python``): a handful of fixtures played through the adapter, in-process
+  and over protocol v1 with every message validated against the schemas; scenarios phase
+  cannot play are skipped with a reason.
+* python-mtg: its handshake (state only), a scenario it can express, and one it cannot.
+
+Each engine's tests are skipped only when its package cannot be imported
+(``pip install -e '.[adapters]'``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.expect import check, for_ruleset, format_mismatches
+from conformance.protocol import ProtocolEngine, build_scenario, cards_used
+from tools.adapters.common import Skip, serve
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+PHASE_COMMAND = f"{sys.executable} -m tools.adapters.phase_adapter"
+PYMTG_COMMAND = f"{sys.executable} -m tools.adapters.pymtg_adapter"
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def scenario(fixture_id: str, ruleset: str = "modern") -> dict:
+    """The protocol scenario of one fixture, read by id (only its own card files are read)."""
+    for path in FIXTURES.rglob("*.json"):
+        if "cards" in path.parts or path.name == "untestable.json":
+            continue
+        fixture = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(fixture, dict) and fixture.get("id") == fixture_id:
+            cards = {name: json.loads((FIXTURES / "cards" / f"{slug(name)}.json")
+                                      .read_text(encoding="utf-8"))
+                     for name in cards_used(fixture)}
+            return for_ruleset(build_scenario(fixture, cards), ruleset)
+    pytest.skip(f"fixture {fixture_id} is not in this checkout")
+
+
+# --------------------------------------------------------------------------------------------
+# The protocol loop
+
+
+def talk(lines: list[str], play, monkeypatch) -> list[dict]:
+    """Run :func:`serve` on request lines; return the reply objects."""
+    import contextlib
+
+    import tools.adapters.common as common
+
+    captured = io.StringIO()
+    monkeypatch.setattr(common, "protocol_stdout", lambda: contextlib.nullcontext(captured))
+    serve({"name": "t", "version": "0", "language": "python", "homepage": "",
+           "rulesets": ["modern"], "capabilities": ["state"]}, play,
+          io.StringIO("".join(line + "\n" for line in lines)))
+    return [json.loads(line) for line in captured.getvalue().splitlines()]
+
+
+def test_protocol_loop_answers_every_request_and_keeps_serving(monkeypatch):
+    def play(scenario, ruleset):
+        if scenario.get("id") == "skip":
+            raise Skip("not expressible")
+        if scenario.get("id") == "boom":
+            raise RuntimeError("boom")
+        return {"events": [], "state": {"turn": 1}}
+
+    replies = talk([
+        '{"cmd":"start","version":1}',
+        'not json',
+        '{"cmd":"run","seq":1,"ruleset":"modern","scenario":{"id":"ok"}}',
+        '{"cmd":"run","seq":2,"ruleset":"modern","scenario":{"id":"skip"}}',
+        '{"cmd":"run","seq":3,"ruleset":"modern","scenario":{"id":"boom"}}',
+        '{"cmd":"dance","seq":4}',
+        '{"cmd":"stop"}',
+        '{"cmd":"run","seq":5,"ruleset":"modern","scenario":{"id":"ok"}}',
+    ], play, monkeypatch)
+    assert replies[0]["version"] == 1 and replies[0]["implementation"]["name"] == "t"
+    assert replies[1] == {"seq": None, "errored": True, "context": replies[1]["context"]}
+    assert replies[2] == {"seq": 1, "events": [], "state": {"turn": 1}}
+    assert replies[3] == {"seq": 2, "skipped": True, "message": "not expressible"}
+    assert replies[4]["seq"] == 3 and replies[4]["errored"] is True
+    assert "boom" in replies[4]["context"]["message"]
+    assert replies[5]["seq"] == 4 and replies[5]["errored"] is True
+    assert len(replies) == 6  # nothing after stop
+
+
+# --------------------------------------------------------------------------------------------
+# phase.rs
+
+PHASE_PASSING = [
+    "classic.stack.last-in-first-out",
+    "classic.abilities.countered-creature-spell-never-enters",
+    "classic.casting.x-cost-stream-of-life",
+    "classic.combat.unblocked-damages-player-blocked-damages-blocker",
+    "classic.combat.lethal-damage-adds-up",
+    "classic.card-types.land-one-per-turn",
+]
+
+
+@pytest.fixture(scope="module")
+def phase_adapter():
+    pytest.importorskip("phase")
+    from tools.adapters import phase_adapter
+    return phase_adapter
+
+
+@pytest.mark.parametrize("fixture_id", PHASE_PASSING)
+def test_phase_plays_fixtures(phase_adapter, fixture_id):
+    sc = scenario(fixture_id)
+    result = phase_adapter.play(sc, "modern")
+    assert set(result) == {"events", "state", "checkpoints"}
+    assert result["events"][0]["type"] == "game_started"
+    mismatches = check(sc, result)
+    assert not mismatches, format_mismatches(mismatches)
+
+
+def test_phase_object_references_follow_zone_changes(phase_adapter):
+    sc = scenario("classic.stack.last-in-first-out")
+    events = phase_adapter.play(sc, "modern")["events"]
+    moves = [(e["object"], e["new_object"], e["from"], e["to"]) for e in events
+             if e["type"] == "zone_changed" and e["card"] == "blast"]
+    assert moves == [("blast", "blast#2", "hand", "stack"),
+                     ("blast#2", "blast#3", "stack", "graveyard")]
+
+
+def test_phase_skips_what_it_cannot_express(phase_adapter):
+    sc = scenario("classic.stack.last-in-first-out")
+    with pytest.raises(Skip, match="ruleset classic-1999"):
+        phase_adapter.play(sc, "classic-1999")
+    odd = json.loads(json.dumps(sc))
+    bolt = odd["cards"]["Lightning Blast"]
+    bolt["oracle_text"] = "Lightning Blast frobnicates the moon."
+    with pytest.raises(Skip, match="Lightning Blast"):
+        phase_adapter.play(odd, "modern")
+    scripted = json.loads(json.dumps(sc))
+    scripted["script"] = [{"action": "random", "outcome": "heads"}]
+    with pytest.raises(Skip, match="random"):
+        phase_adapter.play(scripted, "modern")
+
+
+def test_phase_card_in_mtgjson_shape(phase_adapter):
+    card = json.loads((FIXTURES / "cards" / "black-knight.json").read_text(encoding="utf-8"))
+    mtgjson = phase_adapter.mtgjson_card(card)
+    assert mtgjson["manaCost"] == "{B}{B}" and mtgjson["manaValue"] == 2
+    assert mtgjson["colors"] == ["B"] and mtgjson["text"] == card["oracle_text"]
+    assert mtgjson["keywords"] == ["First strike", "Protection"]
+    face = phase_adapter.build_face(card)
+    assert face["keywords"] == ["FirstStrike", {"Protection": {"Color": "White"}}]
+
+
+def test_phase_rejection_codes_come_from_explicit_messages(phase_adapter):
+    assert phase_adapter.classify("Action not allowed: Creature has summoning sickness: x") \
+        == "summoning_sick"
+    assert phase_adapter.classify("Not your priority") == "not_your_priority"
+    assert phase_adapter.classify("Action not allowed: something new") is None
+
+
+def test_phase_over_the_protocol_with_validation(phase_adapter):
+    sc = scenario("classic.stack.last-in-first-out")
+    with ProtocolEngine(PHASE_COMMAND, timeout=60, validate=True) as engine:
+        impl = engine.implementation
+        assert impl["rulesets"] == ["modern"]
+        assert impl["capabilities"] == ["events", "state", "checkpoints"]
+        result = engine.run(sc, "modern")
+    assert not check(sc, result), format_mismatches(check(sc, result))
+
+
+# --------------------------------------------------------------------------------------------
+# python-mtg
+
+
+@pytest.fixture(scope="module")
+def pymtg_adapter():
+    pytest.importorskip("mtg")
+    from tools.adapters import pymtg_adapter
+    return pymtg_adapter
+
+
+def test_pymtg_skips_what_it_cannot_express(pymtg_adapter):
+    sc = scenario("classic.stack.last-in-first-out")  # bob responds: no priority for him
+    with pytest.raises(Skip):
+        pymtg_adapter.play(sc, "modern")
+    sc = scenario("classic.combat.zero-attackers")  # the engine runs on into bob's turn
+    with pytest.raises(Skip, match="moved on to turn"):
+        pymtg_adapter.play(sc, "modern")
+
+
+def test_pymtg_plays_what_it_can_express(pymtg_adapter):
+    sc = scenario("classic.zones.tokens-are-put-onto-the-battlefield-without-paying")
+    try:
+        result = pymtg_adapter.play(sc, "modern")
+    except Skip as exc:
+        pytest.fail(f"skipped: {exc}")
+    assert result["events"] == []  # python-mtg keeps no event log
+    state = result["state"]
+    assert set(state["players"]) == {"alice", "bob"}
+    assert state["active_player"] in ("alice", "bob")
+    assert all(entry["object"] == key for key, entry in state["battlefield"].items())
+
+
+def test_pymtg_handshake_declares_state_only(pymtg_adapter):
+    with ProtocolEngine(PYMTG_COMMAND, timeout=120, validate=True) as engine:
+        impl = engine.implementation
+    assert impl["name"] == "python-mtg"
+    assert impl["capabilities"] == ["state"] and impl["rulesets"] == ["modern"]
