@@ -1302,12 +1302,14 @@ class Game:
         from .keywords import MADNESS_CAST
         to = "graveyard"
         if any(k["keyword"] == "madness" for k in obj.definition.keywords):
-            def answer(inp: dict) -> bool:
-                if inp.get("choice") not in ("yes", "no"):
-                    raise IllegalAction("invalid_choice", "madness: exile it instead? answer yes or no")
-                return inp["choice"] == "yes"
-            if self.decide("choose", obj.owner, "choose", answer, reason="madness", card=obj.card):
-                to = "exile"
+            to = "exile"
+            if self.rules.madness_exile_optional:
+                def answer(inp: dict) -> bool:
+                    if inp.get("choice") not in ("yes", "no"):
+                        raise IllegalAction("invalid_choice", "madness: exile it instead? answer yes or no")
+                    return inp["choice"] == "yes"
+                if not self.decide("choose", obj.owner, "choose", answer, reason="madness", card=obj.card):
+                    to = "graveyard"
         new = self.move(obj, to, cause="discard")
         self.log("card_discarded", player=obj.owner, object=new.ref, card=new.card,
                  **({"madness": True} if to == "exile" else {}))

@@ -37,6 +37,9 @@ class Ruleset:
     - ``buyback_owner_only``: buyback returns the spell only if its controller owns it
       (2006 rules, 502.16a: "into your hand instead of into your graveyard"); today
       (CR 702.27a) it goes to its owner's hand whoever controls it.
+    - ``madness_exile_optional``: the discarding player *may* exile a madness card instead
+      of putting it into the graveyard (2006 rules, 502.24a: "può rimuoverla dal gioco");
+      today the exile is part of the replacement (CR 702.35a: "exiles it instead").
     """
 
     name: str
@@ -51,6 +54,7 @@ class Ruleset:
     walls_cant_attack: bool = False
     mulligan: str = "london"
     buyback_owner_only: bool = False
+    madness_exile_optional: bool = False
 
 
 MODERN = Ruleset(
@@ -72,6 +76,7 @@ TIMESPIRAL_2006 = Ruleset(
     combat_damage_uses_stack=True,
     mulligan="draw_one_fewer",
     buyback_owner_only=True,
+    madness_exile_optional=True,
 )
 
 CLASSIC_1999 = Ruleset(

@@ -140,18 +140,18 @@ EXPECTED_SWITCHES = {
                          first_player_skips_draw=True,
                          legend_rule="newest_dies", combat_damage_uses_stack=True,
                          walls_cant_attack=True, mulligan="draw_one_fewer",
-                         buyback_owner_only=False),
+                         buyback_owner_only=False, madness_exile_optional=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
                             first_player_skips_draw=True,
                             legend_rule="all_die", combat_damage_uses_stack=True,
                             walls_cant_attack=False, mulligan="draw_one_fewer",
-                            buyback_owner_only=True),
+                            buyback_owner_only=True, madness_exile_optional=True),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
                    legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
-                   mulligan="london", buyback_owner_only=False),
+                   mulligan="london", buyback_owner_only=False, madness_exile_optional=False),
 }
 
 
@@ -778,3 +778,38 @@ def test_for_ruleset_names_the_exile_zone_of_the_era():
     assert modern["events"][0]["to"] == "exile"
     assert modern["state"]["players"]["bob"] == {"exile": ["bear"]}
     assert fixture["expect"]["events"][0]["to"] == "$exile"
+
+
+# --------------------------------------------------------------------------------------------
+# madness_exile_optional
+
+
+def _discard_madness_card(extra: list[dict]) -> dict:
+    """Alice casts Mind Rot on herself, holding Dark Withering (madness {B}) and a Forest."""
+    return scenario(
+        [{"action": "cast", "player": "alice", "card": "rot", "targets": ["alice"]},
+         {"action": "resolve"},
+         {"action": "discard", "player": "alice", "cards": ["withering", "forest"]},
+         *extra],
+        alice={"hand": [{"alias": "rot", "card": "Mind Rot"},
+                        {"alias": "withering", "card": "Dark Withering"},
+                        {"alias": "forest", "card": "Forest"}],
+               "mana_pool": {"B": 1, "C": 2}})
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_madness_exile_optional(ruleset):
+    """2006 (502.24a): the discarding player *may* exile the madness card instead; today
+    (CR 702.35a) it is exiled, no choice asked, and its madness ability triggers."""
+    if RULESETS[ruleset].madness_exile_optional:
+        result = run(_discard_madness_card([{"action": "choose", "player": "alice", "choice": "no"}]), ruleset)
+        assert rejections(result) == []
+        assert result["state"]["players"]["alice"]["graveyard"] == ["withering", "forest", "rot"]
+        assert of_type(result, "ability_triggered", ability="madness") == []
+    else:
+        result = run(_discard_madness_card([]), ruleset)
+        assert rejections(result) == []
+        exiled = of_type(result, "zone_changed", card="withering", to=RULESETS[ruleset].exile_zone_name)
+        assert exiled and exiled[0]["cause"] == "discard"
+        assert of_type(result, "card_discarded", card="withering")[0]["madness"] is True
+        assert len(of_type(result, "ability_triggered", ability="madness")) == 1
