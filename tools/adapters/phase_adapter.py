@@ -163,6 +163,19 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"Creature has summoning sickness", "summoning_sick"),
     (r"No legal targets available", "invalid_target"),
     (r"Card not found in hand, graveyard, exile, or library", "not_in_hand"),
+    (r"Illegal target selected", "invalid_target"),
+    (r"ObjectId\(\d+\) cannot block ObjectId\(\d+\)", "cannot_block"),
+    (r"ObjectId\(\d+\) has Defender", "cannot_attack"),
+    (r"ObjectId\(\d+\) has summoning sickness", "summoning_sick"),
+    (r"it has no mana cost \(CR 118\.6\)", "cannot_pay"),
+]
+
+#: messages whose code depends on the input they refuse: ``{message: {input action: code}}``
+#: (a tapped creature can neither attack nor block; "Wrong player" means another player has
+#: priority, or phase is waiting for another player's decision).
+REJECTIONS_BY_INPUT: list[tuple[str, dict[str, str]]] = [
+    (r"ObjectId\(\d+\) is tapped", {"declare_attackers": "cannot_attack",
+                                     "declare_blockers": "cannot_block"}),
 ]
 
 
@@ -279,10 +292,17 @@ class ScriptError(Exception):
         self.code = code
 
 
-def classify(message: str) -> str | None:
+def classify(message: str, kind: str | None = None, prompt: str | None = None) -> str | None:
+    """Our rejection code for phase's refusal ``message`` of an input of ``kind`` while phase
+    waits for ``prompt``; ``None`` when the message does not say why in our terms."""
     for pattern, code in REJECTIONS:
         if re.search(pattern, message, re.IGNORECASE):
             return code
+    for pattern, codes in REJECTIONS_BY_INPUT:
+        if re.search(pattern, message, re.IGNORECASE) and kind in codes:
+            return codes[kind]
+    if re.search(r"^(Invalid action: )?Wrong player", message):
+        return "not_your_priority" if prompt == "Priority" else "wrong_decision"
     return None
 
 
@@ -317,6 +337,7 @@ class PhaseRun:
         self.pending_stack: int | None = None
         self.actor: int | None = None
         self.step: tuple | None = None
+        self.input_kind: str | None = None
         self.x_values: dict = {}
         self.casting: dict | None = None
         self.ability_count = 0
@@ -369,8 +390,16 @@ class PhaseRun:
 
     # ---- setup -----------------------------------------------------------------------------
 
+    KNOWN_SETUP = {"seed", "turn", "active_player", "step", "lands_played", "players"}
+    KNOWN_PLAYER = {"id", "life", "library", "hand", "graveyard", "exile", "battlefield",
+                    "mana_pool"}
+
     def build(self) -> None:
         setup = self.setup
+        extra = sorted(set(setup) - self.KNOWN_SETUP) + sorted(
+            {k for p in setup.get("players", []) for k in p} - self.KNOWN_PLAYER)
+        if extra:
+            raise Skip(f"setup field(s) {', '.join(extra)} have no phase equivalent here")
         turn = setup.get("turn", 1)
         step = setup.get("step", "precombat_main")
         if step not in PREVIOUS_STEP or PREVIOUS_STEP[step] is None:
@@ -527,7 +556,7 @@ class PhaseRun:
             result = self.game.apply(seat, act)
         except ValueError as exc:
             message = str(exc)
-            code = classify(message)
+            code = classify(message, self.input_kind, before.get("type"))
             if code is None:
                 raise Rejected("", message) from None
             raise Rejected(code, message) from None
@@ -613,6 +642,7 @@ class PhaseRun:
 
     def run_input(self, i: int, inp: dict) -> None:
         kind = inp.get("action")
+        self.input_kind = kind
         handler = getattr(self, f"do_{kind}", None)
         if handler is None:
             raise Skip(f"input #{i} ({kind}) cannot be given to phase")
@@ -626,7 +656,7 @@ class PhaseRun:
 
     def do_pass(self, inp: dict) -> None:
         seat = self.seat_of(inp)
-        self.expect_prompt(("Priority",), seat, "pass")
+        self.expect_prompt(("Priority",), None, "pass")
         self.apply(seat, action("PassPriority"))
 
     def do_resolve(self, inp: dict) -> None:
@@ -673,7 +703,7 @@ class PhaseRun:
     def do_play_land(self, inp: dict) -> None:
         seat = self.seat_of(inp)
         oid = self.object_id(inp["card"])
-        self.expect_prompt(("Priority",), seat, "play_land")
+        self.expect_prompt(("Priority",), None, "play_land")
         self.apply(seat, action("PlayLand", {"object_id": oid, "card_id": oid}))
 
     def do_cast(self, inp: dict) -> None:
@@ -681,7 +711,7 @@ class PhaseRun:
             raise Skip("'mana' (which pool mana pays) cannot be chosen in phase")
         seat = self.seat_of(inp)
         oid = self.object_id(inp["card"])
-        self.expect_prompt(("Priority",), seat, "cast")
+        self.expect_prompt(("Priority",), None, "cast")
         self.cast_targets = {}
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
         try:
@@ -715,7 +745,7 @@ class PhaseRun:
         if len(theirs) != sum(1 for kd in kinds if kd in ("activated", "mana")):
             raise Skip(f"{card_name}: phase parsed {len(theirs)} activated abilities, the "
                        f"card file lists {sum(1 for kd in kinds if kd in ('activated', 'mana'))}")
-        self.expect_prompt(("Priority",), seat, "activate")
+        self.expect_prompt(("Priority",), None, "activate")
         self.cast_targets = {}
         self.pending_activation = {"type": "ability_activated", "player": self.player(seat),
                                    "source": self.ref(oid), "source_card": self.card(oid),
@@ -797,10 +827,6 @@ class PhaseRun:
                                                       "does not give")
                 t = self.target_of(targets.pop(0))
                 chosen.append(t)
-                offered = [a for a in self.game.actions() if a.kind == "ChooseTarget"]
-                if not any(a.data.get("target") == t for a in offered):
-                    self.cancel(seat)
-                    raise Rejected("invalid_target", f"phase does not offer target {t}")
                 self.apply(seat, action("ChooseTarget", {"target": t}))
             elif kind == "ModeChoice":
                 modes = inp.get("modes")
@@ -826,7 +852,15 @@ class PhaseRun:
                         sid, color = self.object_id(src), None
                     self.apply(seat, self.mana_selection(sid, color))
                 paid = True
+                mark = len(self.events)
                 self.apply(seat, action("PassPriority"))
+                # finishing the payment, phase taps whatever else the cost needs: the input's
+                # payment (pay_with, then the pool) did not cover it (FORMAT §3.2)
+                extra = sorted({e["source"] for e in self.events[mark:]
+                                if e["type"] == "mana_ability_activated"})
+                if extra:
+                    raise Rejected("cannot_pay", f"the cost needs more mana than the input's "
+                                                 f"payment: phase also tapped {extra}")
             else:
                 break
         if targets:
@@ -849,11 +883,6 @@ class PhaseRun:
         wf = self.expect_prompt(("DeclareAttackers",), seat, "declare_attackers")
         defender = {"type": "Player", "data": 1 - seat}
         attacks = [[self.object_id(a), defender] for a in inp.get("attackers", [])]
-        valid = set(wf["data"].get("valid_attacker_ids") or [])
-        for oid, _ in attacks:
-            if oid not in valid:
-                raise Rejected("cannot_attack", f"phase does not offer {self.ref(oid)} as an "
-                                                "attacker")
         self.apply(seat, action("DeclareAttackers", {"attacks": attacks, "bands": []}))
 
     def do_declare_blockers(self, inp: dict) -> None:
@@ -861,11 +890,6 @@ class PhaseRun:
         wf = self.expect_prompt(("DeclareBlockers",), seat, "declare_blockers")
         pairs = [[self.object_id(b["blocker"]), self.object_id(b["attacker"])]
                  for b in inp.get("blocks", [])]
-        valid = wf["data"].get("valid_block_targets") or {}
-        for b, a in pairs:
-            if a not in (valid.get(str(b)) or []):
-                raise Rejected("cannot_block", f"phase does not offer {self.ref(b)} as a "
-                                               f"blocker of {self.ref(a)}")
         self.apply(seat, action("DeclareBlockers", {"assignments": pairs}))
 
     def do_assign_damage(self, inp: dict) -> None:
@@ -993,9 +1017,17 @@ class PhaseRun:
                 if self.casting is not None:
                     letter = PHASE_COLOR.get(d.get("mana_type"), "C")
                     self.casting["added"][letter] = self.casting["added"].get(letter, 0) + 1
-                out.append({"type": "mana_added", "player": self.player(d["player_id"]),
-                            "mana": {PHASE_COLOR.get(d.get("mana_type"), "C"): 1},
-                            "source": self.ref(sid), "card": self.card(sid)})
+                letter = PHASE_COLOR.get(d.get("mana_type"), "C")
+                last = out[-1] if out else None
+                if last is not None and last["type"] == "mana_added" and \
+                        last["source"] == self.ref(sid) and \
+                        last["player"] == self.player(d["player_id"]):
+                    # one mana ability adding several mana is one event (FORMAT §6)
+                    last["mana"][letter] = last["mana"].get(letter, 0) + 1
+                else:
+                    out.append({"type": "mana_added", "player": self.player(d["player_id"]),
+                                "mana": {letter: 1}, "source": self.ref(sid),
+                                "card": self.card(sid)})
             elif kind == "PermanentTapped":
                 out.append({"type": "tapped", "object": self.ref(d["object_id"]),
                             "card": self.card(d["object_id"])})
@@ -1042,16 +1074,12 @@ class PhaseRun:
                 if d.get("source_id") is None:
                     # phase's source-less destruction: its lethal-damage state-based action
                     # (no card of this suite has deathtouch, CR 704.5h)
-                    moved = next((x for x in reversed(out) if x["type"] == "zone_changed"
-                                  and x["card"] == self.card(oid)), None)
-                    ev = {"type": "state_based_action", "rule": "704.5g",
-                          "object": moved["object"] if moved else self.ref(oid),
-                          "card": self.card(oid)}
-                    out.insert(out.index(moved) if moved else len(out), ev)
-                out.append({"type": "destroyed", "object": self.ref(oid), "card": self.card(oid)})
+                    self.before_move(out, oid, {"type": "state_based_action", "rule": "704.5g",
+                                                "card": self.card(oid)})
+                self.before_move(out, oid, {"type": "destroyed", "card": self.card(oid)})
             elif kind == "PermanentSacrificed":
-                out.append({"type": "sacrificed", "object": self.ref(d["object_id"]),
-                            "card": self.card(d["object_id"])})
+                oid = d["object_id"]
+                self.before_move(out, oid, {"type": "sacrificed", "card": self.card(oid)})
             elif kind == "Regenerated":
                 out.append({"type": "regenerated", "object": self.ref(d["object_id"]),
                             "card": self.card(d["object_id"])})
@@ -1155,6 +1183,17 @@ class PhaseRun:
                             "draw": not winners})
         self.events.extend(out)
         del resolved_at
+
+    def before_move(self, out: list, oid: int, ev: dict) -> None:
+        """phase reports a destruction or sacrifice after the zone change it causes; FORMAT §6
+        has it before: put ``ev`` (with the object's battlefield reference) just before that
+        ``zone_changed``."""
+        moved = next((x for x in reversed(out) if x["type"] == "zone_changed"
+                      and x["card"] == self.card(oid) and x["from"] == "battlefield"), None)
+        if moved is None:
+            out.append({**ev, "object": self.ref(oid)})
+        else:
+            out.insert(out.index(moved), {**ev, "object": moved["object"]})
 
     # ---- state -----------------------------------------------------------------------------
 
