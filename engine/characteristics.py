@@ -8,9 +8,12 @@ taken as printed/current (no type- or color-changing effects exist in the card p
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterable
 
 from .objects import GameObject, StackItem
+
+_PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 
 if TYPE_CHECKING:
     from .game import Game
@@ -49,17 +52,26 @@ def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[G
         target = game.objects.get(source.attached_to) if source.attached_to else None
         return [target] if target is not None and target.zone == "battlefield" else []
     if isinstance(spec, dict) and "all" in spec:
-        return [o for o in game.battlefield if matches(game, o, spec["all"], source.controller, source)]
+        _STATIC_DEPTH[0] += 1
+        try:
+            return [o for o in game.battlefield if matches(game, o, spec["all"], source.controller, source)]
+        finally:
+            _STATIC_DEPTH[0] -= 1
     return []
+
+
+_STATIC_DEPTH = [0]  # >0 while deciding what a static ability affects
 
 
 def keywords(game: "Game", obj: GameObject) -> list[dict]:
     """The object's keyword abilities after layer 6 (printed, granted by statics, then by
-    resolved effects in timestamp order)."""
+    resolved effects in timestamp order). While the game works out which objects a static
+    ability applies to, keyword conditions look at the other layers only (a static that
+    grants a keyword to creatures "with" that keyword doesn't depend on itself, CR 613.8)."""
     kws = [dict(k) for k in obj.chars.keywords]
     if obj.zone != "battlefield":
         return kws
-    for src, eff in static_effects(game):
+    for src, eff in (static_effects(game) if not _STATIC_DEPTH[0] else []):
         if eff.get("type") == "grant_keywords" and obj in affected_by_static(game, src, eff):
             kws.extend(_norm(k) for k in eff.get("keywords", ()))
     for ce in game.effects:
@@ -107,10 +119,11 @@ def power_toughness(game: "Game", obj: GameObject) -> tuple[int, int]:
             if ce.kind == "modify_pt" and obj.ref in ce.affected:
                 p += ce.power
                 t += ce.toughness
-        n_plus = obj.counters.get("+1/+1", 0)
-        n_minus = obj.counters.get("-1/-1", 0)
-        p += n_plus - n_minus
-        t += n_plus - n_minus
+        for kind, n in obj.counters.items():  # CR 122.1a: +N/+M counters, layer 7d
+            m = _PT_COUNTER.match(kind)
+            if m:
+                p += int(m.group(1)) * n
+                t += int(m.group(2)) * n
     return p, t
 
 
@@ -127,6 +140,44 @@ def colors(obj: GameObject | StackItem | None) -> list[str]:
 
 def is_type(obj: GameObject, t: str) -> bool:
     return t in obj.chars.types
+
+
+def creature_types_state(game: "Game", obj: GameObject) -> str | None:
+    """``"all"`` (changeling, or "gains all creature types"), ``"none"`` (loses them) or
+    None (as printed), after type-changing effects in timestamp order (layer 4)."""
+    if not is_type(obj, "Creature"):
+        return None
+    state = "all" if any(k["keyword"] == "changeling" for k in obj.chars.keywords) else None
+    for ce in sorted(game.effects, key=lambda e: e.timestamp):
+        if obj.ref in ce.affected and ce.kind in ("all_creature_types", "no_creature_types"):
+            state = "all" if ce.kind == "all_creature_types" else "none"
+    return state
+
+
+def subtypes(game: "Game", obj: GameObject) -> list[str]:
+    """The object's subtypes after layer 4: with all creature types, every creature type
+    (engine/data/creature_types.json) plus its other subtypes; with none, only its
+    non-creature subtypes."""
+    state = creature_types_state(game, obj)
+    printed = list(obj.chars.subtypes)
+    if state is None:
+        return printed
+    creature = set(all_creature_types())
+    others = [t for t in printed if t not in creature]
+    return others + (sorted(creature) if state == "all" else [])
+
+
+_CREATURE_TYPES: list[str] = []
+
+
+def all_creature_types() -> list[str]:
+    """CR 205.3m: the creature types (as found on creature and kindred cards)."""
+    if not _CREATURE_TYPES:
+        import json
+        from pathlib import Path
+        data = json.loads((Path(__file__).parent / "data" / "creature_types.json").read_text(encoding="utf-8"))
+        _CREATURE_TYPES.extend(data["creature_types"])
+    return _CREATURE_TYPES
 
 
 def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:

@@ -341,6 +341,7 @@ def _gain_control(ctx: Context, eff: dict) -> None:
         if obj.controller != ctx.controller:
             obj.controller = ctx.controller
             obj.summoning_sick = True
+            obj.upkeep_mark = g.players[ctx.controller].upkeeps  # echo, CR 702.30a
             obj.timestamp = g.new_timestamp()
             g.log("control_changed", object=obj.ref, card=obj.card, controller=ctx.controller)
 
@@ -355,6 +356,7 @@ def _exchange_control(ctx: Context, eff: dict) -> None:
     a.controller, b.controller = b.controller, a.controller
     for obj in (a, b):
         obj.summoning_sick = True
+        obj.upkeep_mark = g.players[obj.controller].upkeeps
         g.log("control_changed", object=obj.ref, card=obj.card, controller=obj.controller)
 
 

@@ -58,6 +58,7 @@ COMBAT_STEPS = ["beginning_of_combat", "declare_attackers", "declare_blockers",
                 "first_strike_damage", "combat_damage", "end_of_combat"]
 MAIN_PHASES = ("precombat_main", "postcombat_main")
 NO_PRIORITY_STEPS = ("untap", "cleanup")  # CR 502.4, 514.3
+PRIORITY_ACTIONS = ("pass", "cast", "activate", "play_land", "suspend", "turn_face_up")
 
 
 class Game:
@@ -166,7 +167,7 @@ class Game:
 
     # ----------------------------------------------------------- zone moves
     def move(self, obj: GameObject, to: str, *, position: str = "top", controller: str | None = None,
-             cause: str | None = None) -> GameObject:
+             cause: str | None = None, face_down: bool = False, init: dict | None = None) -> GameObject:
         """Move ``obj`` to zone ``to`` (``hand``, ``library``, ``graveyard``, ``exile``,
         ``battlefield``, ``stack``); return the new object (CR 400.7).
 
@@ -204,7 +205,9 @@ class Game:
             self.incarnation[obj.card] += 1
             new_ref = f"{obj.card}#{self.incarnation[obj.card]}"
         new = GameObject(ref=new_ref, card=obj.card, definition=obj.definition, owner=obj.owner, zone=to,
-                         timestamp=self.new_timestamp())
+                         timestamp=self.new_timestamp(), face_down=face_down and to in ("stack", "battlefield"))
+        for attr, value in (init or {}).items():  # what the new object remembers (kicked …)
+            setattr(new, attr, value)
         if to == "battlefield":
             new.controller = controller or obj.controller or obj.owner
             new.summoning_sick = True
@@ -221,9 +224,9 @@ class Game:
         self.objects[new.ref] = new
         if not obj.is_token:
             self.by_card[obj.card] = new
-        self.log("zone_changed", object=obj.ref, new_object=new.ref, card=obj.card, name=obj.name,
+        self.log("zone_changed", object=obj.ref, new_object=new.ref, card=obj.card, name=new.name,
                  owner=obj.owner, **{"from": self.zone_name(frm), "to": self.zone_name(to)},
-                 **({"cause": cause} if cause else {}), **({"face_down": True} if obj.face_down else {}))
+                 **({"cause": cause} if cause else {}), **({"face_down": True} if obj.face_down or new.face_down else {}))
         if obj.face_down and to not in ("battlefield", "stack"):
             # CR 708.9: a face-down permanent or spell leaving is revealed
             self.log("card_revealed", player=obj.owner, object=new.ref, card=new.card, name=new.name)
@@ -500,6 +503,8 @@ class Game:
             try:
                 if self.over:
                     raise IllegalAction("game_over", "the game is over")
+                if action not in PRIORITY_ACTIONS:
+                    raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
                 if inp.get("player", player) != player:
                     raise IllegalAction("not_your_priority", f"{player} has priority, not {inp.get('player')}")
                 if action == "pass":
@@ -648,8 +653,7 @@ class Game:
         targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
         self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=x, source=None))
         # now the spell is cast
-        stack_obj = self.move(obj, "stack", controller=player)
-        stack_obj.face_down = alternative == "morph"
+        stack_obj = self.move(obj, "stack", controller=player, face_down=alternative == "morph")
         stack_obj.exile_on_leaving_stack = alternative == "flashback"
         stack_obj.kicked = tuple(kicked)
         if forced == "suspend" and "Creature" in d.types:
@@ -666,7 +670,9 @@ class Game:
                  targets=[t for t in item.targets if t is not None], modes=modes, x=x, mana_paid=paid, **extra,
                  **({"kicked": list(kicked)} if kicked else {}), **({"buyback": True} if buyback else {}),
                  **({"alternative": item.alternative} if item.alternative else {}))
-        if ("storm" in card_kws or "storm" in self.spell_keywords(item)) and not stack_obj.face_down:
+        storms = 0 if stack_obj.face_down else (
+            sum(1 for k in d.keywords if k["keyword"] == "storm") + self.spell_keywords(item).count("storm"))
+        for _ in range(storms):  # CR 702.40b: each instance triggers separately
             from .keywords import STORM
             self.add_trigger(stack_obj, "storm", STORM, {"event": "cast_self", "object": stack_obj,
                                                           "storm_count": self.spells_cast_this_turn - 1,
@@ -711,7 +717,7 @@ class Game:
         costs = list((kicker or {}).get("costs", ()))
         if (not isinstance(chosen, list) or len(set(chosen)) != len(chosen)
                 or not all(isinstance(i, int) and 0 <= i < len(costs) for i in chosen)):
-            raise IllegalAction("invalid_alternative", f"kicker: choose among {len(costs)} kicker cost(s), each once")
+            raise IllegalAction("invalid_choice", f"kicker: choose among {len(costs)} kicker cost(s), each once (CR 702.33c)")
         return sorted(chosen)
 
     def _total_cost(self, player: str, obj: GameObject, alternative: Any, kws: dict, kicked: list[int],
@@ -720,6 +726,8 @@ class Game:
         {3}, "without paying its mana cost", or one granted by a permanent such as Fist of
         Suns), plus additional costs (kicker, buyback)."""
         d = obj.definition
+        as_spell = copy.copy(obj)  # the spell as it will be: controlled by its caster
+        as_spell.controller = player
         if alternative is None:
             cost = d.mana_cost
         elif alternative == "flashback":
@@ -734,7 +742,7 @@ class Game:
             src = self.find(alternative) if isinstance(alternative, str) else None
             effs = [eff for s, eff in ch.static_effects(self) if s is src and eff.get("type") == "alternative_cost"]
             if src is None or src.controller != player or not effs or not ch.matches(
-                    self, obj, effs[0].get("filter"), player):
+                    self, as_spell, effs[0].get("filter"), player):
                 raise IllegalAction("invalid_alternative", f"no alternative cost {alternative!r} for {d.name}")
             cost = ManaCost.parse(effs[0]["cost"])
         cost = ManaCost(cost.generic, cost.colored, d.mana_cost.x if alternative is None else cost.x, cost.present)
@@ -747,9 +755,7 @@ class Game:
         # CR 601.2f: then cost increases, then reductions (generic mana only, not below 0)
         for kind in ("cost_increase", "cost_reduction"):
             for src, eff in ch.static_effects(self):
-                if eff.get("type") != kind or not ch.matches(self, obj, eff.get("filter"), src.controller, src):
-                    continue
-                if (eff.get("filter") or {}).get("controller") == "you" and player != src.controller:
+                if eff.get("type") != kind or not ch.matches(self, as_spell, eff.get("filter"), src.controller, src):
                     continue
                 delta = ManaCost.parse(eff["cost"])
                 if kind == "cost_increase":
@@ -1147,7 +1153,10 @@ class Game:
             return
         self.log(f"{kind}_resolved", object=item.ref, card=item.card)
         ctx = effects.Context(self, item, legal)
-        effects.run(ctx, item.ability.get("effects", ()))
+        if item.ability.get("optional") and not self._yes(item.controller, "optional", item.ref):
+            self.log("ability_declined", object=item.ref, card=item.card, player=item.controller)
+        else:
+            effects.run(ctx, item.ability.get("effects", ()))
         if item in self.stack:
             self.stack.remove(item)
         if item.kind == "spell" and item.obj is not None and item.obj.zone == "stack":
@@ -1162,6 +1171,14 @@ class Game:
                 self._leave_stack(item, "graveyard")
         self._offer_pending_casts()
 
+    def _yes(self, player: str, reason: str, about: str) -> bool:
+        """A yes/no ``choose`` decision ("you may …", CR 603.5)."""
+        def answer(inp: dict) -> bool:
+            if inp.get("choice") not in ("yes", "no"):
+                raise IllegalAction("invalid_choice", "answer yes or no")
+            return inp["choice"] == "yes"
+        return self.decide("choose", player, "choose", answer, reason=reason, about=about)
+
     def _spell_to_battlefield(self, item: StackItem) -> None:
         """CR 608.3: a permanent spell becomes a permanent under its controller's control
         (a face-down spell stays face down, CR 708.4; an Aura attaches to its target)."""
@@ -1170,10 +1187,8 @@ class Game:
             self._leave_stack(item, "battlefield")
             return
         face_down, haste = spell.face_down, spell.haste_from_suspend
-        new = self.move(spell, "battlefield", controller=item.controller)
-        new.face_down = face_down
-        new.kicked = item.kicked
-        new.haste_from_suspend = haste
+        new = self.move(spell, "battlefield", controller=item.controller, face_down=face_down,
+                        init={"kicked": item.kicked, "haste_from_suspend": haste})
         if spell.definition.enchant is not None and item.targets and not face_down:
             new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
             self.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)
@@ -1213,13 +1228,29 @@ class Game:
     def _offer_cast(self, offer: dict, obj: GameObject) -> None:
         player, kind = obj.owner, offer["kind"]
         able = self._could_cast(player, obj, kind)
+        if able and kind == "suspend":
+            payable = self._payable(player, obj)
+            if payable == "never":
+                able = False
+            # 2006 notes: cast it if able; an extra cost payable from the mana pool must be
+            # paid; one payable only by activating mana abilities leaves the choice
+            must = self.rules.suspend_cast_mandatory and payable == "pool"
+        else:
+            must = False
+        if not able:  # no decision to make: the card can't be cast now (split second, no targets…)
+            self.log("cast_declined", player=player, card=obj.card, reason=f"{kind}_cannot_cast")
+            if kind == "madness":
+                self.move(obj, "graveyard", cause="madness")
+            else:
+                obj.counters.pop("time", None)
+            return
 
         def answer(inp: dict) -> bool:
             if inp.get("action") == "choose":
                 if inp.get("choice") != "no":
                     raise IllegalAction("invalid_choice", "cast it, or answer choose 'no'")
-                if kind == "suspend" and able:
-                    raise IllegalAction("invalid_choice", "a suspended card must be cast if able (CR 702.62a)")
+                if must:
+                    raise IllegalAction("invalid_choice", "a suspended card must be cast if able (2006 rules, 502.59a)")
                 return False
             if inp.get("action") != "cast":
                 raise IllegalAction("wrong_decision", f"{player} may cast {obj.card} now ('cast' or 'choose no')")
@@ -1244,6 +1275,23 @@ class Game:
                 self.move(self.find(obj.card), "graveyard", cause="madness")
             else:
                 obj.counters.pop("time", None)
+
+    def _payable(self, player: str, obj: GameObject) -> str:
+        """Whether the total cost of casting ``obj`` without paying its mana cost (cost
+        increases included) can be paid: ``"pool"`` (from the mana pool as it is),
+        ``"abilities"`` (only by activating mana abilities of untapped permanents) or
+        ``"never"``."""
+        kws = {k["keyword"]: dict(k) for k in obj.definition.keywords}
+        cost = self._total_cost(player, obj, "without_paying", kws, [], False)
+        pool = self.players[player].pool
+        try:
+            copy.deepcopy(pool).pay(cost)
+            return "pool"
+        except IllegalAction:
+            pass
+        sources = sum(1 for p in self.battlefield if p.controller == player and not p.tapped
+                      and any(ab.get("kind") == "mana" and ab.get("cost", {}).get("tap") for ab in ch.abilities(self, p)))
+        return "abilities" if pool.total() + sources >= cost.mana_value() else "never"
 
     def _could_cast(self, player: str, obj: GameObject, kind: str) -> bool:
         """Whether casting ``obj`` is possible at all: restrictions (split second, "can't be
@@ -1552,6 +1600,10 @@ class Game:
         self.over = True
         self.result = {"winners": living, "losers": losers, "draw": not living}
         self.log("game_ended", winners=living, losers=losers, draw=not living)
+        # CR 708.9: face-down spells and permanents are revealed when the game ends
+        for obj in [it.obj for it in self.stack if it.obj is not None] + list(self.battlefield):
+            if obj.face_down:
+                self.log("card_revealed", player=obj.owner, object=obj.ref, card=obj.card, name=obj.definition.name)
         raise GameOver()
 
     # ----------------------------------------------------------- triggers

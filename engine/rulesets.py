@@ -40,6 +40,9 @@ class Ruleset:
     - ``madness_exile_optional``: the discarding player *may* exile a madness card instead
       of putting it into the graveyard (2006 rules, 502.24a: "può rimuoverla dal gioco");
       today the exile is part of the replacement (CR 702.35a: "exiles it instead").
+    - ``suspend_cast_mandatory``: when the last time counter is removed, the card must be
+      cast if able (2006 rules, 502.59a, and the notes: an extra cost payable from the mana
+      pool must be paid); today its owner *may* cast it (CR 702.62a).
     """
 
     name: str
@@ -55,6 +58,7 @@ class Ruleset:
     mulligan: str = "london"
     buyback_owner_only: bool = False
     madness_exile_optional: bool = False
+    suspend_cast_mandatory: bool = False
 
 
 MODERN = Ruleset(
@@ -77,6 +81,7 @@ TIMESPIRAL_2006 = Ruleset(
     mulligan="draw_one_fewer",
     buyback_owner_only=True,
     madness_exile_optional=True,
+    suspend_cast_mandatory=True,
 )
 
 CLASSIC_1999 = Ruleset(

@@ -44,7 +44,7 @@ def snapshot(game: "Game") -> dict:
             "counters": dict(sorted(perm.counters.items())),
             "attached_to": game.objects[perm.attached_to].card if perm.attached_to in game.objects else perm.attached_to,
             "types": list(perm.chars.types),
-            "subtypes": list(perm.chars.subtypes),
+            "subtypes": ch.subtypes(game, perm),
             "colors": list(perm.chars.colors),
             "keywords": ch.keyword_names(game, perm),
             "token": perm.is_token,
@@ -56,6 +56,7 @@ def snapshot(game: "Game") -> dict:
             entry["toughness"] = toughness
         battlefield[perm.card] = entry
     stack = [{"object": it.ref, "card": it.card, "kind": it.kind, "controller": it.controller,
+              **({"face_down": True} if it.obj is not None and it.obj.face_down else {}),
               **({"source": it.source_card} if it.kind == "ability" else
                  {"name": it.obj.name} if it.kind == "spell" else {}),
               "targets": list(it.targets)} for it in game.stack]
