@@ -140,18 +140,18 @@ EXPECTED_SWITCHES = {
                          first_player_skips_draw=True,
                          legend_rule="newest_dies", combat_damage_uses_stack=True,
                          walls_cant_attack=True, mulligan="draw_one_fewer",
-                         buyback_owner_only=False, madness_exile_optional=False),
+                         buyback_owner_only=False, madness_exile_optional=False, suspend_cast_mandatory=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
                             first_player_skips_draw=True,
                             legend_rule="all_die", combat_damage_uses_stack=True,
                             walls_cant_attack=False, mulligan="draw_one_fewer",
-                            buyback_owner_only=True, madness_exile_optional=True),
+                            buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
                    legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
-                   mulligan="london", buyback_owner_only=False, madness_exile_optional=False),
+                   mulligan="london", buyback_owner_only=False, madness_exile_optional=False, suspend_cast_mandatory=False),
 }
 
 
@@ -813,3 +813,32 @@ def test_madness_exile_optional(ruleset):
         assert exiled and exiled[0]["cause"] == "discard"
         assert of_type(result, "card_discarded", card="withering")[0]["madness"] is True
         assert len(of_type(result, "ability_triggered", ability="madness")) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# suspend_cast_mandatory
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_suspend_cast_mandatory(ruleset):
+    """The last time counter comes off Corpulent Corpse in alice's upkeep; she answers the
+    cast offer with 'no'. 2006 (502.59a): she must cast it if able — 'no' is refused and she
+    then casts it; today (CR 702.62a) she may decline and it stays exiled with no counters."""
+    scen = scenario(
+        [{"action": "resolve"},   # the upkeep trigger removes the last time counter
+         {"action": "resolve"},   # the cast trigger resolves: the cast is offered
+         {"action": "choose", "player": "alice", "choice": "no"},
+         {"action": "cast", "player": "alice", "card": "corpse"}],
+        alice={"exile": [{"alias": "corpse", "card": "Corpulent Corpse", "counters": {"time": 1}}]},
+        step="upkeep", turn=5)
+    result = run(scen, ruleset)
+    zone = RULESETS[ruleset].exile_zone_name
+    if RULESETS[ruleset].suspend_cast_mandatory:
+        assert rejections(result) == [(2, "invalid_choice")]
+        cast = of_type(result, "spell_cast", card="corpse")
+        assert len(cast) == 1 and cast[0]["alternative"] == "without_paying"
+    else:
+        assert rejections(result) == [(3, "not_in_hand")]
+        assert of_type(result, "spell_cast", card="corpse") == []
+        assert result["state"]["players"]["alice"][zone] == ["corpse"]
+        assert "exile_counters" not in result["state"]["players"]["alice"]
