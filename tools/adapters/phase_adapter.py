@@ -338,6 +338,8 @@ class PhaseRun:
         self.actor: int | None = None
         self.step: tuple | None = None
         self.input_kind: str | None = None
+        self.turn = 0  # phase's turn number as its events tell it
+        self.input_mark = 0
         self.x_values: dict = {}
         self.casting: dict | None = None
         self.ability_count = 0
@@ -499,6 +501,7 @@ class PhaseRun:
         st["priority_pass_count"] = 0
         st["priority_passes"] = []
         self.game = self.engine.load_game(exported)
+        self.turn = st["turn_number"]
         self.events.append({"type": "game_started", "players": list(self.players),
                             "active_player": self.players[active], "turn": turn,
                             "step": step, "ruleset": self.ruleset,
@@ -643,6 +646,7 @@ class PhaseRun:
     def run_input(self, i: int, inp: dict) -> None:
         kind = inp.get("action")
         self.input_kind = kind
+        self.input_mark = len(self.events)
         handler = getattr(self, f"do_{kind}", None)
         if handler is None:
             raise Skip(f"input #{i} ({kind}) cannot be given to phase")
@@ -814,6 +818,21 @@ class PhaseRun:
             "penalty": "None", "taps_for_mana": []}})
 
     def answer_casting(self, seat: int, oid: int, inp: dict) -> None:
+        self._answer_casting(seat, oid, inp)
+        # phase pays what the input's payment does not cover by tapping other sources (at the
+        # end of a manual payment, or at once for an ability): the input's payment (pay_with,
+        # then the pool, FORMAT §3.2) could not pay the cost
+        named = {self.ref(self.object_id(src["source"] if isinstance(src, dict) else src))
+                 for src in inp.get("pay_with") or []}
+        if inp.get("action") == "activate":
+            named.add(self.ref(oid))  # a mana ability's own source
+        extra = sorted({e["source"] for e in self.events[self.input_mark:]
+                        if e["type"] == "mana_ability_activated" and e["source"] not in named})
+        if extra:
+            raise Rejected("cannot_pay", f"the cost needs more mana than the input's payment: "
+                                         f"phase also tapped {extra}")
+
+    def _answer_casting(self, seat: int, oid: int, inp: dict) -> None:
         targets = list(inp.get("targets") or [])
         chosen = []
         pay = list(inp.get("pay_with") or [])
@@ -852,20 +871,14 @@ class PhaseRun:
                         sid, color = self.object_id(src), None
                     self.apply(seat, self.mana_selection(sid, color))
                 paid = True
-                mark = len(self.events)
                 self.apply(seat, action("PassPriority"))
-                # finishing the payment, phase taps whatever else the cost needs: the input's
-                # payment (pay_with, then the pool) did not cover it (FORMAT §3.2)
-                extra = sorted({e["source"] for e in self.events[mark:]
-                                if e["type"] == "mana_ability_activated"})
-                if extra:
-                    raise Rejected("cannot_pay", f"the cost needs more mana than the input's "
-                                                 f"payment: phase also tapped {extra}")
             else:
                 break
         if targets:
             # phase picks a lone legal target itself (no prompt): compare with its choice
             engine = [t for ts in self.cast_targets.values() for t in ts]
+            if not engine and self.pending_stack is not None:
+                engine = self.stack_targets(self.pending_stack)
             wanted = [self.ref(self.object_id(t)) if t not in self.seat else t
                       for t in inp.get("targets") or []]
             if engine != wanted:
@@ -1152,10 +1165,11 @@ class PhaseRun:
                 step = PHASE_TO_STEP.get(d.get("phase"), str(d.get("phase")))
                 if self.step is not None:
                     out.append({"type": "step_ended", "turn": self.step[0], "step": self.step[1]})
-                self.step = (self.game.turn, step)
-                out.append({"type": "step_began", "turn": self.game.turn,
+                self.step = (self.turn, step)
+                out.append({"type": "step_began", "turn": self.turn,
                             "phase": STEP_PHASE.get(step, step), "step": step})
             elif kind == "TurnStarted":
+                self.turn = d.get("turn_number", self.turn)
                 out.append({"type": "turn_began", "turn": d.get("turn_number"),
                             "active_player": self.player(d["player_id"])})
             elif kind == "ManaPoolEmptied":
@@ -1291,11 +1305,12 @@ class PhaseRun:
 
     def save(self) -> tuple:
         return (self.game.state(), len(self.events), dict(self.count), dict(self.tokens),
-                dict(self.abilities), set(self.stack_seen), self.ability_count, self.step)
+                dict(self.abilities), set(self.stack_seen), self.ability_count, self.step,
+                self.turn)
 
     def restore(self, saved: tuple) -> None:
         state, n, self.count, self.tokens, self.abilities, self.stack_seen, \
-            self.ability_count, self.step = saved
+            self.ability_count, self.step, self.turn = saved
         self.game = self.engine.load_game(state)
         del self.events[n:]
         self.pending_activation = None
