@@ -987,6 +987,14 @@ class PhaseRun:
                 src, dst = ZONE_NAME.get(d.get("from"), str(d.get("from")).lower()), \
                     ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
                 owner = record.get("owner")
+                if d.get("from") is None:  # a token coming into being: token_created says it
+                    if dst == "battlefield":
+                        ctrl = record.get("controller", owner)
+                        out.append({"type": "permanent_entered", "object": new,
+                                    "card": self.card(oid), "name": record.get("name"),
+                                    "controller": self.player(ctrl) if isinstance(ctrl, int)
+                                    else None})
+                    continue
                 out.append({"type": "zone_changed", "object": old, "new_object": new,
                             "card": self.card(oid), "name": record.get("name"),
                             "owner": self.player(owner) if isinstance(owner, int) else None,
