@@ -208,6 +208,10 @@ def mtgjson_card(card: dict) -> dict:
             keywords.append(f"{kw['land_type']}walk")
         elif kw.get("keyword") == "protection":
             keywords.append("Protection")
+        elif isinstance(kw.get("keyword"), str):
+            # MTGJSON lists a keyword with a cost or a number by its name alone ("Suspend",
+            # "Kicker"); the Oracle text holds the rest ("Suspend 5—{B}")
+            keywords.append(kw["keyword"].replace("_", " ").capitalize())
         else:
             raise Skip(f"{card['name']}: keyword {kw} has no MTGJSON name here")
     if card.get("enchant") is not None or "Aura" in card.get("subtypes", []):
@@ -737,6 +741,9 @@ class PhaseRun:
         card_name = self.game.object(oid)["name"] if oid is not None else None
         ours = [a for a in self.cards.get(card_name, {}).get("abilities", [])]
         index = inp.get("ability", 0)
+        if not isinstance(index, int):
+            raise Skip(f"ability {index!r} (not an index into the card's abilities) is not "
+                       "translated for phase")
         if not 0 <= index < len(ours):
             raise Rejected("no_such_ability", f"{alias} has no ability {index}")
         kinds = [a.get("kind") for a in ours]
