@@ -19,6 +19,24 @@ import traceback
 from typing import IO, Callable
 
 
+def package_info(dist: str) -> tuple[str, str]:
+    """``(version, homepage)`` of an installed distribution, from its own metadata
+    (``"unknown"`` / ``""`` when it does not say)."""
+    from importlib import metadata
+
+    try:
+        meta = metadata.metadata(dist)
+    except metadata.PackageNotFoundError:
+        return "unknown", ""
+    homepage = ""
+    for entry in meta.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in ("homepage", "home", "repository", "source"):
+            homepage = url.strip()
+            break
+    return meta.get("Version") or "unknown", homepage or (meta.get("Home-page") or "")
+
+
 class Skip(Exception):
     """The scenario (its setup, a card or a script input) cannot be expressed for this engine."""
 

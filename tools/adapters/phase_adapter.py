@@ -96,7 +96,7 @@ import re
 import sys
 from typing import Any
 
-from tools.adapters.common import Skip, serve
+from tools.adapters.common import Skip, package_info, serve
 
 try:  # the engine is optional: the handshake reports its absence as an error
     import phase
@@ -1413,13 +1413,8 @@ def keyword_name(kw: Any) -> str:
 def implementation() -> dict:
     if phase is None:
         raise RuntimeError("phase-python is not installed (pip install phase-python)")
-    try:
-        from importlib.metadata import version
-        ver = version("phase-python")
-    except Exception:  # noqa: BLE001
-        ver = "unknown"
-    return {"name": NAME, "version": ver, "language": "rust",
-            "homepage": "https://github.com/phase-rs/phase",
+    ver, homepage = package_info("phase-python")
+    return {"name": NAME, "version": ver, "language": "rust", "homepage": homepage,
             "rulesets": list(RULESETS), "capabilities": list(CAPABILITIES)}
 
 

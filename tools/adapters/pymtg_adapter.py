@@ -65,7 +65,7 @@ import re
 import sys
 from typing import Any
 
-from tools.adapters.common import Skip, serve
+from tools.adapters.common import Skip, package_info, serve
 
 NAME = "python-mtg"
 RULESETS = ["modern"]
@@ -398,13 +398,8 @@ class PyMtgRun:
 
 def implementation() -> dict:
     import mtg  # noqa: F401 - the handshake fails clearly if python-mtg is missing
-    try:
-        from importlib.metadata import version
-        ver = version("python-mtg")
-    except Exception:  # noqa: BLE001
-        ver = "unknown"
-    return {"name": NAME, "version": ver, "language": "python+datalog",
-            "homepage": "https://github.com/yevbar/witchcraft",
+    ver, homepage = package_info("python-mtg")
+    return {"name": NAME, "version": ver, "language": "python+datalog", "homepage": homepage,
             "rulesets": list(RULESETS), "capabilities": list(CAPABILITIES)}
 
 
