@@ -900,14 +900,14 @@ class PhaseRun:
 
     def do_declare_attackers(self, inp: dict) -> None:
         seat = self.seat_of(inp)
-        wf = self.expect_prompt(("DeclareAttackers",), seat, "declare_attackers")
+        self.expect_prompt(("DeclareAttackers",), seat, "declare_attackers")
         defender = {"type": "Player", "data": 1 - seat}
         attacks = [[self.object_id(a), defender] for a in inp.get("attackers", [])]
         self.apply(seat, action("DeclareAttackers", {"attacks": attacks, "bands": []}))
 
     def do_declare_blockers(self, inp: dict) -> None:
         seat = self.seat_of(inp)
-        wf = self.expect_prompt(("DeclareBlockers",), seat, "declare_blockers")
+        self.expect_prompt(("DeclareBlockers",), seat, "declare_blockers")
         pairs = [[self.object_id(b["blocker"]), self.object_id(b["attacker"])]
                  for b in inp.get("blocks", [])]
         self.apply(seat, action("DeclareBlockers", {"assignments": pairs}))
@@ -1350,7 +1350,7 @@ class PhaseRun:
                 raise Skip(f"probe {act}: phase refuses it with a reason the adapter cannot "
                            f"classify: {exc}") from None
             return {"action": act, "legal": False, "code": exc.code}
-        except ScriptError as exc:
+        except ScriptError:
             return {"action": act, "legal": False, "code": None}
         return {"action": act, "legal": True, "code": None}
 
