@@ -68,11 +68,11 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-OPERATORS = ("$absent", "$contains", "$not_contains", "$len")
-
-
 def _is_operator(pattern: Any) -> bool:
-    return isinstance(pattern, dict) and bool(pattern) and all(k in OPERATORS for k in pattern)
+    """A dict whose keys all start with ``$`` is an operator (unknown ones are reported);
+    ``$exile`` is the zone placeholder, not an operator."""
+    return isinstance(pattern, dict) and bool(pattern) and all(
+        k.startswith("$") and k != EXILE_PLACEHOLDER for k in pattern)
 
 
 def differences(pattern: Any, value: Any, path: str = "$") -> list[str]:

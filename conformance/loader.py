@@ -50,16 +50,16 @@ class FixtureError(Exception):
 
 
 def repo_root() -> Path:
-    """The project folder: the nearest ancestor of this module that holds ``pyproject.toml``.
-
-    Raises FileNotFoundError when no ancestor has one (the package was moved out of the
-    project).
-    """
+    """The project folder: the nearest ancestor of this module that holds ``pyproject.toml``
+    and ``schema/`` (an editable install or a checkout). Installed elsewhere (a plain
+    ``pip install``, which doesn't carry the fixtures and schemas), the current directory
+    if it is a checkout, else the current directory anyway: commands then report the
+    missing ``schema/`` or ``fixtures/`` folder when they need it, and ``--help`` works."""
     here = Path(__file__).resolve()
     for folder in here.parents:
-        if (folder / "pyproject.toml").is_file():
+        if (folder / "pyproject.toml").is_file() and (folder / "schema").is_dir():
             return folder
-    raise FileNotFoundError(f"no pyproject.toml above {here}")
+    return Path.cwd()
 
 
 ROOT = repo_root()

@@ -324,7 +324,11 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
             if result.get("skipped"):
                 return CaseResult(case, "skipped", message=str(result.get("message") or ""))
             capabilities = engine.capabilities
-        normalize(result)  # TypeError for floats or non-JSON values
+        try:
+            normalize(result)  # TypeError for floats or non-JSON values
+        except (TypeError, ValueError) as exc:
+            return CaseResult(case, "errored", message=f"the result is not canonical JSON: {exc}",
+                              error_kind="bad_reply")
     except EngineError as exc:
         return CaseResult(case, "errored", message=_engine_error_message(exc),
                           error_kind=exc.kind)
@@ -335,9 +339,16 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
         return CaseResult(case, "errored", message=traceback.format_exc().rstrip(),
                           error_kind="exception")
     except Exception as exc:  # noqa: BLE001 - an engine bug is a result, not a harness crash
+        if type(exc).__name__ == "ScenarioError":  # the fixture's setup can't be built
+            return CaseResult(case, "errored", message=f"cannot build the scenario: {exc}", error_kind="fixture")
         return CaseResult(case, "errored", message=traceback.format_exc().rstrip()
                           or f"{type(exc).__name__}: {exc}", error_kind="exception")
-    checks, mismatches = check_result(case.scenario, result, capabilities)
+    try:
+        checks, mismatches = check_result(case.scenario, result, capabilities)
+    except Exception as exc:  # noqa: BLE001 - a reply of the wrong shape is the engine's error
+        return CaseResult(case, "errored", message=f"the result has the wrong shape for FORMAT §4/§6 "
+                          f"({type(exc).__name__}: {exc}); run with --validate-protocol for the details",
+                          error_kind="bad_reply")
     if mismatches:
         failed = sum(c.status == "failed" for c in checks)
         return CaseResult(case, "failed", mismatches, result,

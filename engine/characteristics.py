@@ -193,9 +193,9 @@ def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:
         if obj.ref in ce.affected and ce.kind in ("all_creature_types", "no_creature_types"):
             state = "all" if ce.kind == "all_creature_types" else "none"
     if state == "all":
-        return True
+        return printed or subtype in all_creature_types()
     if state == "none":
-        return False
+        return printed and subtype not in all_creature_types()
     return printed
 
 

@@ -73,7 +73,7 @@ def can_attack(game: "Game", obj: "GameObject", player: str) -> None:
         raise IllegalAction("summoning_sick", f"{obj.name} hasn't been under {player}'s control since the turn began")
     if ch.has_keyword(game, obj, "defender"):
         raise IllegalAction("cannot_attack", f"{obj.name} has defender")
-    if game.rules.walls_cant_attack and "Wall" in obj.chars.subtypes:
+    if game.rules.walls_cant_attack and ch.has_subtype(game, obj, "Wall"):
         raise IllegalAction("cannot_attack", f"{obj.name} is a Wall: Walls can't attack (1999 rules)")
     if ch.static_restrictions(game, obj, "cant_attack"):
         raise IllegalAction("cannot_attack", f"{obj.name} can't attack")

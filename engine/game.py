@@ -1040,7 +1040,8 @@ class Game:
                         mana = eff["mana"]
                         produced = (parse_mana_symbols(mana) if isinstance(mana, str) else
                                     self.mana_produced(mana, inp.get("extra_color", inp.get("color"))))
-                        self.log("ability_triggered", controller=perm.controller, object=None, source=perm.ref,
+                        self.log("ability_triggered", controller=perm.controller, object=self.next_ref("ability"),
+                                 source=perm.ref,
                                  source_card=perm.card, ability="mana", trigger="tapped_for_mana")
                         self.add_mana(who, produced, perm)
 
@@ -1518,7 +1519,7 @@ class Game:
                 continue
             seen.add(perm.ref)
             self.log("state_based_action", rule=rule, object=perm.ref, card=perm.card)
-            if destroy:
+            if destroy or (rule == "704.5m" and self.rules.orphaned_aura_destroyed):
                 self.destroy(perm)
             else:
                 self.move(perm, "graveyard", cause="state_based_action")
@@ -1550,7 +1551,11 @@ class Game:
             return self._legend_rule_choose()
         names: dict[str, list[GameObject]] = {}
         for perm in self.battlefield:
-            if "Legendary" in perm.chars.supertypes or "Legend" in perm.chars.subtypes:
+            legend = "Legendary" in perm.chars.supertypes
+            if self.rules.legend_rule == "newest_dies":
+                # 1999: "Leggenda" is a creature type (today's legendary creatures were Legends)
+                legend = ch.is_type(perm, "Creature") and (legend or "Legend" in perm.chars.subtypes)
+            if legend and perm.name is not None:
                 names.setdefault(perm.name, []).append(perm)
         done = False
         rule = "420.5e" if self.rules.legend_rule == "all_die" else "legend-1999"

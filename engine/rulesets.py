@@ -43,6 +43,9 @@ class Ruleset:
     - ``suspend_cast_mandatory``: when the last time counter is removed, the card must be
       cast if able (2006 rules, 502.59a, and the notes: an extra cost payable from the mana
       pool must be paid); today its owner *may* cast it (CR 702.62a).
+    - ``orphaned_aura_destroyed``: an enchantment whose permanent leaves play "is
+      destroyed" (1999 rulebook, "Incantesimo"); today it is put into its owner's graveyard
+      as a state-based action (CR 704.5m), which is not destruction.
     """
 
     name: str
@@ -59,6 +62,7 @@ class Ruleset:
     buyback_owner_only: bool = False
     madness_exile_optional: bool = False
     suspend_cast_mandatory: bool = False
+    orphaned_aura_destroyed: bool = False
 
 
 MODERN = Ruleset(
@@ -97,6 +101,7 @@ CLASSIC_1999 = Ruleset(
     combat_damage_uses_stack=True,
     walls_cant_attack=True,
     mulligan="draw_one_fewer",
+    orphaned_aura_destroyed=True,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (MODERN, TIMESPIRAL_2006, CLASSIC_1999)}

@@ -100,6 +100,13 @@ def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, valida
     if validate_protocol and not engine_command:
         raise click.UsageError("--validate-protocol checks protocol messages: it needs "
                                "--engine")
+    if engine_command is not None:
+        import shlex
+        try:
+            if not shlex.split(engine_command):
+                raise ValueError("empty command")
+        except ValueError as exc:
+            raise click.BadParameter(f"{engine_command!r}: {exc}", param_hint="--engine") from None
     if fail_fast:
         max_fail = 1
     cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
