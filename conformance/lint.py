@@ -44,7 +44,10 @@ REF_KEYS = {
 KEYED = {"players": "player", "battlefield": "object", "assignment": "either"}
 #: Words that may stand where a reference is expected under these keys.
 WORDS = {"outcome": frozenset({"heads", "tails"}), "result": frozenset({"heads", "tails"}),
-         "choice": frozenset({"yes", "no"})}
+         "choice": frozenset({"yes", "no", "none", "white", "blue", "black", "red", "green"})}
+#: Free-text answers to a ``choose`` (a card name, a creature type, ``rampage:1``, ``+2/-2``)
+#: are not references: anything that can't be an alias.
+_ALIAS_LIKE = re.compile(r"^[a-z][a-z0-9_]*(#[0-9]+)?$")
 #: Event fields whose content is not references (a trigger definition: "object": "self").
 OPAQUE = {"trigger"}
 
@@ -317,7 +320,8 @@ class _FixtureChecker:
         nothing); ``words`` are the literal words also allowed there (``yes``, ``heads``…).
         """
         if isinstance(value, str):
-            if kind is not None and value not in words:
+            free_text = where and where[-1] == "choice" and not _ALIAS_LIKE.match(value)
+            if kind is not None and value not in words and not free_text:
                 self.check_ref(value, kind, where)
         elif isinstance(value, list):
             for i, item in enumerate(value):

@@ -127,15 +127,21 @@ def power_toughness(game: "Game", obj: GameObject) -> tuple[int, int]:
     return p, t
 
 
-def colors(obj: GameObject | StackItem | None) -> list[str]:
-    """Color names of an object (CR 105.2); an ability's color is its source's."""
+def colors(obj: GameObject | StackItem | None, game: "Game | None" = None) -> list[str]:
+    """Color names of an object (CR 105.2), after color-setting effects of ``game`` (layer
+    5, latest timestamp wins); an ability's color is its source's."""
     if obj is None:
         return []
     if isinstance(obj, StackItem):
         if obj.obj is not None:
-            return list(obj.obj.chars.colors)
-        return list(obj.source_lki.chars.colors) if obj.source_lki else []
-    return list(obj.chars.colors)
+            return colors(obj.obj, game)
+        return colors(obj.source_lki, game) if obj.source_lki else []
+    out = list(obj.chars.colors)
+    if obj.zone == "battlefield" and game is not None:
+        for ce in sorted(game.effects, key=lambda e: e.timestamp):
+            if ce.kind == "set_colors" and obj.ref in ce.affected:
+                out = list(ce.keywords)
+    return out
 
 
 def is_type(obj: GameObject, t: str) -> bool:
@@ -151,6 +157,8 @@ def creature_types_state(game: "Game", obj: GameObject) -> str | None:
     for ce in sorted(game.effects, key=lambda e: e.timestamp):
         if obj.ref in ce.affected and ce.kind in ("all_creature_types", "no_creature_types"):
             state = "all" if ce.kind == "all_creature_types" else "none"
+        elif obj.ref in ce.affected and ce.kind == "set_creature_type":
+            state = "set:" + ce.keywords[0]
     return state
 
 
@@ -164,6 +172,8 @@ def subtypes(game: "Game", obj: GameObject) -> list[str]:
         return printed
     creature = set(all_creature_types())
     others = [t for t in printed if t not in creature]
+    if state.startswith("set:"):
+        return others + [state[4:]]
     return others + (sorted(creature) if state == "all" else [])
 
 
@@ -182,21 +192,18 @@ def all_creature_types() -> list[str]:
 
 def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:
     """Subtypes after type-changing effects (layer 4, CR 613.1d): changeling (CR 702.73a:
-    every creature type), then "gains/loses all creature types" effects in timestamp
-    order. Creature types are the subtypes of a creature."""
+    every creature type), "gains/loses all creature types" and "becomes the creature type of
+    your choice", in timestamp order. Creature types are the subtypes of a creature."""
     printed = subtype in obj.chars.subtypes
-    if not is_type(obj, "Creature"):
+    state = creature_types_state(game, obj)
+    if state is None:
         return printed
-    all_types = any(k["keyword"] == "changeling" for k in obj.chars.keywords)
-    state = "all" if all_types else None
-    for ce in sorted(game.effects, key=lambda e: e.timestamp):
-        if obj.ref in ce.affected and ce.kind in ("all_creature_types", "no_creature_types"):
-            state = "all" if ce.kind == "all_creature_types" else "none"
+    is_creature_type = subtype in all_creature_types()
     if state == "all":
-        return printed or subtype in all_creature_types()
+        return printed or is_creature_type
     if state == "none":
-        return printed and subtype not in all_creature_types()
-    return printed
+        return printed and not is_creature_type
+    return subtype == state[4:] or (printed and not is_creature_type)
 
 
 def abilities(game: "Game", obj: GameObject) -> list[dict]:
@@ -248,11 +255,11 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             return False
         if key == "supertypes" and not any(t in d.supertypes for t in want):
             return False
-        if key == "colors" and not any(c in colors(obj) for c in want):
+        if key == "colors" and not any(c in colors(obj, game) for c in want):
             return False
-        if key == "not_colors" and any(c in colors(obj) for c in want):
+        if key == "not_colors" and any(c in colors(obj, game) for c in want):
             return False
-        if key == "colorless" and (not colors(obj)) != want:
+        if key == "colorless" and (not colors(obj, game)) != want:
             return False
         if key == "controller":
             if want == "you" and controller != you:
@@ -282,7 +289,7 @@ def protected_from(game: "Game", obj: GameObject, source: GameObject | StackItem
     """CR 702.16: does ``obj`` have protection from a quality ``source`` has?"""
     if source is None:
         return False
-    src_colors = colors(source)
+    src_colors = colors(source, game)
     src_obj = source.obj if isinstance(source, StackItem) else source
     if isinstance(source, StackItem) and src_obj is None:
         src_obj = source.source_lki

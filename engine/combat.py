@@ -134,7 +134,7 @@ def can_block(game: "Game", blocker: "GameObject", attacker: "GameObject", playe
     if ch.has_keyword(game, blocker, "shadow") and not ch.has_keyword(game, attacker, "shadow"):
         raise IllegalAction("cannot_block", f"{blocker.name} has shadow: it can block only creatures with shadow")
     if ch.has_keyword(game, attacker, "fear") and not (
-            ch.is_type(blocker, "Artifact") or "black" in ch.colors(blocker)):
+            ch.is_type(blocker, "Artifact") or "black" in ch.colors(blocker, game)):
         raise IllegalAction("cannot_block", f"{attacker.name} has fear: only artifact or black creatures can block it")
     if ch.has_keyword(game, attacker, "flying") and not (
             ch.has_keyword(game, blocker, "flying") or ch.has_keyword(game, blocker, "reach")):

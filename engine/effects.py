@@ -544,6 +544,92 @@ def _creature_types(kind: str) -> Callable[[Context, dict], None]:
     return handler
 
 
+def _choose_on_resolution(ctx: Context, reason: str, valid: Callable[[Any], Any]) -> Any:
+    """Ask the controller a ``choose`` question while the ability resolves; ``valid(choice)``
+    returns the meaning of the answer or raises IllegalAction."""
+    return ctx.game.decide("choose", ctx.controller, "choose", lambda inp: valid(inp.get("choice")), reason=reason)
+
+
+def _grant_keyword_choice(ctx: Context, eff: dict) -> None:
+    """"Gains your choice of …" (Greater Morphling): the answer names the keyword as the
+    state does (``flying``, ``rampage:1``, ``landwalk:Island``, ``protection:red``)."""
+    from .mana import COLOR_NAMES
+
+    def valid(choice: Any) -> dict:
+        if not isinstance(choice, str):
+            raise IllegalAction("invalid_choice", "name a keyword, e.g. flying or rampage:1")
+        name, _, param = choice.partition(":")
+        for opt in eff["options"]:
+            kw = {"keyword": opt} if isinstance(opt, str) else dict(opt)
+            if kw["keyword"] != name:
+                continue
+            if name == "landwalk":
+                if not param:
+                    break
+                return {"keyword": "landwalk", "land_type": param}
+            if name == "protection":
+                if param not in COLOR_NAMES.values():
+                    break
+                return {"keyword": "protection", "from": {"colors": [param]}}
+            if "n" in kw and param and param != str(kw["n"]):
+                break
+            return kw
+        raise IllegalAction("invalid_choice", f"{choice!r} is not one of the choices")
+
+    kw = _choose_on_resolution(ctx, "keyword_choice", valid)
+    _grant_keywords(ctx, {"what": eff["what"], "keywords": [kw], "duration": eff.get("duration", "end_of_turn")})
+
+
+def _modify_pt_choice(ctx: Context, eff: dict) -> None:
+    """"Gets +2/-2 or -2/+2": the answer is one of ``options`` as ``[power, toughness]``."""
+    options = [list(o) for o in eff["options"]]
+
+    def valid(choice: Any) -> list:
+        if choice not in options and not (isinstance(choice, str) and choice in [f"{p:+d}/{t:+d}" for p, t in options]):
+            raise IllegalAction("invalid_choice", f"choose one of {[f'{p:+d}/{t:+d}' for p, t in options]}")
+        if isinstance(choice, str):
+            return options[[f"{p:+d}/{t:+d}" for p, t in options].index(choice)]
+        return choice
+
+    p, t = _choose_on_resolution(ctx, "pt_choice", valid)
+    _modify_pt(ctx, {"what": eff["what"], "power": p, "toughness": t, "duration": eff.get("duration", "end_of_turn")})
+
+
+def _set_colors_choice(ctx: Context, eff: dict) -> None:
+    """"Becomes the colors of your choice" (layer 5): the answer is a list of color names."""
+    from .mana import COLOR_NAMES
+    names = list(COLOR_NAMES.values())
+
+    def valid(choice: Any) -> list:
+        chosen = [choice] if isinstance(choice, str) else choice
+        if not isinstance(chosen, list) or not chosen or any(c not in names for c in chosen):
+            raise IllegalAction("invalid_choice", f"choose one or more of {names}")
+        return [c for c in names if c in chosen]
+
+    colors = _choose_on_resolution(ctx, "colors", valid)
+    g = ctx.game
+    refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
+    if refs:
+        g.effects.append(ContinuousEffect("set_colors", refs, g.new_timestamp(), keywords=tuple(colors),
+                                          until=eff.get("duration", "end_of_turn")))
+
+
+def _set_creature_type_choice(ctx: Context, eff: dict) -> None:
+    """"Becomes the creature type of your choice" (layer 4): its creature types are
+    replaced by the one chosen."""
+    def valid(choice: Any) -> str:
+        if choice not in ch.all_creature_types():
+            raise IllegalAction("invalid_choice", "name a creature type")
+        return choice
+
+    chosen = _choose_on_resolution(ctx, "creature_type", valid)
+    g = ctx.game
+    refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
+    if refs:
+        g.effects.append(ContinuousEffect("set_creature_type", refs, g.new_timestamp(), keywords=(chosen,),
+                                          until=eff.get("duration", "end_of_turn")))
+
+
 HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "deal_damage": _deal_damage,
     "destroy": _destroy,
@@ -582,4 +668,8 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "turn_face_up": _turn_face_up,
     "gain_all_creature_types": _creature_types("all_creature_types"),
     "lose_all_creature_types": _creature_types("no_creature_types"),
+    "grant_keyword_choice": _grant_keyword_choice,
+    "modify_pt_choice": _modify_pt_choice,
+    "set_colors_choice": _set_colors_choice,
+    "set_creature_type_choice": _set_creature_type_choice,
 }

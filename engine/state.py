@@ -45,7 +45,7 @@ def snapshot(game: "Game") -> dict:
             "attached_to": game.objects[perm.attached_to].card if perm.attached_to in game.objects else perm.attached_to,
             "types": list(perm.chars.types),
             "subtypes": ch.subtypes(game, perm),
-            "colors": list(perm.chars.colors),
+            "colors": ch.colors(perm, game),
             "keywords": ch.keyword_names(game, perm),
             "token": perm.is_token,
         }
