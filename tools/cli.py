@@ -337,6 +337,55 @@ def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
 
 
 @main.command()
+@click.option("-m", "names", metavar="NAME", multiple=True,
+              help="Run only this mutation (repeatable). Default: every mutation.")
+@click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
+              help="Run only the cases whose '<id>[<ruleset>]' matches EXPR (like run -k).")
+@click.option("-n", "workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Worker processes (each runs one mutation at a time over every case).")
+@click.option("--timeout", "case_timeout", type=click.FloatRange(min=0, min_open=True),
+              default=10.0, show_default=True,
+              help="Seconds a case may run under a mutation before it errors (a kill).")
+@click.option("--list", "list_only", is_flag=True, help="List the mutations and exit.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@fixtures_option
+def mutants(names, keyword, workers, case_timeout, list_only, as_json, fixtures_dir):
+    """Mutation self-check: run the suite on the reference engine with one rule switched
+    off at a time and report which fixtures kill (notice) each mutation.
+
+    A mutation is killed when a case that passes on the real engine fails or errors under
+    it; a survivor is a rule no fixture checks. Prints a table (mutation, CR rule, killed
+    by N fixtures, examples) and the kill rate. Exit 0 when the kill rate is at least 90%,
+    1 otherwise (a mutation the engine no longer allows to apply counts as not killed).
+    --json prints {"mutations": [{"name", "rule", "doc", "status", "killed_by",
+    "killed_by_count", "killing_cases"}], "kill_rate", "survivors", ...}.
+    """
+    from conformance.mutants import MUTATIONS, format_report, run_mutants
+
+    if list_only:
+        for m in MUTATIONS.values():
+            click.echo(f"{m.name:<40} {m.rule:<8} {m.summary}")
+        return
+    unknown = [n for n in names if n not in MUTATIONS]
+    if unknown:
+        raise click.BadParameter(f"unknown mutation(s) {', '.join(unknown)} (see --list)",
+                                 param_hint="-m")
+    selected = list(dict.fromkeys(names)) or None
+    total = 1 + (len(selected) if selected else len(MUTATIONS))
+    with click.progressbar(length=total, label="mutants", file=sys.stderr,
+                           show_pos=True) as bar:
+        report = run_mutants(selected, root=fixtures_dir, keyword=keyword, workers=workers,
+                             case_timeout=case_timeout, progress=lambda _name: bar.update(1))
+    if not report.cases:
+        raise click.ClickException("no cases selected (check --fixtures and -k)")
+    if as_json:
+        click.echo(json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        click.echo(format_report(report))
+    sys.exit(0 if report.passed_bar else 1)
+
+
+@main.command()
 def serve():
     """Serve the reference engine over protocol v1 on stdin/stdout (one JSON object per
     line), for harnesses and for 'mtg-judge run --engine "mtg-judge serve"'."""

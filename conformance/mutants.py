@@ -1,0 +1,728 @@
+"""Mutation self-check of the suite (``mtg-judge mutants``).
+
+A *mutation* switches one rule of the reference engine off (or gets it wrong on purpose):
+no state-based action for lethal damage, a stack that resolves first-in-first-out, storm
+that makes no copies… The whole suite then runs against the mutated engine. A mutation is
+**killed** when at least one case that passes on the real engine fails or errors under it;
+a mutation that **survives** is a rule no fixture checks: a gap in the fixtures.
+
+Each mutation is a small, documented in-memory patch, applied only inside the process that
+runs it and undone afterwards (:func:`applied`); engine files are never edited:
+
+- ``replace``: an engine function or method replaced by another (``unittest.mock.patch``);
+- ``wrap``: an engine function or method wrapped (it calls the original);
+- ``rewrite``: an engine function or method recompiled from its own source with one or two
+  textual edits (``old`` → ``new``; whitespace in ``old`` matches any whitespace, and each
+  edit must match exactly the number of times it says, so an engine refactoring makes the
+  mutation *broken* — reported, never silently a survivor).
+
+:func:`run_mutants` runs the unmutated engine once (the baseline: only cases that pass there
+can kill) and each mutation over the selected cases, in a ``ProcessPoolExecutor`` (each
+worker applies one mutation at a time and runs the cases serially, in-process, through
+:func:`conformance.runner.run_case`). Each case has a time limit: a mutation that makes the
+engine loop errors the case (a kill).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import re
+import signal
+import sys
+import textwrap
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+from unittest import mock
+
+from conformance.runner import DEFAULT_ROOT, CaseResult, collect, run_case
+
+#: The kill rate the issue asks of the suite ("Validate real third-party engines…", item 5).
+KILL_RATE_BAR = 0.90
+#: How many killing fixture ids a result lists (the count covers them all).
+EXAMPLES = 10
+
+
+class MutationError(Exception):
+    """A mutation cannot be applied to this engine (its anchor text is gone)."""
+
+
+class CaseTimeout(BaseException):
+    """A case ran longer than its limit under a mutation (a BaseException so that
+    ``run_case``'s ``except Exception`` does not turn it into an ordinary error)."""
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One registered mutation: ``name``, the Comprehensive Rules reference of the rule it
+    breaks (``rule``), its documentation (``doc``: what is switched off, and how), and
+    ``patches()``, which returns the ``unittest.mock`` patchers that apply it."""
+
+    name: str
+    rule: str
+    doc: str
+    patches: Callable[[], list] = field(repr=False, compare=False)
+
+    @property
+    def summary(self) -> str:
+        """The first line of the documentation."""
+        return self.doc.splitlines()[0] if self.doc else ""
+
+
+#: Every mutation by name, in registration order.
+MUTATIONS: dict[str, Mutation] = {}
+
+
+def mutation(name: str, rule: str) -> Callable[[Callable[[], list]], Callable[[], list]]:
+    """Register the decorated function (no arguments, returns a list of patchers; its
+    docstring documents the mutation) as mutation ``name`` of CR ``rule``."""
+    def register(fn: Callable[[], list]) -> Callable[[], list]:
+        doc = inspect.getdoc(fn) or ""
+        if name in MUTATIONS:
+            raise ValueError(f"mutation {name!r} registered twice")
+        MUTATIONS[name] = Mutation(name, rule, doc, fn)
+        return fn
+    return register
+
+
+@contextlib.contextmanager
+def applied(name: str) -> Iterator[Mutation]:
+    """Apply mutation ``name`` for the duration of the ``with`` block, then undo it (even on
+    an exception). Raises ``KeyError`` for an unknown name and :class:`MutationError` when the
+    engine no longer has the code the mutation patches."""
+    m = MUTATIONS[name]
+    with contextlib.ExitStack() as stack:
+        for patcher in m.patches():
+            stack.enter_context(patcher)
+        yield m
+
+
+# --------------------------------------------------------------------------------------------
+# Patch helpers
+
+
+def _owner_attr(owner: Any, attr: str) -> Any:
+    """The function ``owner.attr`` as defined (not bound), or MutationError."""
+    target = owner.__dict__.get(attr) if isinstance(owner, type) else getattr(owner, attr, None)
+    if not callable(target):
+        raise MutationError(f"{getattr(owner, '__name__', owner)}.{attr} is not a function of the engine")
+    return target
+
+
+def replace(owner: Any, attr: str, new: Any) -> Any:
+    """A patcher replacing ``owner.attr`` (a class or a module) by ``new``."""
+    _owner_attr(owner, attr)
+    return mock.patch.object(owner, attr, new)
+
+
+def wrap(owner: Any, attr: str, make: Callable[[Callable], Callable]) -> Any:
+    """A patcher replacing ``owner.attr`` by ``make(original)``."""
+    original = _owner_attr(owner, attr)
+    return mock.patch.object(owner, attr, functools.wraps(original)(make(original)))
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One textual edit of a function's source: ``old`` (whitespace matches any whitespace)
+    becomes ``new``; it must occur exactly ``count`` times. ``after``: text that must come
+    just before ``old`` (kept as it is), to pick one occurrence among several."""
+
+    old: str
+    new: str
+    count: int = 1
+    after: str = ""
+
+
+def _pattern(text: str) -> str:
+    return r"\s+".join(re.escape(part) for part in text.split())
+
+
+def rewrite(owner: Any, attr: str, *edits: Edit) -> Any:
+    """A patcher replacing ``owner.attr`` by the same function recompiled from its source
+    with ``edits`` applied (in the globals of its module, which stay untouched)."""
+    original = _owner_attr(owner, attr)
+    source = textwrap.dedent(inspect.getsource(original))
+    where = f"{original.__module__}.{original.__qualname__}"
+    for edit in edits:
+        pre = rf"(?P<pre>{_pattern(edit.after)}\s+)" if edit.after else r"(?P<pre>)"
+        pattern = re.compile(pre + _pattern(edit.old))
+        found = len(pattern.findall(source))
+        if found != edit.count:
+            raise MutationError(f"{where}: {edit.old!r} occurs {found} time(s), not {edit.count}; "
+                                "the engine changed: update the mutation")
+        source = pattern.sub(lambda match: match.group("pre") + edit.new, source)
+    module = sys.modules[original.__module__]
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<mutant of {where}>", "exec"), module.__dict__, namespace)
+    new = namespace[original.__name__]
+    new.__qualname__ = original.__qualname__
+    new.__doc__ = original.__doc__
+    return mock.patch.object(owner, attr, new)
+
+
+def _engine() -> tuple[Any, Any, Any, Any, Any]:
+    from engine import characteristics, combat, effects, game, keywords
+    return game.Game, combat, effects, keywords, characteristics
+
+
+# --------------------------------------------------------------------------------------------
+# The mutations
+
+
+@mutation("no-lethal-damage-sba", "704.5g")
+def _no_lethal_damage() -> list:
+    """A creature with lethal damage marked on it is not destroyed.
+
+    ``Game._sba_once``: the 704.5g branch (``perm.damage >= t``) never applies."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once", Edit("elif perm.damage >= t and perm.damage > 0:", "elif False:"))]
+
+
+@mutation("no-zero-toughness-sba", "704.5f")
+def _no_zero_toughness() -> list:
+    """A creature with toughness 0 or less is not put into its owner's graveyard.
+
+    ``Game._sba_once``: the 704.5f branch (``t <= 0``) never applies (a creature with
+    toughness 0 and damage on it would still die of 704.5g)."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once", Edit("if t <= 0:", "if False:"))]
+
+
+@mutation("zero-life-does-not-lose", "704.5a")
+def _zero_life() -> list:
+    """A player with 0 or less life does not lose the game.
+
+    ``Game._sba_once``: the 704.5a check (``p.life <= 0``) never applies."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once", Edit("if p.life <= 0:", "if False:"))]
+
+
+@mutation("empty-library-draw-does-not-lose", "704.5b")
+def _empty_library() -> list:
+    """A player who drew from an empty library does not lose the game.
+
+    ``Game._sba_once``: the 704.5b check (``p.drew_from_empty``) never applies."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once", Edit("elif p.drew_from_empty:", "elif False:"))]
+
+
+@mutation("tokens-do-not-cease-to-exist", "704.5d")
+def _tokens_stay() -> list:
+    """A token that left the battlefield stays in its new zone.
+
+    ``Game._sba_once``: the 704.5d loop finds no token in any zone."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once",
+                    Edit("for obj in [o for o in p.zone(zone) if o.is_token]:", "for obj in []:"))]
+
+
+@mutation("illegal-aura-stays", "704.5m")
+def _aura_stays() -> list:
+    """An Aura attached to an illegal object (or to nothing) stays on the battlefield.
+
+    ``Game._aura_can_stay`` always answers True."""
+    Game = _engine()[0]
+    return [replace(Game, "_aura_can_stay", lambda self, aura, host: True)]
+
+
+@mutation("legend-rule-off", "704.5j")
+def _legend_rule() -> list:
+    """Two legendary permanents with the same name stay on the battlefield (every era's
+    version of the legend rule is off).
+
+    ``Game._legend_rule`` does nothing."""
+    Game = _engine()[0]
+    return [replace(Game, "_legend_rule", lambda self: False)]
+
+
+@mutation("counters-do-not-annihilate", "704.5q")
+def _counters() -> list:
+    """+1/+1 and -1/-1 counters on the same permanent are not removed in pairs.
+
+    ``Game._sba_once``: the 704.5q branch never applies."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once", Edit('if perm.counters.get("+1/+1") and perm.counters.get("-1/-1"):',
+                                            "if False:"))]
+
+
+@mutation("triggers-not-in-apnap-order", "603.3b")
+def _triggers_napap() -> list:
+    """Pending triggered abilities go on the stack nonactive player first (so the active
+    player's resolve first).
+
+    ``Game.put_triggers_on_stack`` walks the players in reversed APNAP order."""
+    Game = _engine()[0]
+    return [rewrite(Game, "put_triggers_on_stack",
+                    Edit("for pid in self.apnap():", "for pid in reversed(self.apnap()):"))]
+
+
+@mutation("first-strike-ignored", "510.4")
+def _first_strike() -> list:
+    """There is no first-strike combat damage step: every creature deals its combat damage
+    at the same time.
+
+    ``Combat.any_first_strike`` always answers False, so the step is skipped."""
+    combat = _engine()[1]
+    return [replace(combat.Combat, "any_first_strike", lambda self, game: False)]
+
+
+@mutation("split-second-ignored", "702.61a")
+def _split_second() -> list:
+    """Spells can be cast and abilities activated while a split second spell is on the
+    stack.
+
+    ``Game.check_can_cast`` and ``Game.activate`` never see a split second keyword."""
+    Game = _engine()[0]
+    return [rewrite(Game, "check_can_cast", Edit('k["keyword"] == "split_second"', "False")),
+            rewrite(Game, "activate", Edit('k["keyword"] == "split_second"', "False"))]
+
+
+@mutation("targets-not-rechecked-on-resolution", "608.2b")
+def _targets() -> list:
+    """A spell or ability's targets are not checked again as it resolves: one whose
+    targets all became illegal still resolves.
+
+    ``Game.target_still_legal`` always answers True."""
+    Game = _engine()[0]
+    return [replace(Game, "target_still_legal", lambda self, item, spec, ref: True)]
+
+
+@mutation("summoning-sick-creatures-attack", "302.6")
+def _sick_attack() -> list:
+    """A creature can attack though its controller hasn't controlled it continuously since
+    their most recent turn began (summoning sickness ignored for attacks).
+
+    ``combat.can_attack``: the summoning sickness check never applies."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_attack",
+                    Edit('if obj.summoning_sick and not ch.has_keyword(game, obj, "haste"):', "if False:"))]
+
+
+@mutation("summoning-sick-creatures-tap", "302.6")
+def _sick_tap() -> list:
+    """A summoning-sick creature can pay {T} costs (its {T} abilities, mana abilities
+    included).
+
+    ``Game._pay_tap``: the summoning sickness check never applies."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_pay_tap", Edit(
+        'if ch.is_type(source, "Creature") and source.summoning_sick and not ch.has_keyword(self, source, "haste"):',
+        "if False:"))]
+
+
+@mutation("flying-does-not-restrict-blocks", "702.9b")
+def _flying() -> list:
+    """A creature without flying or reach can block a creature with flying.
+
+    ``combat.can_block``: the flying restriction never applies."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_block", Edit('if ch.has_keyword(game, attacker, "flying") and not (',
+                                              "if False and not ("))]
+
+
+@mutation("landwalk-ignored", "702.14c")
+def _landwalk() -> list:
+    """A creature with landwalk can be blocked even though the defending player controls a
+    land of that type.
+
+    ``combat.can_block``: the landwalk restriction never applies."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_block", Edit('if kw["keyword"] == "landwalk":', "if False:"))]
+
+
+@mutation("protection-does-not-prevent-damage", "702.16e")
+def _protection_damage() -> list:
+    """Damage from a source with a quality a permanent has protection from is dealt.
+
+    ``Game.deal_damage``: protection never prevents damage (it still stops targeting and
+    blocking)."""
+    Game = _engine()[0]
+    return [rewrite(Game, "deal_damage", Edit("ch.protected_from(self, target, source)", "False"))]
+
+
+@mutation("protection-does-not-stop-targeting", "702.16b")
+def _protection_targets() -> list:
+    """A permanent can be the target of spells and abilities with a quality it has
+    protection from.
+
+    ``characteristics.target_kinds_match``: the protection check never applies."""
+    ch = _engine()[4]
+    return [rewrite(ch, "target_kinds_match", Edit("if protected_from(game, obj, source):", "if False:"))]
+
+
+@mutation("trample-ignored", "702.19b")
+def _trample() -> list:
+    """A blocked attacking creature with trample can't assign its excess damage to the
+    player it attacks.
+
+    ``combat.combat_damage_step`` sees no trample."""
+    combat = _engine()[1]
+    return [rewrite(combat, "combat_damage_step",
+                    Edit('trample = ch.has_keyword(game, attacker, "trample")', "trample = False"))]
+
+
+@mutation("mana-pool-never-empties", "500.4")
+def _pool() -> list:
+    """Unspent mana stays in the pool from step to step and phase to phase (and so never
+    burns under the old rulesets).
+
+    ``Game.end_step``: the pools are never emptied."""
+    Game = _engine()[0]
+    return [rewrite(Game, "end_step", Edit("if nxt_phase_changes:", "if False:"))]
+
+
+@mutation("unlimited-lands-per-turn", "305.2")
+def _lands() -> list:
+    """A player can play any number of lands in a turn.
+
+    ``Game.play_land``: the one-land-per-turn check never applies."""
+    Game = _engine()[0]
+    return [rewrite(Game, "play_land", Edit("if self.players[player].lands_played >= 1:", "if False:"))]
+
+
+@mutation("sorcery-timing-not-enforced", "307.1")
+def _sorcery_timing() -> list:
+    """Sorcery-speed actions (sorceries, creatures and other permanent spells without
+    flash, lands, "activate only as a sorcery") are allowed at any time.
+
+    ``Game.sorcery_timing_ok`` always answers True."""
+    Game = _engine()[0]
+    return [replace(Game, "sorcery_timing_ok", lambda self, player: True)]
+
+
+@mutation("regeneration-ignored", "701.19")
+def _regeneration() -> list:
+    """A regeneration shield never replaces destruction.
+
+    ``Game.destroy`` is always called as if the permanent "can't be regenerated"."""
+    Game = _engine()[0]
+    return [wrap(Game, "destroy", lambda original: lambda self, obj, can_regenerate=True: original(self, obj, False))]
+
+
+@mutation("stack-resolves-first-in-first-out", "405.5")
+def _fifo() -> list:
+    """The first object put on the stack resolves first (instead of the last one).
+
+    ``Game.resolve_top`` first moves the bottom object of the stack to the top."""
+    Game = _engine()[0]
+
+    def make(original: Callable) -> Callable:
+        def resolve_bottom(self: Any) -> None:
+            if len(self.stack) > 1:
+                self.stack.append(self.stack.pop(0))
+            original(self)
+        return resolve_bottom
+    return [wrap(Game, "resolve_top", make)]
+
+
+@mutation("priority-not-returned-to-active-player", "117.3b")
+def _priority() -> list:
+    """After a spell or ability resolves, the player who passed last receives priority
+    (not the active player).
+
+    ``Game.priority_round``: after ``resolve_top()``, priority goes to the last player who
+    passed."""
+    Game = _engine()[0]
+    return [rewrite(Game, "priority_round", Edit("self.priority = self.active", "self.priority = player",
+                                                 after="self.resolve_top() passes = 0"))]
+
+
+@mutation("cleanup-damage-stays", "514.2")
+def _damage_stays() -> list:
+    """Damage marked on permanents does not wear off in the cleanup step.
+
+    ``Game.cleanup_step``: ``perm.damage = 0`` is gone."""
+    Game = _engine()[0]
+    return [rewrite(Game, "cleanup_step", Edit("perm.damage = 0", "pass"))]
+
+
+@mutation("until-end-of-turn-effects-last", "514.2")
+def _effects_last() -> list:
+    """"Until end of turn" effects don't end in the cleanup step.
+
+    ``Game.cleanup_step`` keeps every continuous effect."""
+    Game = _engine()[0]
+    return [rewrite(Game, "cleanup_step",
+                    Edit('self.effects = [e for e in self.effects if e.until != "end_of_turn"]', "pass"))]
+
+
+@mutation("no-discard-to-hand-size", "514.1")
+def _hand_size() -> list:
+    """The active player never discards down to the maximum hand size in the cleanup step.
+
+    ``Game.cleanup_step``: the excess is always 0."""
+    Game = _engine()[0]
+    return [rewrite(Game, "cleanup_step", Edit("excess = len(player.hand) - self.rules.max_hand_size",
+                                               "excess = 0"))]
+
+
+@mutation("flashback-does-not-exile", "702.34a")
+def _flashback() -> list:
+    """A spell cast with flashback goes to the graveyard (or wherever it would go) instead
+    of exile as it leaves the stack.
+
+    ``Game.cast`` never marks the spell "exile it as it leaves the stack"."""
+    Game = _engine()[0]
+    return [rewrite(Game, "cast", Edit('stack_obj.exile_on_leaving_stack = alternative == "flashback"',
+                                       "stack_obj.exile_on_leaving_stack = False"))]
+
+
+@mutation("storm-makes-no-copies", "702.40a")
+def _storm() -> list:
+    """Storm triggers and resolves but copies nothing.
+
+    ``effects.HANDLERS["storm_copies"]`` does nothing."""
+    effects = _engine()[2]
+    if "storm_copies" not in effects.HANDLERS:
+        raise MutationError("engine.effects.HANDLERS has no 'storm_copies' effect")
+    return [mock.patch.dict(effects.HANDLERS, {"storm_copies": lambda ctx, eff: None})]
+
+
+@mutation("copies-counted-as-cast", "702.40a")
+def _copies_cast() -> list:
+    """Each copy of a spell counts as a spell cast this turn for storm (copies are not
+    cast, CR 707.10).
+
+    ``effects.copy_spell`` also adds one to ``Game.spells_cast_this_turn``."""
+    effects = _engine()[2]
+
+    def make(original: Callable) -> Callable:
+        def copy_and_count(ctx: Any, item: Any, new_targets: bool) -> Any:
+            ctx.game.spells_cast_this_turn += 1
+            return original(ctx, item, new_targets)
+        return copy_and_count
+    return [wrap(effects, "copy_spell", make)]
+
+
+@mutation("madness-does-not-exile", "702.35a")
+def _madness() -> list:
+    """A discarded card with madness goes to the graveyard: it is never exiled and its
+    madness ability never triggers.
+
+    ``Game.discard``: the madness replacement never applies."""
+    Game = _engine()[0]
+    return [rewrite(Game, "discard", Edit('if any(k["keyword"] == "madness" for k in obj.definition.keywords):',
+                                          "if False:"))]
+
+
+@mutation("buyback-ignored", "702.27a")
+def _buyback() -> list:
+    """A spell whose buyback cost was paid goes to the graveyard as it resolves.
+
+    ``Game._buyback_applies`` always answers False."""
+    Game = _engine()[0]
+    return [replace(Game, "_buyback_applies", lambda self, item: False)]
+
+
+@mutation("echo-never-triggers", "702.30a")
+def _echo() -> list:
+    """Echo's upkeep trigger never triggers: permanents with echo are never sacrificed.
+
+    ``keywords.triggered_from_keywords`` leaves echo's ability out."""
+    keywords = _engine()[3]
+
+    def make(original: Callable) -> Callable:
+        def without_echo(kws: list) -> list:
+            return [(key, ab) for key, ab in original(kws) if key != "echo"]
+        return without_echo
+    return [wrap(keywords, "triggered_from_keywords", make)]
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+@dataclass
+class MutantResult:
+    """What became of one mutation: ``status`` ``killed``, ``survived`` or ``broken`` (it
+    could not be applied: ``error``). ``killing``: the names (``<id>[<ruleset>]``) of the
+    cases that pass on the real engine and fail or error under the mutation, in case
+    order; ``killed_by``: their fixture ids, de-duplicated."""
+
+    mutation: Mutation
+    status: str
+    killing: list[str] = field(default_factory=list)
+    killed_by: list[str] = field(default_factory=list)
+    error: str = ""
+    seconds: float = 0.0
+
+    def as_json(self) -> dict:
+        return {"name": self.mutation.name, "rule": self.mutation.rule, "doc": self.mutation.doc,
+                "status": self.status, "killed_by": self.killed_by[:EXAMPLES],
+                "killed_by_count": len(self.killed_by), "killing_cases": len(self.killing),
+                **({"error": self.error} if self.error else {})}
+
+
+@dataclass
+class MutantsReport:
+    """A mutation run: the results in registry order, the number of cases run, and the
+    baseline cases that do not pass on the unmutated engine (they cannot kill anything)."""
+
+    results: list[MutantResult]
+    cases: int
+    baseline_not_passing: list[str]
+
+    @property
+    def killed(self) -> list[MutantResult]:
+        return [r for r in self.results if r.status == "killed"]
+
+    @property
+    def survivors(self) -> list[MutantResult]:
+        return [r for r in self.results if r.status != "killed"]
+
+    @property
+    def kill_rate(self) -> float:
+        """Killed mutations / mutations run (a broken mutation counts as not killed)."""
+        return len(self.killed) / len(self.results) if self.results else 0.0
+
+    @property
+    def passed_bar(self) -> bool:
+        return bool(self.results) and self.kill_rate >= KILL_RATE_BAR
+
+    def as_json(self) -> dict:
+        return {"mutations": [r.as_json() for r in self.results], "cases": self.cases,
+                "killed": len(self.killed), "total": len(self.results),
+                "kill_rate": round(self.kill_rate, 4), "bar": KILL_RATE_BAR,
+                "survivors": [r.mutation.name for r in self.results if r.status == "survived"],
+                "broken": [r.mutation.name for r in self.results if r.status == "broken"],
+                "baseline_not_passing": self.baseline_not_passing}
+
+
+@functools.lru_cache(maxsize=4)
+def _cases(root: str, keyword: str | None) -> tuple:
+    return tuple(collect(Path(root), keyword=keyword))
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise CaseTimeout in the body after ``seconds`` (main thread on POSIX only; elsewhere
+    no limit)."""
+    usable = (seconds and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise CaseTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_cases(cases: Any, case_timeout: float | None = None) -> dict[str, str]:
+    """Run ``cases`` serially on the reference engine (as it is patched now); return
+    ``{case name: status}`` (a case over its time limit is ``errored``)."""
+    statuses = {}
+    for case in cases:
+        try:
+            with _time_limit(case_timeout):
+                result: CaseResult = run_case(case)
+            statuses[case.name] = result.status
+        except CaseTimeout:
+            statuses[case.name] = "errored"
+    return statuses
+
+
+def _run_one(name: str | None, root: str, keyword: str | None,
+             case_timeout: float | None) -> tuple[str | None, dict[str, str] | None, str, float]:
+    """Worker task: run the cases with mutation ``name`` applied (None: the baseline).
+    Returns ``(name, {case name: status} or None, error, seconds)``."""
+    start = time.perf_counter()
+    cases = _cases(root, keyword)
+    try:
+        with applied(name) if name is not None else contextlib.nullcontext():
+            statuses = run_cases(cases, case_timeout)
+    except MutationError as exc:
+        return name, None, str(exc), time.perf_counter() - start
+    return name, statuses, "", time.perf_counter() - start
+
+
+def run_mutants(names: list[str] | None = None, root: Path | str = DEFAULT_ROOT,
+                keyword: str | None = None, workers: int = 2, case_timeout: float | None = 10.0,
+                progress: Callable[[str | None], None] | None = None) -> MutantsReport:
+    """Run the baseline and each mutation of ``names`` (default: all, registry order) over
+    the cases under ``root`` matching ``keyword``; ``workers`` processes (1: serially in
+    this process, each mutation undone before the next). ``progress(name)`` is called as
+    each run finishes (None for the baseline). Raises KeyError for an unknown name."""
+    names = list(MUTATIONS) if names is None else list(names)
+    for name in names:
+        if name not in MUTATIONS:
+            raise KeyError(name)
+    jobs: list[str | None] = [None, *names]
+    outputs: dict[str | None, tuple] = {}
+    if workers <= 1:
+        for job in jobs:
+            outputs[job] = _run_one(job, str(root), keyword, case_timeout)
+            if progress is not None:
+                progress(job)
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            futures = [pool.submit(_run_one, job, str(root), keyword, case_timeout) for job in jobs]
+            for future in as_completed(futures):
+                output = future.result()
+                outputs[output[0]] = output
+                if progress is not None:
+                    progress(output[0])
+    _, baseline, error, _ = outputs[None]
+    assert baseline is not None, error
+    passing = [case for case, status in baseline.items() if status == "passed"]
+    results = []
+    for name in names:
+        _, statuses, error, seconds = outputs[name]
+        m = MUTATIONS[name]
+        if statuses is None:
+            results.append(MutantResult(m, "broken", error=error, seconds=seconds))
+            continue
+        killing = [case for case in passing if statuses.get(case) in ("failed", "errored")]
+        fixtures = list(dict.fromkeys(case.rsplit("[", 1)[0] for case in killing))
+        results.append(MutantResult(m, "killed" if killing else "survived", killing, fixtures,
+                                    seconds=seconds))
+    not_passing = [case for case, status in baseline.items() if status != "passed"]
+    return MutantsReport(results, len(baseline), not_passing)
+
+
+def format_report(report: MutantsReport, examples: int = 2) -> str:
+    """The text table (mutation, CR rule, killed by N fixtures, examples), then the kill
+    rate and the survivors."""
+    rows = []
+    for r in report.results:
+        if r.status == "killed":
+            killed = f"{len(r.killed_by)} fixture{'s' if len(r.killed_by) != 1 else ''}"
+            shown = ", ".join(r.killed_by[:examples]) + (", …" if len(r.killed_by) > examples else "")
+        elif r.status == "survived":
+            killed, shown = "SURVIVED", "no fixture notices"
+        else:
+            killed, shown = "BROKEN", r.error
+        rows.append((r.mutation.name, r.mutation.rule, killed, shown))
+    head = ("mutation", "CR", "killed by", "examples")
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(3)]
+    lines = ["  ".join(f"{cell:<{widths[i]}}" for i, cell in enumerate(head[:3])) + "  " + head[3]]
+    lines.append("-" * (sum(widths) + 6 + len(head[3])))
+    for row in rows:
+        lines.append("  ".join(f"{cell:<{widths[i]}}" for i, cell in enumerate(row[:3])) + "  " + row[3])
+    lines.append("")
+    rate = f"{100 * report.kill_rate:.1f}%"
+    lines.append(f"kill rate: {len(report.killed)}/{len(report.results)} mutations killed ({rate}; "
+                 f"the bar is {100 * KILL_RATE_BAR:.0f}%) over {report.cases} cases")
+    survived = [r.mutation.name for r in report.results if r.status == "survived"]
+    broken = [r.mutation.name for r in report.results if r.status == "broken"]
+    if survived:
+        lines.append("survivors (rules no fixture checks): " + ", ".join(survived))
+    if broken:
+        lines.append("broken (cannot be applied to this engine): " + ", ".join(broken))
+    if report.baseline_not_passing:
+        lines.append(f"{len(report.baseline_not_passing)} case(s) do not pass on the unmutated engine "
+                     "and cannot kill: " + ", ".join(report.baseline_not_passing[:EXAMPLES])
+                     + (", …" if len(report.baseline_not_passing) > EXAMPLES else ""))
+    return "\n".join(lines)
