@@ -315,6 +315,141 @@ def _sick_tap() -> list:
         "if False:"))]
 
 
+@mutation("haste-ignored", "702.10b")
+def _haste() -> list:
+    """Haste does nothing: a creature with haste is still summoning sick (it can't attack
+    or pay {T} costs the turn it comes under its controller's control).
+
+    ``combat.can_attack`` and ``Game._pay_tap`` never see haste."""
+    Game, combat = _engine()[:2]
+    return [rewrite(combat, "can_attack", Edit('not ch.has_keyword(game, obj, "haste")', "True")),
+            rewrite(Game, "_pay_tap", Edit('not ch.has_keyword(self, source, "haste")', "True"))]
+
+
+@mutation("vigilance-ignored", "702.20b")
+def _vigilance() -> list:
+    """Attacking causes a creature with vigilance to tap.
+
+    ``combat._declare_attackers`` taps every attacker."""
+    combat = _engine()[1]
+    return [rewrite(combat, "_declare_attackers",
+                    Edit('if not ch.has_keyword(game, obj, "vigilance"):', "if True:"))]
+
+
+@mutation("defender-can-attack", "702.3b")
+def _defender() -> list:
+    """A creature with defender can attack.
+
+    ``combat.can_attack``: the defender check never applies."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_attack", Edit('if ch.has_keyword(game, obj, "defender"):', "if False:"))]
+
+
+@mutation("tapped-creatures-block", "509.1a")
+def _tapped_block() -> list:
+    """A tapped creature can block.
+
+    ``combat.can_block``: the tapped check never applies."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_block", Edit("if blocker.tapped:", "if False:"))]
+
+
+@mutation("blocked-attacker-unblocked-when-blocker-leaves", "509.1h")
+def _stays_blocked() -> list:
+    """An attacking creature whose blockers have all left combat deals its damage to the
+    player as if it were unblocked (it should stay blocked and, without trample, deal
+    none).
+
+    ``combat.combat_damage_step`` treats an attacker with no blockers left as unblocked."""
+    combat = _engine()[1]
+    return [rewrite(combat, "combat_damage_step", Edit("if a_ref not in combat.blocked:", "if not blockers:"))]
+
+
+@mutation("double-strike-strikes-once", "702.4b")
+def _double_strike() -> list:
+    """A creature with double strike deals combat damage in the first-strike damage step
+    only (as if it had first strike).
+
+    ``combat._deals_damage_now``: in the regular step, double strike doesn't count."""
+    combat = _engine()[1]
+    return [rewrite(combat, "_deals_damage_now", Edit('or ch.has_keyword(game, obj, "double_strike")', "or False"))]
+
+
+@mutation("fear-ignored", "702.36b")
+def _fear() -> list:
+    """A creature with fear can be blocked by nonartifact, nonblack creatures.
+
+    ``combat.can_block``: the fear restriction never applies."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_block", Edit('if ch.has_keyword(game, attacker, "fear") and not (',
+                                              "if False and not ("))]
+
+
+@mutation("shadow-ignored", "702.28b")
+def _shadow() -> list:
+    """Shadow restricts no blocks (either way).
+
+    ``combat.can_block``: both shadow checks never apply."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_block",
+                    Edit('if ch.has_keyword(game, attacker, "shadow") and not ch.has_keyword(game, blocker, "shadow"):',
+                         "if False:"),
+                    Edit('if ch.has_keyword(game, blocker, "shadow") and not ch.has_keyword(game, attacker, "shadow"):',
+                         "if False:"))]
+
+
+@mutation("reach-cannot-block-flyers", "702.17b")
+def _reach() -> list:
+    """A creature with reach (and without flying) can't block a creature with flying.
+
+    ``combat.can_block``: the flying restriction ignores reach."""
+    combat = _engine()[1]
+    return [rewrite(combat, "can_block", Edit('or ch.has_keyword(game, blocker, "reach")', "or False"))]
+
+
+@mutation("shroud-ignored", "702.18a")
+def _shroud() -> list:
+    """A permanent with shroud can be the target of spells and abilities.
+
+    ``characteristics.target_kinds_match``: the shroud check never applies."""
+    ch = _engine()[4]
+    return [rewrite(ch, "target_kinds_match", Edit('if has_keyword(game, obj, "shroud"):', "if False:"))]
+
+
+@mutation("flash-ignored", "702.8a")
+def _flash() -> list:
+    """A spell with flash can be cast only at sorcery speed (unless it is an instant).
+
+    ``Game.check_can_cast`` never sees flash."""
+    Game = _engine()[0]
+    return [rewrite(Game, "check_can_cast", Edit('or any(k["keyword"] == "flash" for k in d.keywords)', ""))]
+
+
+@mutation("intervening-if-not-rechecked", "603.4")
+def _intervening_if() -> list:
+    """A triggered ability with an intervening "if" clause resolves even though its
+    condition is false by then.
+
+    ``Game.resolve_top``: the condition is not checked again on resolution."""
+    Game = _engine()[0]
+    return [rewrite(Game, "resolve_top", Edit('not triggers.condition_holds( self, item.source_lki, '
+                                              'item.ability.get("condition"))', "False"))]
+
+
+@mutation("flanking-never-triggers", "702.25a")
+def _flanking() -> list:
+    """Flanking's trigger never triggers: blockers without flanking don't get -1/-1.
+
+    ``keywords.triggered_from_keywords`` leaves flanking's ability out."""
+    keywords = _engine()[3]
+
+    def make(original: Callable) -> Callable:
+        def without_flanking(kws: list) -> list:
+            return [(key, ab) for key, ab in original(kws) if key != "flanking"]
+        return without_flanking
+    return [wrap(keywords, "triggered_from_keywords", make)]
+
+
 @mutation("flying-does-not-restrict-blocks", "702.9b")
 def _flying() -> list:
     """A creature without flying or reach can block a creature with flying.
