@@ -108,7 +108,11 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
     if t == "spell_cast":
         extra = "".join([
             f", modes {e['modes']}" if e.get("modes") else "",
-            f", X={e['x']}" if e.get("x") is not None else "",
+            f", X={e['x']}" if e.get("x") else "",
+            f", kicked {e['kicked']}" if e.get("kicked") else "",
+            ", with buyback" if e.get("buyback") else "",
+            f", for its {_words(e['alternative'])} cost" if e.get("alternative") else "",
+            " face down" if e.get("face_down") else "",
             f", paying {mana_symbols(e['mana_paid'])}" if e.get("mana_paid") else ""])
         return f"{e.get('player')} casts {obj}{_targets(n, e)}{extra}"
     if t == "ability_activated":
@@ -182,6 +186,72 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
         return f"{e.get('player')} loses the game ({_words(e.get('reason'))})"
     if t == "game_ended":
         return f"the game ends: {_game_over(e)}"
+    if t == "pt_changed":
+        return f"{obj} is now {e.get('power')}/{e.get('toughness')}"
+    if t == "attached":
+        return f"{obj} is attached to {n(e.get('attached_to'))}"
+    if t == "replacement_applied":
+        return f"replacement effect (CR {e.get('rule')}): {obj} goes to {_words(e.get('instead'))} instead"
+    if t == "regeneration_shield_created":
+        return f"{obj} gets a regeneration shield"
+    if t == "prevention_shield_created":
+        amount = "all" if e.get("amount") is None else f"the next {e.get('amount')}"
+        source = f" from {n(e.get('source'))}" if e.get("source") else ""
+        return f"{amount} damage{source} to {n(e.get('target'))} will be prevented this turn"
+    if t == "token_ceased_to_exist":
+        return f"{obj} ceases to exist"
+    if t == "draw_from_empty_library":
+        return f"{e.get('player')} must draw from an empty library"
+    if t == "phases_added":
+        return f"additional phases: {', '.join(_words(p) for p in e.get('phases') or [])}"
+    if t == "combat_damage_put_on_stack":
+        parts = [f"{n(a.get('source'), a.get('source_card'))} → {n(a.get('target'))}: {a.get('amount')}"
+                 for a in e.get("assignments") or []]
+        return f"combat damage goes on the stack ({'; '.join(parts)})"
+    if t == "combat_damage_resolved":
+        return "the combat damage on the stack resolves"
+    if t == "combat_damage_not_dealt":
+        return f"combat damage from {n(e.get('source'))} to {n(e.get('target'))} is not dealt ({_words(e.get('reason'))})"
+    if t == "special_action":
+        return f"{e.get('player')} takes a special action: {_words(e.get('action'))} {obj}"
+    if t == "suspended":
+        return f"{obj} is suspended with {e.get('time')} time counters"
+    if t == "turned_face_up":
+        return f"{obj} is turned face up: {e.get('name')}"
+    if t == "turned_face_down":
+        return f"{obj} is turned face down"
+    if t == "card_revealed":
+        return f"{e.get('player')} reveals {obj}"
+    if t == "spell_copied":
+        return f"{e.get('controller')} puts {e.get('object')}, a copy of {n(e.get('original'), e.get('original_card'))}, on the stack{_targets(n, e)}"
+    if t == "copy_ceased_to_exist":
+        return f"{e.get('object')} ceases to exist"
+    if t == "library_searched":
+        found = n(e.get("found")) if e.get("found") else "nothing"
+        return f"{e.get('player')} searches their library and finds {found}"
+    if t == "card_cycled":
+        return f"{e.get('player')} cycles {obj}"
+    if t == "cast_declined":
+        return f"{e.get('player')} doesn't cast {n(e.get('card'))} ({_words(e.get('reason'))})"
+    if t == "ability_removed":
+        return f"{obj} is removed from the stack ({_words(e.get('reason'))})"
+    if t == "ability_declined":
+        return f"{e.get('player')} chooses not to use {obj}"
+    if t == "cost_paid":
+        return f"{e.get('player')} pays {mana_symbols(e.get('mana'))}"
+    if t == "card_name_chosen":
+        return f"{e.get('name')} is the name chosen for {obj}"
+    if t == "deck_checked":
+        verdict = "legal" if e.get("legal") else "illegal: " + "; ".join(e.get("problems") or [])
+        return f"{e.get('player')}'s deck ({e.get('rules')}) is {verdict}"
+    if t == "game_not_started":
+        return f"the game doesn't start ({_words(e.get('reason'))}: {', '.join(e.get('players') or [])})"
+    if t == "mulligan_taken":
+        return f"{e.get('player')} takes mulligan #{e.get('mulligans')}"
+    if t == "hand_kept":
+        return f"{e.get('player')} keeps a hand of {e.get('hand_size')}"
+    if t == "types_changed":
+        return f"creature types change ({_words(e.get('change'))}): {', '.join(n(o) for o in e.get('objects') or [])}"
     if t == "action_rejected":
         return (f"✗ REJECTED {script_input(e.get('at'))}: {e.get('code')} — "
                 f"{e.get('message', '')}").rstrip(" —")
