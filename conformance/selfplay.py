@@ -1,0 +1,1043 @@
+"""Self-play and fuzzing of the reference engine (``mtg-judge selfplay``).
+
+Random games from the start of the game (``"start_of_game": true``: shuffling, opening
+hands, mulligans, CR 103) between decks built from the project's card files
+(``fixtures/decks/*.txt``), each decision answered by a legal action
+(``engine.legal``) drawn by a seeded SplitMix64 (no global ``random``). The input source
+(:class:`SelfPlayInputs`) records every input it gives, so a game is entirely described by
+its record: setup + ruleset + inputs (the engine's own PRNG is seeded by ``setup.seed``).
+
+Invariants, checked while the game is played:
+
+``exception``
+    No exception other than the engine's own control flow escapes ``Game.play`` (nor a dry
+    run of an input the driver considers).
+``conservation``
+    After every action: every card of the setup is in exactly one zone (library, hand,
+    graveyard, exile of its owner, the battlefield, the stack), its object is the one the
+    game registers for it, nothing is lost or duplicated; copies of spells exist only on
+    the stack; at each priority decision, tokens only on the battlefield (CR 704.5d has run).
+``legality``
+    Every input the driver gives because it was offered (accepted on a dry run) is accepted
+    by the engine; every *hostile* input (a schema-valid input that is certainly illegal:
+    the wrong player, a card in a library, a sorcery at instant speed, a tapped creature
+    attacking, an alternative cost the card doesn't have …), injected now and then, is
+    rejected with a documented rejection code, logs exactly one ``action_rejected`` event
+    and leaves the state unchanged (docs/FORMAT.md §3.2, §8).
+``loop``
+    The same state and decision repeated too often, or too many inputs in a game.
+``stuck``
+    A decision that no candidate answer satisfies (the game could never go on).
+``determinism``
+    Replaying the record through ``ScriptInputs`` (the fixture input source) gives a
+    byte-identical log (canonical JSON); a game resumed from a prefix of its record
+    (the save) continues identically (the driver's choices are a function of the seed and
+    the input index).
+
+A game ends (CR 104), or stops at the turn cap (reported, not a failure). A failing game is
+shrunk by delta debugging on its input list (chunks are dropped while the same invariant
+still fails) and can be written as a fixture draft (``--save-failures DIR``).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import os
+import re
+import time
+import traceback
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from conformance.canonical import dumps
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS_DIR = ROOT / "fixtures" / "decks"
+RULESETS = ("modern", "timespiral-2006", "classic-1999")
+PLAYERS = ("alice", "bob")
+INVARIANTS = ("exception", "conservation", "legality", "loop", "stuck", "determinism")
+_MASK = (1 << 64) - 1
+
+#: Weights of the kinds of candidates (``engine.legal.Candidate.kind``) when the driver picks
+#: a group of candidates; within a group every candidate is equally likely.
+KIND_WEIGHTS = {"pass": 5, "land": 10, "cast": 5, "special": 4, "activate": 2, "mana": 1,
+                "attack": 2, "block": 2, "choice": 1, "keep": 12, "mulligan": 1, "decline": 2}
+
+
+class DeckError(Exception):
+    """A deck file that can't be read: ``path:line: message``."""
+
+
+class InvariantFailure(Exception):
+    """An invariant broke. ``invariant`` is one of :data:`INVARIANTS`, ``at`` the index of the
+    last input given before it was noticed (None before any)."""
+
+    def __init__(self, invariant: str, message: str, at: int | None = None) -> None:
+        super().__init__(f"{invariant}: {message}")
+        self.invariant = invariant
+        self.message = message
+        self.at = at
+
+
+# ------------------------------------------------------------------------------- decks
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    cards: tuple  # card names, one per card
+
+    @property
+    def lands(self) -> list[str]:
+        db = _card_db()
+        return [c for c in self.cards if "Land" in db[c].types]
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Read a deck list: one ``<count> <card name>`` per line, ``#`` comments, blank lines.
+    Raises DeckError naming the file and line for an unknown card or a malformed line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DeckError(f"{path}: cannot read the deck: {exc.strerror or exc}") from None
+    db = _card_db()
+    cards: list[str] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.fullmatch(r"(\d+)\s+(.+)", line)
+        if not m or int(m.group(1)) < 1:
+            raise DeckError(f"{path}:{n}: expected '<count> <card name>', got {line!r}")
+        name = m.group(2).strip()
+        if name not in db:
+            import difflib
+            close = difflib.get_close_matches(name, list(db), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise DeckError(f"{path}:{n}: unknown card {name!r}{hint}")
+        cards += [name] * int(m.group(1))
+    if not cards:
+        raise DeckError(f"{path}: no cards")
+    return Deck(path.stem, tuple(cards))
+
+
+def load_decks(paths: Iterable[str | Path] | None = None) -> list[Deck]:
+    """The decks of ``paths`` (default: every ``fixtures/decks/*.txt``), sorted by name."""
+    paths = list(paths) if paths else sorted(DECKS_DIR.glob("*.txt"))
+    if not paths:
+        raise DeckError(f"{DECKS_DIR}: no deck files (*.txt)")
+    return [load_deck(p) for p in paths]
+
+
+@lru_cache(maxsize=1)
+def _card_db() -> dict:
+    from engine import load_card_db
+    return load_card_db()
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:18]
+
+
+def _mix(*values: int) -> int:
+    """A 64-bit seed from integers (SplitMix64 steps)."""
+    from engine.rng import SplitMix64
+    state = 0x243F6A8885A308D3
+    for v in values:
+        state = SplitMix64((state ^ (v & _MASK)) & _MASK).next()
+    return state
+
+
+def build_setup(seed: int, decks: tuple[Deck, Deck], deck_size: int | None = None) -> dict:
+    """The setup of a self-play game: ``start_of_game`` (CR 103), the seed, each player's
+    library from a deck. With ``deck_size`` below the deck's size, a sample of that size
+    keeping the deck's proportion of lands (drawn with the game's seed)."""
+    from engine.rng import SplitMix64
+    rng = SplitMix64(_mix(seed, 0x5E1F))
+    players = []
+    for pid, deck in zip(PLAYERS, decks):
+        cards = list(deck.cards)
+        if deck_size is not None and deck_size < len(cards):
+            lands = deck.lands
+            spells = [c for c in cards if c not in set(lands)]
+            n_lands = round(deck_size * len(lands) / len(cards))
+            cards = _sample(rng, lands, n_lands) + _sample(rng, spells, deck_size - n_lands)
+        library = [{"alias": f"{pid[0]}{i:02d}_{_slug(name)}", "card": name} for i, name in enumerate(cards)]
+        players.append({"id": pid, "library": library})
+    return {"seed": seed, "start_of_game": True, "players": players}
+
+
+def _sample(rng: Any, items: list, k: int) -> list:
+    items = list(items)
+    rng.shuffle(items)
+    return sorted(items[:k], key=lambda c: (c not in ("Plains", "Island", "Swamp", "Mountain", "Forest"), c))
+
+
+# ------------------------------------------------------------------------------ records
+@dataclass
+class Record:
+    """A game: its setup, ruleset, the inputs given in order, and what each input was
+    (``play``: a legal action the driver chose; ``hostile``: an illegal input injected to be
+    rejected; ``probe``: an input that crashed the engine on a dry run)."""
+
+    ruleset: str
+    setup: dict
+    inputs: list = field(default_factory=list)
+    marks: list = field(default_factory=list)
+
+    @property
+    def seed(self) -> int:
+        return self.setup["seed"]
+
+    def as_json(self) -> dict:
+        return {"ruleset": self.ruleset, "setup": self.setup, "inputs": self.inputs, "marks": self.marks}
+
+
+@dataclass
+class Settings:
+    """How games are played and checked."""
+
+    turn_cap: int = 12
+    deck_size: int | None = None
+    hostile_rate: float = 0.06        # probability of a hostile input at a decision
+    resume_every: int = 10            # every N-th game is also resumed from half its record
+    loop_limit: int = 30              # the same (state, decision) this often is a loop
+    max_inputs: int = 6000            # inputs in one game before it counts as a loop
+    shrink_seconds: float = 120.0
+    shrink_tests: int = 400
+
+
+@dataclass
+class Stats:
+    """Counters of a run (summed over games)."""
+
+    games: int = 0
+    inputs: int = 0
+    hostile: int = 0
+    dry_runs: int = 0
+    dry_run_refusals: int = 0          # candidates the cheap filters let through, refused on a dry run
+    checks: dict = field(default_factory=dict)
+    ended: int = 0
+    turn_cap: int = 0
+    turns: int = 0
+    failures: int = 0
+    seconds: float = 0.0
+    by_ruleset: dict = field(default_factory=dict)
+    action_kinds: dict = field(default_factory=dict)
+    hostile_codes: dict = field(default_factory=dict)
+
+    def check(self, name: str, n: int = 1) -> None:
+        self.checks[name] = self.checks.get(name, 0) + n
+
+    def add(self, other: "Stats") -> None:
+        for f in ("games", "inputs", "hostile", "dry_runs", "dry_run_refusals", "ended", "turn_cap", "turns",
+                  "failures", "seconds"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        for f in ("checks", "by_ruleset", "action_kinds", "hostile_codes"):
+            mine = getattr(self, f)
+            for k, v in getattr(other, f).items():
+                mine[k] = mine.get(k, 0) + v
+
+    @property
+    def invariant_checks(self) -> int:
+        return sum(self.checks.values())
+
+
+@dataclass
+class Failure:
+    invariant: str
+    message: str
+    record: Record
+    at: int | None
+    shrunk: list | None = None
+    shrunk_marks: list | None = None
+    shrink_tests: int = 0
+    detail: str = ""
+
+    def summary(self) -> str:
+        n = len(self.shrunk) if self.shrunk is not None else len(self.record.inputs)
+        return (f"seed {self.record.seed} [{self.record.ruleset}] {self.invariant}: {self.message} "
+                f"(input {self.at}; {n} input(s) after shrinking from {len(self.record.inputs)})")
+
+
+@dataclass
+class GameResult:
+    index: int
+    seed: int
+    ruleset: str
+    decks: tuple
+    outcome: str                  # "ended", "turn_cap" or "failed"
+    turns: int
+    stats: Stats
+    failure: Failure | None = None
+    record: Record | None = None
+
+
+# ---------------------------------------------------------------------- the input source
+def documented_codes() -> frozenset:
+    """The rejection codes of docs/FORMAT.md §8 (``schema/common.schema.json``)."""
+    return _documented_codes()
+
+
+@lru_cache(maxsize=1)
+def _documented_codes() -> frozenset:
+    data = json.loads((ROOT / "schema" / "common.schema.json").read_text(encoding="utf-8"))
+    return frozenset(data["$defs"]["rejection_code"]["enum"])
+
+
+def policy_rng(seed: int, index: int) -> Any:
+    """The driver's PRNG for the decision answered by input ``index``: a function of the
+    game's seed and the index only, so a game resumed from a prefix of its record makes the
+    same choices."""
+    from engine.rng import SplitMix64
+    return SplitMix64(_mix(seed, 0xD1CE, index))
+
+
+class TurnCapReached(Exception):
+    """The game reached the turn cap (raised by the input source: the run stops there)."""
+
+
+def _turn_cap_exception() -> type:
+    from engine.errors import ScriptExhausted
+
+    class _TurnCap(TurnCapReached, ScriptExhausted):
+        pass
+    return _TurnCap
+
+
+class SelfPlayInputs:
+    """The self-play input source: answers each decision with a legal action picked by
+    :func:`policy_rng`, records it, and checks the invariants of the module docstring
+    before each answer (that is, after every action).
+
+    ``prefix`` (inputs and marks) is fed first, as given (a resumed game, or a shrinking
+    candidate); then the source plays on (``then="play"``) or stops (``then="stop"``:
+    ScriptExhausted, after checking that the decision reached has a legal answer when
+    ``check_stuck``).
+    """
+
+    def __init__(self, record: Record, settings: Settings, stats: Stats, *, prefix: list | None = None,
+                 prefix_marks: list | None = None, then: str = "play", verify_prefix: bool = False,
+                 check_stuck: bool = True) -> None:
+        from engine import legal
+        self.legal = legal
+        self.record = record
+        self.settings = settings
+        self.stats = stats
+        self.prefix = list(prefix or [])
+        self.prefix_marks = list(prefix_marks or ["play"] * len(self.prefix))
+        self.then = then
+        self.verify_prefix = verify_prefix
+        self.check_stuck = check_stuck
+        self.seen: dict = {}
+        self.last: dict | None = None      # what the previous input needs checking for
+        self.codes = documented_codes()
+        self.TurnCap = _turn_cap_exception()
+
+    # -- the input source protocol ---------------------------------------------------------
+    def next(self, game: Any, decision: dict) -> dict:
+        k = len(self.record.inputs)
+        self._after_previous(game, k)
+        state_key = self._check_state(game, decision, k)
+        if game.turn > self.settings.turn_cap:
+            raise self.TurnCap()
+        if k >= self.settings.max_inputs:
+            raise InvariantFailure("loop", f"{k} inputs without reaching the end of the game or turn "
+                                   f"{self.settings.turn_cap + 1}", k - 1)
+        if k < len(self.prefix):
+            inp, mark = copy.deepcopy(self.prefix[k]), self.prefix_marks[k]
+            if mark == "play" and self.verify_prefix and inp.get("action") != "pass":
+                ok, _ = self._accepts(game, decision, inp, k)
+                if not ok:
+                    mark = "given"
+        elif self.then == "stop":
+            if self.check_stuck:
+                self._find_answer(game, decision, policy_rng(self.record.seed, k), k)
+            from engine.errors import ScriptExhausted
+            raise ScriptExhausted()
+        else:
+            inp, mark = self._choose(game, decision, k)
+        self.last = {"mark": mark, "events": len(game.events), "state": state_key, "input": inp,
+                     "decision": decision.get("kind")}
+        self.record.inputs.append(copy.deepcopy(inp))
+        self.record.marks.append(mark)
+        self.stats.inputs += 1
+        return {**inp, "at": k}
+
+    # -- checks ----------------------------------------------------------------------------
+    def _after_previous(self, game: Any, k: int) -> None:
+        """Legality of input k-1, now that the engine has processed it."""
+        last = self.last
+        if last is None:
+            return
+        self.last = None
+        events = game.events[last["events"]:]
+        rejected = [e for e in events if e["type"] == "action_rejected" and e.get("at") == k - 1]
+        self.stats.check("legality")
+        if last["mark"] == "play" and rejected:
+            raise InvariantFailure("legality", f"input {k - 1} ({_show(last['input'])}) was accepted on a dry run "
+                                   f"but the engine rejected it: {rejected[0]['code']}: {rejected[0]['message']}", k - 1)
+        if last["mark"] == "hostile":
+            if not rejected:
+                raise InvariantFailure("legality", f"the illegal input {k - 1} ({_show(last['input'])}) was accepted",
+                                       k - 1)
+            code = rejected[0]["code"]
+            self.stats.hostile_codes[code] = self.stats.hostile_codes.get(code, 0) + 1
+            if code not in self.codes:
+                raise InvariantFailure("legality", f"input {k - 1} was rejected with {code!r}, not a documented "
+                                       "rejection code (docs/FORMAT.md §8)", k - 1)
+            if len(events) != 1:
+                raise InvariantFailure("legality", f"the rejection of input {k - 1} logged {len(events)} events "
+                                       f"({', '.join(e['type'] for e in events)}), not just action_rejected", k - 1)
+            if _state_key(game) != last["state"]:
+                raise InvariantFailure("legality", f"the rejected input {k - 1} ({_show(last['input'])}) changed the "
+                                       "state", k - 1)
+
+    def _check_state(self, game: Any, decision: dict, k: int) -> str:
+        self.stats.check("conservation")
+        problem = conservation_problem(game, tokens=decision.get("kind") == "priority")
+        if problem:
+            raise InvariantFailure("conservation", problem, k - 1 if k else None)
+        key = _state_key(game)
+        loop_key = (decision.get("kind"), decision.get("player"), key)
+        self.stats.check("loop")
+        n = self.seen.get(loop_key, 0) + 1
+        self.seen[loop_key] = n
+        if n > self.settings.loop_limit:
+            raise InvariantFailure("loop", f"the same state and {decision.get('kind')} decision of "
+                                   f"{decision.get('player')} came back {n} times (turn {game.turn}, {game.step})",
+                                   k - 1 if k else None)
+        return key
+
+    # -- choosing ----------------------------------------------------------------------------
+    def _accepts(self, game: Any, decision: dict, inp: dict, k: int) -> tuple[bool, str | None]:
+        self.stats.dry_runs += 1
+        self.stats.check("legality")
+        try:
+            return self.legal.accepts(game, decision, inp)
+        except InvariantFailure:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the engine crashed on a dry run of this input
+            self.record.inputs.append(copy.deepcopy(inp))
+            self.record.marks.append("probe")
+            raise InvariantFailure("exception", f"{type(exc).__name__}: {exc} (on a dry run of input {k}: "
+                                   f"{_show(inp)})", k) from exc
+
+    def _choose(self, game: Any, decision: dict, k: int) -> tuple[dict, str]:
+        rng = policy_rng(self.record.seed, k)
+        if self.settings.hostile_rate > 0 and rng.below(1_000_000) < self.settings.hostile_rate * 1_000_000:
+            options = hostile_inputs(game, decision)
+            if options:
+                self.stats.hostile += 1
+                return options[rng.below(len(options))], "hostile"
+        return self._find_answer(game, decision, rng, k), "play"
+
+    def _find_answer(self, game: Any, decision: dict, rng: Any, k: int) -> dict:
+        cands = self.legal.candidate_actions(game, decision)
+        groups: dict[str, list] = {}
+        for c in cands:
+            groups.setdefault(c.group, []).append(c)
+        taken = decision.get("mulligans", 0)
+        while groups:
+            names = list(groups)
+            weights = [KIND_WEIGHTS.get(groups[g][0].kind, 1) if not (groups[g][0].kind == "mulligan" and taken >= 2)
+                       else 0 for g in names]
+            if not any(weights):
+                weights = [1] * len(names)
+            pick = rng.below(sum(weights))
+            for name, w in zip(names, weights):
+                if pick < w:
+                    break
+                pick -= w
+            group = groups[name]
+            cand = group.pop(rng.below(len(group)))
+            if not group:
+                del groups[name]
+            if cand.input.get("action") == "pass":
+                ok = True
+            else:
+                ok, _ = self._accepts(game, decision, cand.input, k)
+            if ok:
+                self.stats.action_kinds[cand.kind] = self.stats.action_kinds.get(cand.kind, 0) + 1
+                return cand.input
+            self.stats.dry_run_refusals += 1
+        raise InvariantFailure("stuck", f"no legal answer to the {decision.get('kind')} decision of "
+                               f"{decision.get('player')} ({_show(decision)}) in turn {game.turn}, {game.step}: "
+                               f"{len(cands)} candidate(s), none accepted", k - 1 if k else None)
+
+
+def _show(obj: Any) -> str:
+    text = dumps(obj) if not isinstance(obj, str) else obj
+    return text if len(text) <= 300 else text[:300] + "…"
+
+
+def _state_key(game: Any) -> str:
+    return dumps(game.state())
+
+
+def conservation_problem(game: Any, tokens: bool = True) -> str | None:
+    """What is wrong with where the game's cards are, or None: every card of the setup in
+    exactly one zone, registered under its current reference; copies only on the stack;
+    with ``tokens``, tokens only on the battlefield."""
+    where: dict[str, list[str]] = {}
+    objects = []
+    for pid in game.order:
+        p = game.players[pid]
+        for zone in ("library", "hand", "graveyard", "exile"):
+            for o in p.zone(zone):
+                objects.append((o, f"{pid}'s {zone}"))
+                if o.owner != pid:
+                    return f"{o.ref} (owned by {o.owner}) is in {pid}'s {zone}"
+                if o.zone != zone:
+                    return f"{o.ref} is in {pid}'s {zone} but says it is in {o.zone}"
+    for o in game.battlefield:
+        objects.append((o, "the battlefield"))
+        if o.zone != "battlefield":
+            return f"{o.ref} is on the battlefield but says it is in {o.zone}"
+    for it in game.stack:
+        if it.obj is not None:
+            objects.append((it.obj, "the stack"))
+            if it.obj.zone != "stack":
+                return f"{it.obj.ref} is on the stack but says it is in {it.obj.zone}"
+    for o, zone in objects:
+        if o.is_copy:
+            if zone != "the stack":
+                return f"the copy {o.ref} is in {zone}"
+            continue
+        if o.is_token:
+            if tokens and zone != "the battlefield":
+                return f"the token {o.ref} is in {zone} (CR 704.5d: it should have ceased to exist)"
+            continue
+        where.setdefault(o.card, []).append(zone)
+        if game.objects.get(o.ref) is not o:
+            return f"{o.ref} in {zone} is not the object the game registers under that reference"
+        if game.by_card.get(o.card) is not o:
+            return f"card {o.card} is {o.ref} in {zone}, but the game knows it as {getattr(game.by_card.get(o.card), 'ref', None)}"
+    cards = set(game.incarnation)
+    for card, zones in sorted(where.items()):
+        if len(zones) > 1:
+            return f"card {card} is in {len(zones)} places: {', '.join(zones)}"
+    lost = sorted(cards - set(where))
+    if lost:
+        return f"card(s) {', '.join(lost[:5])} are in no zone"
+    extra = sorted(set(where) - cards)
+    if extra:
+        return f"unknown card(s) {', '.join(extra[:5])} appeared"
+    return None
+
+
+# ------------------------------------------------------------------------ hostile inputs
+ZZ = "zz_nothing"
+
+
+def hostile_inputs(game: Any, decision: dict) -> list[dict]:
+    """Schema-valid inputs (``schema/scenario.schema.json#/$defs/input``) that are certainly
+    illegal as the answer to ``decision`` now: the engine must reject each with a
+    documented code and change nothing (docs/FORMAT.md §3.2). Deterministic."""
+    from engine import characteristics as ch
+
+    kind, player = decision.get("kind"), decision.get("player")
+    other = next((p for p in game.order if p != player), player)
+    out: list[dict] = []
+    me = game.players[player] if player in game.players else None
+
+    def wrong_action() -> dict:
+        return {"action": "discard" if kind != "discard" else "choose", "player": player,
+                **({"cards": [ZZ]} if kind != "discard" else {"choice": ZZ})}
+
+    out.append(wrong_action())
+    if other != player:
+        action = {"priority": "pass", "may_cast": "choose"}.get(kind) or _expected_action(kind)
+        out.append({"action": action, "player": other, **_minimal_fields(kind)})
+    if kind == "priority" and me is not None:
+        out.append({"action": "cast", "player": player, "card": ZZ})
+        out.append({"action": "activate", "player": player, "source": ZZ, "ability": 0})
+        if me.library:
+            out.append({"action": "cast", "player": player, "card": me.library[-1].ref})
+        opp_hand = game.players[other].hand if other != player else []
+        if opp_hand:
+            out.append({"action": "cast", "player": player, "card": opp_hand[0].ref})
+            out.append({"action": "play_land", "player": player, "card": opp_hand[0].ref})
+        for o in me.hand:
+            if ch.is_type(o, "Land"):
+                out.append({"action": "cast", "player": player, "card": o.ref})
+                if not game.sorcery_timing_ok(player) or me.lands_played >= 1:
+                    out.append({"action": "play_land", "player": player, "card": o.ref})
+            else:
+                out.append({"action": "play_land", "player": player, "card": o.ref})
+                d = o.definition
+                instant = "Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords)
+                if not instant and not game.sorcery_timing_ok(player):
+                    out.append({"action": "cast", "player": player, "card": o.ref})
+                kws = {k["keyword"] for k in d.keywords}
+                for alt in ("without_paying", "flashback", "madness"):
+                    out.append({"action": "cast", "player": player, "card": o.ref, "alternative": alt})
+                if "suspend" not in kws:
+                    out.append({"action": "suspend", "player": player, "card": o.ref})
+                if "buyback" not in kws:
+                    out.append({"action": "cast", "player": player, "card": o.ref, "buyback": True})
+                if "kicker" not in kws:
+                    out.append({"action": "cast", "player": player, "card": o.ref, "kicker": [0]})
+                if not d.mana_cost.x:
+                    out.append({"action": "cast", "player": player, "card": o.ref, "x": 1})
+                if not (d.spell or {}).get("modes"):
+                    out.append({"action": "cast", "player": player, "card": o.ref, "modes": [0]})
+                break
+        for perm in game.battlefield:
+            if perm.controller == player:
+                out.append({"action": "activate", "player": player, "source": perm.ref, "ability": 99})
+                if not perm.face_down:
+                    out.append({"action": "turn_face_up", "player": player, "card": perm.ref})
+                if perm.tapped:
+                    for i, ab in enumerate(ch.abilities(game, perm)):
+                        if ab.get("kind") in ("activated", "mana") and dict(ab.get("cost", {})).get("tap"):
+                            out.append({"action": "activate", "player": player, "source": perm.ref, "ability": i})
+                            break
+            elif perm.controller == other:
+                for i, ab in enumerate(ch.abilities(game, perm)):
+                    if ab.get("kind") in ("activated", "mana"):
+                        out.append({"action": "activate", "player": player, "source": perm.ref, "ability": i})
+                        break
+        out += _spoiled_casts(game, decision)
+    elif kind == "declare_attackers":
+        out.append({"action": "declare_attackers", "player": player, "attackers": [ZZ]})
+        for perm in game.battlefield:
+            creature = ch.is_type(perm, "Creature")
+            if perm.controller == other and creature:
+                out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
+            elif perm.controller == player and not creature:
+                out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
+            elif perm.controller == player:
+                if perm.tapped or (perm.summoning_sick and not ch.has_keyword(game, perm, "haste")):
+                    out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
+                if perm.ref != perm.card:
+                    out.append({"action": "declare_attackers", "player": player, "attackers": [perm.card, perm.ref]})
+    elif kind == "declare_blockers" and game.combat is not None:
+        attackers = [a for a in game.combat.attackers if a in game.objects]
+        out.append({"action": "declare_blockers", "player": player, "blocks": [{"blocker": ZZ, "attacker": ZZ}]})
+        mine = [p for p in game.battlefield if p.controller == player]
+        for a in attackers:
+            out.append({"action": "declare_blockers", "player": player,
+                        "blocks": [{"blocker": a, "attacker": a}]})
+            for p in mine:
+                if not ch.is_type(p, "Creature"):
+                    out.append({"action": "declare_blockers", "player": player,
+                                "blocks": [{"blocker": p.ref, "attacker": a}]})
+                    break
+            creatures = [p for p in mine if ch.is_type(p, "Creature")]
+            if creatures:
+                b = creatures[0].ref
+                out.append({"action": "declare_blockers", "player": player,
+                            "blocks": [{"blocker": b, "attacker": a}, {"blocker": b, "attacker": a}]})
+        for p in game.battlefield:
+            if p.controller == player and ch.is_type(p, "Creature") and attackers:
+                non_attacking = [q.ref for q in game.battlefield if q.ref not in game.combat.attackers]
+                if non_attacking:
+                    out.append({"action": "declare_blockers", "player": player,
+                                "blocks": [{"blocker": p.ref, "attacker": non_attacking[0]}]})
+                break
+    elif kind == "assign_damage":
+        a = decision.get("attacker")
+        from engine import characteristics as _ch
+        obj = game.objects.get(a)
+        if obj is not None:
+            power, _ = _ch.power_toughness(game, obj)
+            blockers = game.combat.blockers_of(a) if game.combat is not None else []
+            if blockers:
+                out.append({"action": "assign_damage", "player": player, "attacker": a,
+                            "assignment": {blockers[0]: power + 1}})
+            out.append({"action": "assign_damage", "player": player, "attacker": a, "assignment": {ZZ: power}})
+    elif kind == "order_triggers":
+        refs = list(decision.get("options", ()))
+        if refs:
+            out.append({"action": "order_triggers", "player": player, "order": refs[:-1]})
+            out.append({"action": "order_triggers", "player": player, "order": refs[:-1] + [ZZ]})
+    elif kind == "choose_targets":
+        from engine.legal import pending_target_item
+        from engine.game import target_spec_active
+        found = pending_target_item(game, decision)
+        if found is not None and [s for s in found[1] if target_spec_active(s, found[0].kicked)]:
+            out.append({"action": "choose_targets", "player": player, "targets": []})
+            out.append({"action": "choose_targets", "player": player, "targets": [ZZ] * len(found[1])})
+    elif kind == "discard" and me is not None:
+        n = decision.get("count", 1)
+        hand = [o for o in me.hand]
+        if len(hand) > n:
+            out.append({"action": "discard", "player": player, "cards": [o.ref for o in hand[:n + 1]]})
+        if n > 1:
+            out.append({"action": "discard", "player": player, "cards": [o.ref for o in hand[:n - 1]]})
+        if me.library:
+            out.append({"action": "discard", "player": player, "cards": [me.library[0].ref] + [o.ref for o in hand[:n - 1]]})
+    elif kind == "choose":
+        out.append({"action": "choose", "player": player, "choice": ZZ})
+    elif kind == "may_cast":
+        out.append({"action": "choose", "player": player, "choice": "maybe"})
+        out.append({"action": "cast", "player": player, "card": ZZ})
+        out.append({"action": "pass", "player": player})
+    elif kind == "mulligan" and me is not None:
+        hand = [o.ref for o in me.hand]
+        taken = decision.get("mulligans", 0)
+        need = taken if game.rules.mulligan == "london" else 0
+        if len(hand) > need:
+            out.append({"action": "keep", "player": player, "bottom": hand[:need + 1]})
+        out.append({"action": "pass", "player": player})
+    return out
+
+
+def _expected_action(kind: str) -> str:
+    from engine.legal import DECISION_ACTIONS
+    return DECISION_ACTIONS.get(kind, ("choose",))[0]
+
+
+def _minimal_fields(kind: str) -> dict:
+    return {"declare_attackers": {"attackers": []}, "declare_blockers": {"blocks": []},
+            "assign_damage": {"attacker": ZZ, "assignment": {ZZ: 1}}, "order_triggers": {"order": [ZZ]},
+            "choose_targets": {"targets": [ZZ]}, "discard": {"cards": [ZZ]}, "choose": {"choice": "no"},
+            "may_cast": {"choice": "no"}}.get(kind, {})
+
+
+def _spoiled_casts(game: Any, decision: dict) -> list[dict]:
+    """Offered casts with one part made illegal: targets missing or one too many, the
+    opponent's land to pay with, nothing to pay with when the pool can't pay."""
+    from engine import legal
+    player = decision["player"]
+    other = next((p for p in game.order if p != player), None)
+    opp_land = next((p.ref for p in game.battlefield if p.controller == other and any(
+        ab.get("kind") == "mana" for ab in p.chars.abilities)), None)
+    out = []
+    for cand in legal.candidate_actions(game, decision):
+        inp = cand.input
+        if inp["action"] != "cast":
+            continue
+        if inp.get("targets"):
+            out.append({**inp, "targets": inp["targets"][:-1]})
+            out.append({**inp, "targets": inp["targets"] + [inp["targets"][0]]})
+        if opp_land is not None:
+            out.append({**inp, "pay_with": [opp_land]})
+        obj = game.find(inp["card"])
+        try:
+            kws = {k["keyword"]: dict(k) for k in obj.definition.keywords}
+            cost = game._total_cost(player, obj, inp.get("alternative"), kws, inp.get("kicker", []),
+                                    bool(inp.get("buyback"))).with_x(inp.get("x", 0))
+        except Exception:  # noqa: BLE001 - only a filter
+            continue
+        if cost.mana_value() > game.players[player].pool.total():
+            out.append({k: v for k, v in inp.items() if k != "pay_with"})
+        if len(out) > 12:
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------- one game
+def _decks_for(index: int, decks: list[Deck]) -> tuple[Deck, Deck]:
+    pairs = [(a, b) for a in decks for b in decks]
+    return pairs[(index // len(RULESETS)) % len(pairs)]
+
+
+def _ruleset_for(index: int, rulesets: tuple) -> str:
+    return rulesets[index % len(rulesets)]
+
+
+def play_record(record: Record, settings: Settings, stats: Stats, **source_args: Any) -> tuple[Any, str, Any]:
+    """Play (or replay) a game from ``record.setup``; returns ``(game, outcome, error)`` with
+    outcome ``ended``, ``turn_cap``, ``stopped`` (a prefix ran out) or ``failed`` (error is
+    the InvariantFailure)."""
+    from engine.errors import ScriptExhausted
+    from engine.scenario import build_game
+
+    source = SelfPlayInputs(record, settings, stats, **source_args)
+    game = build_game({"setup": record.setup}, record.ruleset, _card_db(), source)
+    try:
+        game.play()
+    except TurnCapReached:
+        return game, "turn_cap", None
+    except ScriptExhausted:
+        return game, "stopped", None
+    except InvariantFailure as err:
+        return game, "failed", err
+    except Exception as exc:  # noqa: BLE001 - an exception escaped the engine
+        at = len(record.inputs) - 1 if record.inputs else None
+        err = InvariantFailure("exception", f"{type(exc).__name__}: {exc}", at)
+        err.__cause__ = exc
+        return game, "failed", err
+    try:  # the end of the game: the last input still needs its legality check
+        source._after_previous(game, len(record.inputs))
+        stats.check("conservation")
+        problem = conservation_problem(game, tokens=False)
+        if problem:
+            raise InvariantFailure("conservation", problem, len(record.inputs) - 1)
+    except InvariantFailure as err:
+        return game, "failed", err
+    return game, "ended", None
+
+
+def replay_events(record: Record, inputs: list | None = None) -> tuple[list, dict]:
+    """Replay ``record`` through ``ScriptInputs`` (the fixture input source); return the log
+    and the final state. Exceptions propagate."""
+    from engine.errors import ScriptExhausted
+    from engine.scenario import ScriptInputs, build_game
+
+    game = build_game({"setup": record.setup}, record.ruleset, _card_db(),
+                      ScriptInputs(list(record.inputs if inputs is None else inputs)))
+    try:
+        game.play()
+    except ScriptExhausted:
+        pass
+    return game.events, game.state()
+
+
+def play_game(index: int, seed: int, decks: tuple[Deck, Deck], ruleset: str, settings: Settings,
+              shrink: bool = True) -> GameResult:
+    """Play one game and check it (see the module docstring)."""
+    stats = Stats(games=1)
+    stats.by_ruleset[ruleset] = 1
+    start = time.perf_counter()
+    record = Record(ruleset, build_setup(seed, decks, settings.deck_size))
+    game, outcome, err = play_record(record, settings, stats)
+    if err is None:
+        err = _check_determinism(game, record, settings, stats, index)
+    failure = None
+    if err is not None:
+        outcome = "failed"
+        detail = "".join(traceback.format_exception(err.__cause__)) if err.__cause__ is not None else ""
+        failure = Failure(err.invariant, err.message, copy.deepcopy(record), err.at, detail=detail)
+        if shrink:
+            shrink_failure(failure, settings)
+        stats.failures += 1
+    elif outcome == "turn_cap":
+        stats.turn_cap += 1
+    else:
+        stats.ended += 1
+    stats.turns += game.turn if game is not None else 0
+    stats.seconds = time.perf_counter() - start
+    return GameResult(index, seed, ruleset, (decks[0].name, decks[1].name), outcome, game.turn, stats, failure,
+                      record)
+
+
+def _check_determinism(game: Any, record: Record, settings: Settings, stats: Stats, index: int):
+    live = dumps(game.events)
+    stats.check("determinism")
+    try:
+        events, state = replay_events(record)
+    except Exception as exc:  # noqa: BLE001
+        err = InvariantFailure("determinism", f"replaying the record raised {type(exc).__name__}: {exc}",
+                               len(record.inputs) - 1)
+        err.__cause__ = exc
+        return err
+    if dumps(events) != live or dumps(state) != dumps(game.state()):
+        return InvariantFailure("determinism", "replaying the record through ScriptInputs gives another log: "
+                                + _first_difference(game.events, events), len(record.inputs) - 1)
+    if settings.resume_every and index % settings.resume_every == 0 and len(record.inputs) > 2:
+        stats.check("determinism")
+        cut = len(record.inputs) // 2
+        resumed = Record(record.ruleset, record.setup)
+        other = Stats()
+        game2, _, err = play_record(resumed, settings, other, prefix=record.inputs[:cut],
+                                    prefix_marks=record.marks[:cut])
+        if err is not None:
+            return InvariantFailure("determinism", f"the game resumed after input {cut - 1} failed differently: "
+                                    f"{err}", cut - 1)
+        if resumed.inputs != record.inputs or dumps(game2.events) != live:
+            where = next((i for i, (a, b) in enumerate(zip(resumed.inputs, record.inputs)) if a != b),
+                         min(len(resumed.inputs), len(record.inputs)))
+            return InvariantFailure("determinism", f"the game resumed after input {cut - 1} went another way "
+                                    f"from input {where} on: " + _first_difference(game.events, game2.events),
+                                    cut - 1)
+    return None
+
+
+def _first_difference(a: list, b: list) -> str:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if dumps(x) != dumps(y):
+            return f"event {i}: {_show(x)} vs {_show(y)}"
+    return f"{len(a)} events vs {len(b)}"
+
+
+# ----------------------------------------------------------------------------- shrinking
+def failure_reproduces(failure: Failure, inputs: list, marks: list, settings: Settings) -> bool:
+    """Does the invariant of ``failure`` still break with only these inputs (replayed from
+    the same setup, invariants checked, stopping when they run out)?"""
+    record = Record(failure.record.ruleset, failure.record.setup)
+    stats = Stats()
+    quiet = Settings(**{**settings.__dict__, "hostile_rate": 0.0, "loop_limit": settings.loop_limit,
+                        "max_inputs": max(settings.max_inputs, len(inputs) + 1)})
+    quiet.turn_cap = 10 ** 6
+    try:
+        game, outcome, err = play_record(record, quiet, stats, prefix=inputs, prefix_marks=marks, then="stop",
+                                         verify_prefix=failure.invariant == "legality",
+                                         check_stuck=failure.invariant == "stuck")
+    except Exception:  # noqa: BLE001
+        return failure.invariant == "exception"
+    if err is not None:
+        if err.invariant != failure.invariant:
+            return False
+        if failure.invariant == "exception":
+            return _exc_name(err.message) == _exc_name(failure.message)
+        return True
+    if failure.invariant == "determinism":
+        try:
+            events, _ = replay_events(record, inputs)
+        except Exception:  # noqa: BLE001
+            return True
+        return dumps(events) != dumps(game.events)
+    return False
+
+
+def _exc_name(message: str) -> str:
+    return message.split(":", 1)[0]
+
+
+def shrink_failure(failure: Failure, settings: Settings) -> None:
+    """Delta debugging (ddmin, complements only) on the failing game's inputs: drop chunks
+    while the same invariant still fails; the inputs after the failure are dropped first.
+    Bounded by ``settings.shrink_seconds`` and ``settings.shrink_tests``; the result is
+    in ``failure.shrunk`` (and its marks in ``failure.shrunk_marks``)."""
+    inputs = list(failure.record.inputs)
+    marks = list(failure.record.marks)
+    if failure.at is not None:
+        inputs, marks = inputs[:failure.at + 1], marks[:failure.at + 1]
+    deadline = time.monotonic() + settings.shrink_seconds
+    tests = 0
+
+    def test(items: list) -> bool:
+        nonlocal tests
+        tests += 1
+        return failure_reproduces(failure, [i for i, _ in items], [m for _, m in items], settings)
+
+    items = list(zip(inputs, marks))
+    if not test(items):  # the failure does not replay by itself: keep the whole record
+        failure.shrunk, failure.shrunk_marks, failure.shrink_tests = inputs, marks, tests
+        return
+    n = 2
+    while len(items) >= 2 and tests < settings.shrink_tests and time.monotonic() < deadline:
+        chunk = -(-len(items) // n)
+        reduced = False
+        for start in range(0, len(items), chunk):
+            if tests >= settings.shrink_tests or time.monotonic() >= deadline:
+                break
+            candidate = items[:start] + items[start + chunk:]
+            if candidate and test(candidate):
+                items = candidate
+                n = max(n - 1, 2)
+                reduced = True
+                break
+        if not reduced:
+            if n >= len(items):
+                break
+            n = min(len(items), n * 2)
+    failure.shrunk = [i for i, _ in items]
+    failure.shrunk_marks = [m for _, m in items]
+    failure.shrink_tests = tests
+
+
+def fixture_draft(failure: Failure) -> dict:
+    """A fixture draft (docs/FORMAT.md §3) reproducing a failure: the setup and the shrunk
+    inputs; the title, rulings and expectation are left to write."""
+    rec = failure.record
+    script = failure.shrunk if failure.shrunk is not None else rec.inputs
+    marks = failure.shrunk_marks if failure.shrunk_marks is not None else rec.marks
+    hostile = [i for i, m in enumerate(marks) if m in ("hostile", "probe")]
+    notes = (f"Draft written by mtg-judge selfplay (seed {rec.seed}, ruleset {rec.ruleset}): the invariant "
+             f"'{failure.invariant}' broke: {failure.message}. Shrunk from {len(rec.inputs)} to {len(script)} "
+             f"input(s) in {failure.shrink_tests} replay(s).")
+    if hostile:
+        notes += f" Inputs meant to be rejected: {hostile}."
+    notes += " To do: the title, the rulings it shows, the expectation."
+    return {
+        "id": f"selfplay.{failure.invariant}.seed-{rec.seed}",
+        "title": f"Self-play: {failure.invariant} broken (seed {rec.seed})",
+        "rulings": [],
+        "rulesets": [rec.ruleset],
+        "notes": notes,
+        "setup": rec.setup,
+        "script": script,
+        "expect": {},
+    }
+
+
+def save_failure(failure: Failure, folder: str | Path) -> Path:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    draft = fixture_draft(failure)
+    path = folder / f"selfplay-{failure.invariant}-seed-{failure.record.seed}-{failure.record.ruleset}.json"
+    path.write_text(json.dumps(draft, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if failure.detail:
+        path.with_suffix(".traceback.txt").write_text(failure.detail, encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------------- runs
+@dataclass
+class RunSpec:
+    games: int
+    seed: int
+    rulesets: tuple
+    deck_paths: tuple
+    settings: Settings
+
+
+def _worker_games(args: tuple) -> list[GameResult]:
+    spec, indexes = args
+    decks = load_decks(spec.deck_paths or None)
+    out = []
+    for i in indexes:
+        out.append(play_game(i, spec.seed + i, _decks_for(i, decks), _ruleset_for(i, spec.rulesets), spec.settings))
+        out[-1].record = None if out[-1].failure is None else out[-1].record
+    return out
+
+
+def run_games(spec: RunSpec, workers: int = 1, progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+    """Play ``spec.games`` games (seeds ``spec.seed`` … ``spec.seed + games - 1``), in
+    ``workers`` processes; results in game order."""
+    load_decks(spec.deck_paths or None)  # fail early on a bad deck
+    indexes = list(range(spec.games))
+    chunk = 5
+    batches = [(spec, indexes[i:i + chunk]) for i in range(0, len(indexes), chunk)]
+    results: list[GameResult] = []
+    if workers <= 1:
+        for batch in batches:
+            for r in _worker_games(batch):
+                results.append(r)
+                if progress:
+                    progress(r)
+    else:
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        with ctx.Pool(workers) as pool:
+            for rs in pool.imap_unordered(_worker_games, batches):
+                for r in rs:
+                    results.append(r)
+                    if progress:
+                        progress(r)
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def total_stats(results: list[GameResult]) -> Stats:
+    total = Stats()
+    for r in results:
+        total.add(r.stats)
+    return total
+
+
+def summary(results: list[GameResult], wall: float) -> str:
+    """The summary printed by ``mtg-judge selfplay``."""
+    s = total_stats(results)
+    rate = s.inputs / wall if wall > 0 else 0.0
+    lines = [
+        f"games            {s.games}  (ended {s.ended}, turn cap {s.turn_cap}, failed {s.failures})",
+        f"actions          {s.inputs}  ({rate:.0f} actions/s over {wall:.1f} s; {s.hostile} hostile inputs "
+        f"rejected as they should be, {s.dry_runs} dry runs, {s.dry_run_refusals} candidates refused on a dry run)",
+        f"turns            {s.turns}  ({s.turns / max(1, s.games):.1f} per game)",
+        f"invariant checks {s.invariant_checks}  (" + ", ".join(f"{k} {v}" for k, v in sorted(s.checks.items())) + ")",
+        f"by ruleset       " + ", ".join(f"{k} {v}" for k, v in sorted(s.by_ruleset.items())),
+        f"actions by kind  " + ", ".join(f"{k} {v}" for k, v in sorted(s.action_kinds.items())),
+        f"failures         {s.failures}",
+    ]
+    for r in results:
+        if r.failure is not None:
+            lines.append(f"  game {r.index}: {r.failure.summary()}")
+    return "\n".join(lines)
