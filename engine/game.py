@@ -613,7 +613,11 @@ class Game:
             if obj.zone != "exile" or obj.owner != player:
                 raise IllegalAction("not_in_hand", f"{ref} is not the exiled card to cast")
         elif obj.zone == "hand" and obj.owner == player:
-            pass
+            if alternative in ("flashback", "madness", "without_paying"):
+                # CR 702.34a: flashback works from a graveyard; CR 702.35a: madness only as
+                # its trigger resolves; nothing lets a card in hand be cast without paying
+                raise IllegalAction("invalid_alternative", f"{d.name} can't be cast from a hand with "
+                                    f"alternative {alternative!r}")
         elif obj.zone == "graveyard" and obj.owner == player and alternative == "flashback":
             if "flashback" not in card_kws:
                 raise IllegalAction("invalid_alternative", f"{d.name} has no flashback")
