@@ -282,6 +282,8 @@ def _prevent_from_chosen_source(ctx: Context, eff: dict) -> None:
             raise IllegalAction("invalid_choice", f"choose a source matching {describe(flt or {})}")
         return src
 
+    if not any(ch.matches(g, o, flt, ctx.controller) for o in list(g.stack) + list(g.objects.values())):
+        return  # CR 609.7a: no object is such a source, so none is chosen and nothing is prevented
     src = g.decide("choose", ctx.controller, "choose", choose, reason="source_of_damage")
     src_ref = src.obj.ref if isinstance(src, StackItem) and src.obj else src.ref
     for t in ctx.refs(eff.get("to", "controller")):
