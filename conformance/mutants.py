@@ -70,8 +70,8 @@ class Mutation:
 
     @property
     def summary(self) -> str:
-        """The first line of the documentation."""
-        return self.doc.splitlines()[0] if self.doc else ""
+        """The first paragraph of the documentation, on one line."""
+        return " ".join(self.doc.split("\n\n")[0].split())
 
 
 #: Every mutation by name, in registration order.
@@ -148,6 +148,9 @@ def rewrite(owner: Any, attr: str, *edits: Edit) -> Any:
     original = _owner_attr(owner, attr)
     source = textwrap.dedent(inspect.getsource(original))
     where = f"{original.__module__}.{original.__qualname__}"
+    if _fingerprint(_compile(original, source, where).__code__) != _fingerprint(original.__code__):
+        raise MutationError(f"{where}: its source file changed since the engine was imported; "
+                            "run again")
     for edit in edits:
         pre = rf"(?P<pre>{_pattern(edit.after)}\s+)" if edit.after else r"(?P<pre>)"
         pattern = re.compile(pre + _pattern(edit.old))
@@ -156,13 +159,29 @@ def rewrite(owner: Any, attr: str, *edits: Edit) -> Any:
             raise MutationError(f"{where}: {edit.old!r} occurs {found} time(s), not {edit.count}; "
                                 "the engine changed: update the mutation")
         source = pattern.sub(lambda match: match.group("pre") + edit.new, source)
-    module = sys.modules[original.__module__]
-    namespace: dict[str, Any] = {}
-    exec(compile(source, f"<mutant of {where}>", "exec"), module.__dict__, namespace)
-    new = namespace[original.__name__]
+    new = _compile(original, source, f"mutant of {where}")
     new.__qualname__ = original.__qualname__
     new.__doc__ = original.__doc__
     return mock.patch.object(owner, attr, new)
+
+
+def _fingerprint(code: Any) -> tuple:
+    """What two compilations of the same function source share, whatever the compilation
+    context (bytecode details differ: an imported module's methods are called differently):
+    argument and local names, names used, constants (strings up to whitespace), recursively
+    for nested code."""
+    consts = tuple(_fingerprint(c) if inspect.iscode(c) else " ".join(c.split()) if isinstance(c, str)
+                   else repr(c) for c in code.co_consts)  # a docstring loses its indentation
+    return code.co_varnames, code.co_names, consts
+
+
+def _compile(original: Callable, source: str, label: str) -> Any:
+    """The function defined by ``source``, compiled in the globals of ``original``'s module
+    (which are left untouched)."""
+    module = sys.modules[original.__module__]
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<{label}>", "exec"), module.__dict__, namespace)
+    return namespace[original.__name__]
 
 
 def _engine() -> tuple[Any, Any, Any, Any, Any]:
@@ -769,12 +788,14 @@ def run_cases(cases: Any, case_timeout: float | None = None) -> dict[str, str]:
     return statuses
 
 
-def _run_one(name: str | None, root: str, keyword: str | None,
-             case_timeout: float | None) -> tuple[str | None, dict[str, str] | None, str, float]:
+def _run_one(name: str | None, selection: tuple, case_timeout: float | None
+             ) -> tuple[str | None, dict[str, str] | None, str, float]:
     """Worker task: run the cases with mutation ``name`` applied (None: the baseline).
-    Returns ``(name, {case name: status} or None, error, seconds)``."""
+    ``selection``: ``(root, keyword)`` to collect (cached per process) or the cases
+    themselves. Returns ``(name, {case name: status} or None, error, seconds)``."""
     start = time.perf_counter()
-    cases = _cases(root, keyword)
+    is_key = len(selection) == 2 and isinstance(selection[0], str)
+    cases = _cases(*selection) if is_key else selection
     try:
         with applied(name) if name is not None else contextlib.nullcontext():
             statuses = run_cases(cases, case_timeout)
@@ -785,25 +806,31 @@ def _run_one(name: str | None, root: str, keyword: str | None,
 
 def run_mutants(names: list[str] | None = None, root: Path | str = DEFAULT_ROOT,
                 keyword: str | None = None, workers: int = 2, case_timeout: float | None = 10.0,
-                progress: Callable[[str | None], None] | None = None) -> MutantsReport:
+                progress: Callable[[str | None], None] | None = None,
+                cases: list | None = None) -> MutantsReport:
     """Run the baseline and each mutation of ``names`` (default: all, registry order) over
-    the cases under ``root`` matching ``keyword``; ``workers`` processes (1: serially in
-    this process, each mutation undone before the next). ``progress(name)`` is called as
-    each run finishes (None for the baseline). Raises KeyError for an unknown name."""
+    the cases under ``root`` matching ``keyword`` (or over ``cases``, already collected);
+    ``workers`` processes (1: serially in this process, each mutation undone before the
+    next). ``progress(name)`` is called as each run finishes (None for the baseline).
+    Raises KeyError for an unknown name."""
     names = list(MUTATIONS) if names is None else list(names)
     for name in names:
         if name not in MUTATIONS:
             raise KeyError(name)
+    # Collected here, before the pool starts: forked workers inherit the cache.
+    selection: Any = tuple(cases) if cases is not None else (str(root), keyword)
+    if cases is None:
+        _cases(str(root), keyword)
     jobs: list[str | None] = [None, *names]
     outputs: dict[str | None, tuple] = {}
     if workers <= 1:
         for job in jobs:
-            outputs[job] = _run_one(job, str(root), keyword, case_timeout)
+            outputs[job] = _run_one(job, selection, case_timeout)
             if progress is not None:
                 progress(job)
     else:
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-            futures = [pool.submit(_run_one, job, str(root), keyword, case_timeout) for job in jobs]
+            futures = [pool.submit(_run_one, job, selection, case_timeout) for job in jobs]
             for future in as_completed(futures):
                 output = future.result()
                 outputs[output[0]] = output
@@ -828,12 +855,13 @@ def run_mutants(names: list[str] | None = None, root: Path | str = DEFAULT_ROOT,
 
 
 def format_report(report: MutantsReport, examples: int = 2) -> str:
-    """The text table (mutation, CR rule, killed by N fixtures, examples), then the kill
-    rate and the survivors."""
+    """The text table (mutation, CR rule, killed by N cases (M fixtures), examples: the
+    first killing fixture ids), then the kill rate and the survivors."""
     rows = []
     for r in report.results:
         if r.status == "killed":
-            killed = f"{len(r.killed_by)} fixture{'s' if len(r.killed_by) != 1 else ''}"
+            killed = (f"{len(r.killing)} case{'s' if len(r.killing) != 1 else ''} "
+                      f"({len(r.killed_by)} fixture{'s' if len(r.killed_by) != 1 else ''})")
             shown = ", ".join(r.killed_by[:examples]) + (", …" if len(r.killed_by) > examples else "")
         elif r.status == "survived":
             killed, shown = "SURVIVED", "no fixture notices"

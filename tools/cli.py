@@ -355,8 +355,8 @@ def mutants(names, keyword, workers, case_timeout, list_only, as_json, fixtures_
 
     A mutation is killed when a case that passes on the real engine fails or errors under
     it; a survivor is a rule no fixture checks. Prints a table (mutation, CR rule, killed
-    by N fixtures, examples) and the kill rate. Exit 0 when the kill rate is at least 90%,
-    1 otherwise (a mutation the engine no longer allows to apply counts as not killed).
+    by N cases (M fixtures), examples) and the kill rate. Exit 0 when the kill rate is at
+    least 90%, 1 otherwise (a mutation that can no longer be applied counts as not killed).
     --json prints {"mutations": [{"name", "rule", "doc", "status", "killed_by",
     "killed_by_count", "killing_cases"}], "kill_rate", "survivors", ...}.
     """
