@@ -64,8 +64,8 @@ _MASK = (1 << 64) - 1
 
 #: Weights of the kinds of candidates (``engine.legal.Candidate.kind``) when the driver picks
 #: a group of candidates; within a group every candidate is equally likely.
-KIND_WEIGHTS = {"pass": 5, "land": 10, "cast": 5, "special": 4, "activate": 2, "mana": 1,
-                "attack": 2, "block": 2, "choice": 1, "keep": 12, "mulligan": 1, "decline": 2}
+KIND_WEIGHTS = {"pass": 50, "land": 100, "cast": 50, "special": 40, "activate": 20, "mana": 3,
+                "attack": 20, "block": 20, "choice": 10, "keep": 120, "mulligan": 10, "decline": 20}
 
 
 class DeckError(Exception):
@@ -258,9 +258,9 @@ class Failure:
     detail: str = ""
 
     def summary(self) -> str:
-        n = len(self.shrunk) if self.shrunk is not None else len(self.record.inputs)
-        return (f"seed {self.record.seed} [{self.record.ruleset}] {self.invariant}: {self.message} "
-                f"(input {self.at}; {n} input(s) after shrinking from {len(self.record.inputs)})")
+        size = (f"{len(self.shrunk)} input(s) after shrinking from {len(self.record.inputs)}"
+                if self.shrunk is not None else f"{len(self.record.inputs)} input(s), not shrunk")
+        return f"seed {self.record.seed} [{self.record.ruleset}] {self.invariant}: {self.message} (input {self.at}; {size})"
 
 
 @dataclass
@@ -340,6 +340,8 @@ class SelfPlayInputs:
     # -- the input source protocol ---------------------------------------------------------
     def next(self, game: Any, decision: dict) -> dict:
         k = len(self.record.inputs)
+        if k:
+            self.stats.check("exception")  # input k-1 was processed without an exception
         self._after_previous(game, k)
         state_key = self._check_state(game, decision, k)
         if game.turn > self.settings.turn_cap:
@@ -804,14 +806,14 @@ def play_game(index: int, seed: int, decks: tuple[Deck, Deck], ruleset: str, set
         outcome = "failed"
         detail = "".join(traceback.format_exception(err.__cause__)) if err.__cause__ is not None else ""
         failure = Failure(err.invariant, err.message, copy.deepcopy(record), err.at, detail=detail)
-        if shrink:
+        if shrink and settings.shrink_tests > 0:
             shrink_failure(failure, settings)
         stats.failures += 1
     elif outcome == "turn_cap":
         stats.turn_cap += 1
     else:
         stats.ended += 1
-    stats.turns += game.turn if game is not None else 0
+    stats.turns += (game.turn - 1 if outcome == "turn_cap" else game.turn) if game is not None else 0
     stats.seconds = time.perf_counter() - start
     return GameResult(index, seed, ruleset, (decks[0].name, decks[1].name), outcome, game.turn, stats, failure,
                       record)
@@ -1041,3 +1043,113 @@ def summary(results: list[GameResult], wall: float) -> str:
         if r.failure is not None:
             lines.append(f"  game {r.index}: {r.failure.summary()}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------- CLI
+def summary_json(results: list[GameResult], wall: float) -> dict:
+    """The run's figures as JSON (``--json``)."""
+    s = total_stats(results)
+    return {
+        "games": s.games, "ended": s.ended, "turn_cap_hits": s.turn_cap, "failed": s.failures,
+        "actions": s.inputs, "hostile_inputs": s.hostile, "dry_runs": s.dry_runs,
+        "dry_run_refusals": s.dry_run_refusals, "turns": s.turns, "seconds": round(wall, 1),
+        "actions_per_second": int(s.inputs / wall) if wall > 0 else 0,
+        "invariant_checks": s.invariant_checks, "checks": dict(sorted(s.checks.items())),
+        "by_ruleset": dict(sorted(s.by_ruleset.items())), "actions_by_kind": dict(sorted(s.action_kinds.items())),
+        "hostile_rejection_codes": dict(sorted(s.hostile_codes.items())),
+        "failures": [{"game": r.index, "seed": r.seed, "ruleset": r.ruleset, "decks": list(r.decks),
+                      "invariant": r.failure.invariant, "message": r.failure.message, "at": r.failure.at,
+                      "inputs": len(r.failure.record.inputs),
+                      "shrunk": len(r.failure.shrunk) if r.failure.shrunk is not None else None}
+                     for r in results if r.failure is not None],
+    }
+
+
+def _make_command():
+    import sys
+
+    import click
+
+    @click.command("selfplay")
+    @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+                  help="Number of games.")
+    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                  help="Seed of the first game; game i has seed SEED + i.")
+    @click.option("--ruleset", "rulesets", multiple=True, type=click.Choice(RULESETS),
+                  help="Play only this ruleset (repeatable). Default: the three, in turn.")
+    @click.option("--decks", "deck_paths", multiple=True, metavar="FILE",
+                  type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                  help="A deck list ('<count> <card name>' lines; repeatable). Default: "
+                       "fixtures/decks/*.txt. Games pair every deck with every deck.")
+    @click.option("--turn-cap", type=click.IntRange(min=1), default=12, show_default=True,
+                  help="Stop a game when this turn is over (reported, not a failure).")
+    @click.option("--deck-size", type=click.IntRange(min=10), default=None,
+                  help="Play a sample of this many cards of each deck (lands in proportion).")
+    @click.option("-n", "--workers", type=click.IntRange(min=1), default=1, show_default=True,
+                  help="Worker processes.")
+    @click.option("--hostile-rate", type=click.FloatRange(0, 1), default=Settings.hostile_rate,
+                  show_default=True, help="Probability of an illegal input, which must be rejected, at "
+                                          "each decision.")
+    @click.option("--resume-every", type=click.IntRange(min=0), default=Settings.resume_every,
+                  show_default=True, help="Every N-th game is also resumed from half its record "
+                                          "and must go on identically (0: never).")
+    @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+                  help="Write each failing game, shrunk, as a fixture draft into DIR.")
+    @click.option("--no-shrink", is_flag=True, help="Don't shrink failing games.")
+    @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+                  help="Also write the figures as JSON to FILE.")
+    def selfplay(games, seed, rulesets, deck_paths, turn_cap, deck_size, workers, hostile_rate, resume_every,
+                 save_failures, no_shrink, json_out):
+        """Play random games on the reference engine and check its invariants.
+
+        Each game starts from the start of the game (shuffle, opening hands, mulligans)
+        between two decks; every decision is a legal action drawn by a seeded PRNG, and
+        now and then an illegal input that must be rejected. Checked after every action:
+        conservation of cards, legality, loops, stuck decisions, no exception; at the end
+        of each game, that replaying its record gives a byte-identical log (and, every
+        --resume-every games, that resuming from half of it goes on identically). A
+        failing game is shrunk (delta debugging on its inputs) and, with --save-failures,
+        written as a fixture draft. Prints a summary (games, actions, actions/s,
+        invariant checks, turn-cap hits, failures). Exit 0 if no game failed, 1 otherwise.
+        """
+        settings = Settings(turn_cap=turn_cap, deck_size=deck_size, hostile_rate=hostile_rate,
+                            resume_every=resume_every)
+        if no_shrink:
+            settings.shrink_tests = 0
+        try:
+            load_decks(deck_paths or None)
+        except DeckError as exc:
+            raise click.ClickException(str(exc)) from None
+        spec = RunSpec(games, seed, tuple(rulesets) or RULESETS, tuple(str(p) for p in deck_paths), settings)
+        start = time.perf_counter()
+        failures = [0]
+
+        def label(_):
+            return f"{failures[0]} failure(s)" if failures[0] else ""
+
+        with click.progressbar(length=games, label="selfplay", file=sys.stderr, show_pos=True,
+                               item_show_func=label) as bar:
+            def progress(result: GameResult) -> None:
+                failures[0] += result.failure is not None
+                bar.update(1, result)
+            results = run_games(spec, workers, progress)
+        wall = time.perf_counter() - start
+        click.echo(summary(results, wall))
+        if save_failures is not None:
+            for r in results:
+                if r.failure is not None:
+                    try:
+                        click.echo(f"wrote {save_failure(r.failure, save_failures)}", err=True)
+                    except OSError as exc:
+                        raise click.ClickException(f"cannot write into {save_failures}: {exc}") from None
+        if json_out is not None:
+            try:
+                json_out.write_text(json.dumps(summary_json(results, wall), indent=2) + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {json_out}: {exc}") from None
+        sys.exit(1 if any(r.failure is not None for r in results) else 0)
+
+    return selfplay
+
+
+selfplay_command = _make_command()

@@ -1047,7 +1047,10 @@ def _may_cast(game: Any, decision: dict) -> list[Candidate]:
     it for its madness cost) as the trigger resolves, or decline (``choose no``)."""
     player, reason = decision["player"], decision.get("reason")
     obj = game.find(decision.get("card"))
-    out = [Candidate({"action": "choose", "player": player, "choice": "no"}, "decline", "decline")]
+    out = []
+    if not (obj is not None and reason == "suspend" and game.rules.suspend_cast_mandatory
+            and game._payable(player, obj) == "pool"):  # 2006: cast it if able (502.59a)
+        out.append(Candidate({"action": "choose", "player": player, "choice": "no"}, "decline", "decline"))
     if obj is not None and obj.zone == "exile":
         out += _cast_candidates(game, player, obj, mana_sources(game, player), alternatives=[None], forced=reason)
     return out
