@@ -455,5 +455,10 @@ def report(report_file, html_out, junit_out, badge_out, fixtures_url, compare_wi
         sys.exit(1 if any(c.kind == "regression" for c in changes) else 0)
 
 
+from conformance.selfplay import selfplay_command  # noqa: E402  (random games, conformance/selfplay.py)
+
+main.add_command(selfplay_command)
+
+
 if __name__ == "__main__":
     main()
