@@ -25,6 +25,7 @@ engine loop errors the case (a kill).
 
 from __future__ import annotations
 
+import __future__
 import contextlib
 import functools
 import inspect
@@ -177,10 +178,12 @@ def _fingerprint(code: Any) -> tuple:
 
 def _compile(original: Callable, source: str, label: str) -> Any:
     """The function defined by ``source``, compiled in the globals of ``original``'s module
-    (which are left untouched)."""
+    (which are left untouched), annotations unevaluated (the engine's modules use
+    ``from __future__ import annotations``; some names exist only for type checkers)."""
     module = sys.modules[original.__module__]
     namespace: dict[str, Any] = {}
-    exec(compile(source, f"<{label}>", "exec"), module.__dict__, namespace)
+    code = compile(source, f"<{label}>", "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+    exec(code, module.__dict__, namespace)
     return namespace[original.__name__]
 
 
