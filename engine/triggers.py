@@ -95,8 +95,14 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict | None) -> bo
     ``threshold`` (the controller's graveyard)."""
     if not cond:
         return True
-    current = game.objects.get(source.ref, source)
+    current = game.objects.get(source.ref)
+    gone = current is None  # the object has changed zones: it is a new object (CR 400.7)
+    current = current or source
     for key, want in cond.items():
+        if gone and key in ("came_under_control_since_last_upkeep", "suspended", "in_exile"):
+            if want:
+                return False
+            continue
         if key == "came_under_control_since_last_upkeep":
             p = game.players[current.controller or current.owner]
             if (current.upkeep_mark >= p.upkeeps - 1) != want:
