@@ -478,6 +478,8 @@ class Game:
             if obj is None or obj.zone != "hand" or obj.owner != self.active:
                 raise IllegalAction("not_in_hand", f"{ref} is not in {self.active}'s hand")
             objs.append(obj)
+        if len({id(o) for o in objs}) != count:  # one card named twice (its alias and its reference)
+            raise IllegalAction("invalid_choice", f"discard exactly {count} different card(s)")
         for obj in objs:
             self.discard(obj)
 
