@@ -83,6 +83,8 @@ def _mulligans(game: "Game", pid: str) -> None:
                 objs = [game.find(c) for c in bottom]
                 if any(o is None or o.zone != "hand" or o.owner != pid for o in objs):
                     raise IllegalAction("not_in_hand", "the cards put on the bottom must be in the hand")
+                if len({id(o) for o in objs}) != need:  # one card named twice (alias and reference)
+                    raise IllegalAction("invalid_choice", f"put exactly {need} different card(s) on the bottom")
                 for o in objs:
                     game.move(o, "library", position="bottom", cause="mulligan")
                 game.log("hand_kept", player=pid, mulligans=taken, hand_size=len(game.players[pid].hand))
