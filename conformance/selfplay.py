@@ -579,6 +579,10 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
                     out.append({"action": "cast", "player": player, "card": o.ref, "alternative": alt})
                 if "suspend" not in kws:
                     out.append({"action": "suspend", "player": player, "card": o.ref})
+                elif not instant and not game.sorcery_timing_ok(player):
+                    out.append({"action": "suspend", "player": player, "card": o.ref})
+                if "cycling" not in kws and "landcycling" not in kws:
+                    out.append({"action": "activate", "player": player, "source": o.ref, "ability": "landcycling"})
                 if "buyback" not in kws:
                     out.append({"action": "cast", "player": player, "card": o.ref, "buyback": True})
                 if "kicker" not in kws:
@@ -593,6 +597,9 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
                 out.append({"action": "activate", "player": player, "source": perm.ref, "ability": 99})
                 if not perm.face_down:
                     out.append({"action": "turn_face_up", "player": player, "card": perm.ref})
+                elif not me.pool.total() and any(k["keyword"] == "morph" and k.get("cost") not in ("", "{0}")
+                                                 for k in perm.definition.keywords):
+                    out.append({"action": "turn_face_up", "player": player, "card": perm.ref})  # no mana to pay
                 if perm.tapped:
                     for i, ab in enumerate(ch.abilities(game, perm)):
                         if ab.get("kind") in ("activated", "mana") and dict(ab.get("cost", {})).get("tap"):
@@ -613,7 +620,8 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
             elif perm.controller == player and not creature:
                 out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
             elif perm.controller == player:
-                if perm.tapped or (perm.summoning_sick and not ch.has_keyword(game, perm, "haste")):
+                if perm.tapped or (perm.summoning_sick and not ch.has_keyword(game, perm, "haste")) \
+                        or ch.has_keyword(game, perm, "defender"):
                     out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
                 if perm.ref != perm.card:
                     out.append({"action": "declare_attackers", "player": player, "attackers": [perm.card, perm.ref]})
@@ -673,6 +681,9 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
             out.append({"action": "discard", "player": player, "cards": [o.ref for o in hand[:n - 1]]})
         if me.library:
             out.append({"action": "discard", "player": player, "cards": [me.library[0].ref] + [o.ref for o in hand[:n - 1]]})
+        if n > 1 and hand and hand[0].ref != hand[0].card:  # one card twice: by its alias and its reference
+            out.append({"action": "discard", "player": player,
+                        "cards": [hand[0].card, hand[0].ref] + [o.ref for o in hand[1:n - 1]]})
     elif kind == "choose":
         out.append({"action": "choose", "player": player, "choice": ZZ})
     elif kind == "may_cast":
@@ -685,6 +696,11 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
         need = taken if game.rules.mulligan == "london" else 0
         if len(hand) > need:
             out.append({"action": "keep", "player": player, "bottom": hand[:need + 1]})
+        if need > 1:  # one card twice: by its alias and its reference
+            first = me.hand[0]
+            if first.ref != first.card:
+                out.append({"action": "keep", "player": player,
+                            "bottom": [first.card, first.ref] + hand[1:need - 1]})
         out.append({"action": "pass", "player": player})
     return out
 
@@ -719,6 +735,15 @@ def _spoiled_casts(game: Any, decision: dict) -> list[dict]:
             out.append({**inp, "targets": inp["targets"] + [inp["targets"][0]]})
         if opp_land is not None:
             out.append({**inp, "pay_with": [opp_land]})
+        if inp.get("pay_with"):
+            out.append({**inp, "pay_with": [inp["pay_with"][0]] * 2})  # one source activated twice
+        out.append({**inp, "mana": {"G": 99}})
+        if "x" in inp:
+            out.append({**inp, "x": 999})
+        if inp.get("kicker"):
+            out.append({**inp, "kicker": [inp["kicker"][0]] * 2})
+        if "modes" in inp:
+            out.append({**inp, "modes": list(range(len(inp["modes"]) + 1))})
         obj = game.find(inp["card"])
         try:
             kws = {k["keyword"]: dict(k) for k in obj.definition.keywords}

@@ -273,14 +273,7 @@ def mana_sources(game: Any, player: str, exclude: Iterable[str] = ()) -> list[_S
     (the engine refuses the activation with ``invalid_choice``).
     """
     excluded = set(exclude)
-    chosen_color_enchanted = set()
-    for perm in game.battlefield:
-        for ab in ch.abilities(game, perm):
-            trig = ab.get("trigger", {}) if ab.get("kind") == "triggered" else {}
-            if ab.get("mana_ability") and trig.get("event") == "tapped_for_mana" and perm.attached_to:
-                if any(eff.get("type") == "add_mana" and not isinstance(eff.get("mana"), str)
-                       for eff in ab.get("effects", ())):
-                    chosen_color_enchanted.add(perm.attached_to)
+    chosen_color_enchanted = _chosen_color_mana_triggers(game)
     out = []
     for perm in game.battlefield:
         if perm.controller != player or perm.ref in excluded or perm.ref in chosen_color_enchanted:
@@ -299,6 +292,23 @@ def mana_sources(game: Any, player: str, exclude: Iterable[str] = ()) -> list[_S
             continue
         out.append(_Source(perm.ref, options, ch.is_type(perm, "Creature"), len(options) > 1))
     out.sort(key=lambda s: (s.creature, s.choice))
+    return out
+
+
+def _chosen_color_mana_triggers(game: Any) -> set:
+    """Refs of permanents whose tapping for mana triggers a mana ability that adds mana of a
+    color of the player's choice (an Aura like Fertile Ground, CR 605.1b): an input that
+    activates their mana ability must name that color (``color``)."""
+    out = set()
+    for perm in game.battlefield:
+        if not perm.attached_to:
+            continue
+        for ab in ch.abilities(game, perm):
+            trig = ab.get("trigger", {}) if ab.get("kind") == "triggered" else {}
+            if ab.get("mana_ability") and trig.get("event") == "tapped_for_mana" and any(
+                    eff.get("type") == "add_mana" and not isinstance(eff.get("mana"), str)
+                    for eff in ab.get("effects", ())):
+                out.add(perm.attached_to)
     return out
 
 
@@ -601,6 +611,7 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
     restrictions ("activate only as a sorcery"); only mana abilities under split second."""
     out = []
     hand = game.players[player].hand
+    enchanted = _chosen_color_mana_triggers(game)
     for src in game.battlefield:
         if src.controller != player:
             continue
@@ -646,7 +657,10 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
                 if rc and rc.get("count") == "X" or mana.x:
                     base["x"] = x
                 if kind == "mana":
-                    for extra in _mana_choices(ab.get("add"), x):
+                    choices = _mana_choices(ab.get("add"), x)
+                    if src.ref in enchanted and cost.get("tap") and choices == [{}]:
+                        choices = [{"color": c} for c in COLORS]  # the color of the triggered mana
+                    for extra in choices:
                         inp = dict(base, **extra)
                         out.append(Candidate(_with_payment(inp, list(pay)), "mana", "mana"))
                     continue
