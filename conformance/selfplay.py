@@ -42,7 +42,6 @@ still fails) and can be written as a fixture draft (``--save-failures DIR``).
 from __future__ import annotations
 
 import copy
-import itertools
 import json
 import os
 import re
@@ -187,13 +186,15 @@ class Record:
     setup: dict
     inputs: list = field(default_factory=list)
     marks: list = field(default_factory=list)
+    contexts: list = field(default_factory=list)  # [turn, step, decision kind, player] of each input
 
     @property
     def seed(self) -> int:
         return self.setup["seed"]
 
     def as_json(self) -> dict:
-        return {"ruleset": self.ruleset, "setup": self.setup, "inputs": self.inputs, "marks": self.marks}
+        return {"ruleset": self.ruleset, "setup": self.setup, "inputs": self.inputs, "marks": self.marks,
+                "contexts": self.contexts}
 
 
 @dataclass
@@ -254,12 +255,14 @@ class Failure:
     at: int | None
     shrunk: list | None = None
     shrunk_marks: list | None = None
+    shrunk_contexts: list | None = None
+    essential: list | None = None
     shrink_tests: int = 0
     detail: str = ""
 
     def summary(self) -> str:
-        size = (f"{len(self.shrunk)} input(s) after shrinking from {len(self.record.inputs)}"
-                if self.shrunk is not None else f"{len(self.record.inputs)} input(s), not shrunk")
+        size = (f"{len(self.essential)} essential input(s) of {len(self.record.inputs)} after shrinking"
+                if self.essential is not None else f"{len(self.record.inputs)} input(s), not shrunk")
         return f"seed {self.record.seed} [{self.record.ruleset}] {self.invariant}: {self.message} (input {self.at}; {size})"
 
 
@@ -316,12 +319,15 @@ class SelfPlayInputs:
     ``prefix`` (inputs and marks) is fed first, as given (a resumed game, or a shrinking
     candidate); then the source plays on (``then="play"``) or stops (``then="stop"``:
     ScriptExhausted, after checking that the decision reached has a legal answer when
-    ``check_stuck``).
+    ``check_stuck``). With ``prefix_contexts`` the prefix is fed *tolerantly* (shrinking):
+    each input waits for a decision of its recorded turn, step, kind and player (a default
+    answer is given meanwhile: pass, no attackers or blockers, keep, the first legal choice;
+    marked ``default``), and an input whose moment has passed is dropped.
     """
 
     def __init__(self, record: Record, settings: Settings, stats: Stats, *, prefix: list | None = None,
                  prefix_marks: list | None = None, then: str = "play", verify_prefix: bool = False,
-                 check_stuck: bool = True) -> None:
+                 check_stuck: bool = True, prefix_contexts: list | None = None) -> None:
         from engine import legal
         self.legal = legal
         self.record = record
@@ -332,6 +338,8 @@ class SelfPlayInputs:
         self.then = then
         self.verify_prefix = verify_prefix
         self.check_stuck = check_stuck
+        self.prefix_contexts = prefix_contexts
+        self.pi = 0                         # the next prefix input (tolerant feeding)
         self.seen: dict = {}
         self.last: dict | None = None      # what the previous input needs checking for
         self.codes = documented_codes()
@@ -349,8 +357,9 @@ class SelfPlayInputs:
         if k >= self.settings.max_inputs:
             raise InvariantFailure("loop", f"{k} inputs without reaching the end of the game or turn "
                                    f"{self.settings.turn_cap + 1}", k - 1)
-        if k < len(self.prefix):
-            inp, mark = copy.deepcopy(self.prefix[k]), self.prefix_marks[k]
+        fed = self._from_prefix(game, decision, k)
+        if fed is not None:
+            inp, mark = fed
             if mark == "play" and self.verify_prefix and inp.get("action") != "pass":
                 ok, _ = self._accepts(game, decision, inp, k)
                 if not ok:
@@ -366,8 +375,43 @@ class SelfPlayInputs:
                      "decision": decision.get("kind")}
         self.record.inputs.append(copy.deepcopy(inp))
         self.record.marks.append(mark)
+        self.record.contexts.append([game.turn, game.step, decision.get("kind"), decision.get("player")])
         self.stats.inputs += 1
         return {**inp, "at": k}
+
+    def _from_prefix(self, game: Any, decision: dict, k: int) -> tuple[dict, str] | None:
+        """The next input of the prefix for this decision (or a default answer while the
+        next one waits for its moment, when feeding tolerantly); None when it is used up."""
+        if self.prefix_contexts is None:
+            if k < len(self.prefix):
+                return copy.deepcopy(self.prefix[k]), self.prefix_marks[k]
+            return None
+        now = (game.turn, _step_rank(game.step))
+        while self.pi < len(self.prefix):
+            turn, step, kind, player = self.prefix_contexts[self.pi]
+            moment = (turn, _step_rank(step))
+            if now > moment:  # its moment has passed: drop it
+                self.pi += 1
+                continue
+            if now == moment and kind == decision.get("kind") and player == decision.get("player"):
+                self.pi += 1
+                return copy.deepcopy(self.prefix[self.pi - 1]), self.prefix_marks[self.pi - 1]
+            return self._default_answer(game, decision, k), "default"
+        return None
+
+    def _default_answer(self, game: Any, decision: dict, k: int) -> dict:
+        kind, player = decision.get("kind"), decision.get("player")
+        if kind == "priority":
+            return {"action": "pass", "player": player}
+        if kind == "declare_attackers":
+            return {"action": "declare_attackers", "player": player, "attackers": []}
+        if kind == "declare_blockers":
+            return {"action": "declare_blockers", "player": player, "blocks": []}
+        for cand in self.legal.candidate_actions(game, decision):
+            if cand.kind in ("keep", "decline") or self._accepts(game, decision, cand.input, k)[0]:
+                return cand.input
+        raise InvariantFailure("stuck", f"no legal answer to the {kind} decision of {player} ({_show(decision)}) "
+                               f"in turn {game.turn}, {game.step}", k - 1 if k else None)
 
     # -- checks ----------------------------------------------------------------------------
     def _after_previous(self, game: Any, k: int) -> None:
@@ -425,16 +469,18 @@ class SelfPlayInputs:
         except Exception as exc:  # noqa: BLE001 - the engine crashed on a dry run of this input
             self.record.inputs.append(copy.deepcopy(inp))
             self.record.marks.append("probe")
+            self.record.contexts.append([game.turn, game.step, decision.get("kind"), decision.get("player")])
             raise InvariantFailure("exception", f"{type(exc).__name__}: {exc} (on a dry run of input {k}: "
                                    f"{_show(inp)})", k) from exc
 
     def _choose(self, game: Any, decision: dict, k: int) -> tuple[dict, str]:
         rng = policy_rng(self.record.seed, k)
         if self.settings.hostile_rate > 0 and rng.below(1_000_000) < self.settings.hostile_rate * 1_000_000:
-            options = hostile_inputs(game, decision)
-            if options:
+            groups = list(hostile_groups(game, decision).values())
+            if groups:
                 self.stats.hostile += 1
-                return options[rng.below(len(options))], "hostile"
+                group = groups[rng.below(len(groups))]
+                return group[rng.below(len(group))], "hostile"
         return self._find_answer(game, decision, rng, k), "play"
 
     def _find_answer(self, game: Any, decision: dict, rng: Any, k: int) -> dict:
@@ -469,6 +515,11 @@ class SelfPlayInputs:
         raise InvariantFailure("stuck", f"no legal answer to the {decision.get('kind')} decision of "
                                f"{decision.get('player')} ({_show(decision)}) in turn {game.turn}, {game.step}: "
                                f"{len(cands)} candidate(s), none accepted", k - 1 if k else None)
+
+
+def _step_rank(step: str) -> int:
+    from engine.game import STEPS
+    return STEPS.index(step) if step in STEPS else -1
 
 
 def _show(obj: Any) -> str:
@@ -539,114 +590,126 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
     """Schema-valid inputs (``schema/scenario.schema.json#/$defs/input``) that are certainly
     illegal as the answer to ``decision`` now: the engine must reject each with a
     documented code and change nothing (docs/FORMAT.md §3.2). Deterministic."""
+    return [inp for group in hostile_groups(game, decision).values() for inp in group]
+
+
+def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
+    """:func:`hostile_inputs` grouped by the rule each one breaks (the driver picks a group,
+    then an input, so that rare rules get their turn)."""
     from engine import characteristics as ch
 
     kind, player = decision.get("kind"), decision.get("player")
     other = next((p for p in game.order if p != player), player)
-    out: list[dict] = []
+    groups: dict[str, list[dict]] = {}
     me = game.players[player] if player in game.players else None
 
-    def wrong_action() -> dict:
-        return {"action": "discard" if kind != "discard" else "choose", "player": player,
-                **({"cards": [ZZ]} if kind != "discard" else {"choice": ZZ})}
+    def add(rule: str, inp: dict) -> None:
+        groups.setdefault(rule, []).append(inp)
 
-    out.append(wrong_action())
+    add("wrong decision", {"action": "discard" if kind != "discard" else "choose", "player": player,
+                           **({"cards": [ZZ]} if kind != "discard" else {"choice": ZZ})})
     if other != player:
         action = {"priority": "pass", "may_cast": "choose"}.get(kind) or _expected_action(kind)
-        out.append({"action": action, "player": other, **_minimal_fields(kind)})
+        add("wrong player", {"action": action, "player": other, **_minimal_fields(kind)})
     if kind == "priority" and me is not None:
-        out.append({"action": "cast", "player": player, "card": ZZ})
-        out.append({"action": "activate", "player": player, "source": ZZ, "ability": 0})
+        add("unknown object", {"action": "cast", "player": player, "card": ZZ})
+        add("unknown object", {"action": "activate", "player": player, "source": ZZ, "ability": 0})
         if me.library:
-            out.append({"action": "cast", "player": player, "card": me.library[-1].ref})
+            add("not in hand", {"action": "cast", "player": player, "card": me.library[-1].ref})
         opp_hand = game.players[other].hand if other != player else []
         if opp_hand:
-            out.append({"action": "cast", "player": player, "card": opp_hand[0].ref})
-            out.append({"action": "play_land", "player": player, "card": opp_hand[0].ref})
+            add("not in hand", {"action": "cast", "player": player, "card": opp_hand[0].ref})
+            add("not in hand", {"action": "play_land", "player": player, "card": opp_hand[0].ref})
+        seen: set = set()
         for o in me.hand:
+            if o.definition.name in seen:
+                continue
+            seen.add(o.definition.name)
             if ch.is_type(o, "Land"):
-                out.append({"action": "cast", "player": player, "card": o.ref})
-                if not game.sorcery_timing_ok(player) or me.lands_played >= 1:
-                    out.append({"action": "play_land", "player": player, "card": o.ref})
-            else:
-                out.append({"action": "play_land", "player": player, "card": o.ref})
-                d = o.definition
-                instant = "Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords)
-                if not instant and not game.sorcery_timing_ok(player):
-                    out.append({"action": "cast", "player": player, "card": o.ref})
-                kws = {k["keyword"] for k in d.keywords}
-                for alt in ("without_paying", "flashback", "madness"):
-                    out.append({"action": "cast", "player": player, "card": o.ref, "alternative": alt})
-                if "suspend" not in kws:
-                    out.append({"action": "suspend", "player": player, "card": o.ref})
-                elif not instant and not game.sorcery_timing_ok(player):
-                    out.append({"action": "suspend", "player": player, "card": o.ref})
-                if "cycling" not in kws and "landcycling" not in kws:
-                    out.append({"action": "activate", "player": player, "source": o.ref, "ability": "landcycling"})
-                if "buyback" not in kws:
-                    out.append({"action": "cast", "player": player, "card": o.ref, "buyback": True})
-                if "kicker" not in kws:
-                    out.append({"action": "cast", "player": player, "card": o.ref, "kicker": [0]})
-                if not d.mana_cost.x:
-                    out.append({"action": "cast", "player": player, "card": o.ref, "x": 1})
-                if not (d.spell or {}).get("modes"):
-                    out.append({"action": "cast", "player": player, "card": o.ref, "modes": [0]})
-                break
+                add("land cast", {"action": "cast", "player": player, "card": o.ref})
+                if not _sorcery_timing(game, player) or me.lands_played >= 1:
+                    add("land timing", {"action": "play_land", "player": player, "card": o.ref})
+                continue
+            add("not a land", {"action": "play_land", "player": player, "card": o.ref})
+            d = o.definition
+            instant = "Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords)
+            if not instant and not _sorcery_timing(game, player):
+                add("sorcery timing", {"action": "cast", "player": player, "card": o.ref})
+            kws = {k["keyword"] for k in d.keywords}
+            for alt in ("without_paying", "flashback", "madness"):
+                add("alternative cost", {"action": "cast", "player": player, "card": o.ref, "alternative": alt})
+            if "suspend" not in kws:
+                add("no such ability", {"action": "suspend", "player": player, "card": o.ref})
+            elif not instant and not _sorcery_timing(game, player):
+                add("sorcery timing", {"action": "suspend", "player": player, "card": o.ref})
+            if "cycling" not in kws and "landcycling" not in kws:
+                add("no such ability", {"action": "activate", "player": player, "source": o.ref,
+                                        "ability": "landcycling"})
+            if "buyback" not in kws:
+                add("additional cost", {"action": "cast", "player": player, "card": o.ref, "buyback": True})
+            if "kicker" not in kws:
+                add("additional cost", {"action": "cast", "player": player, "card": o.ref, "kicker": [0]})
+            if not d.mana_cost.x:
+                add("x", {"action": "cast", "player": player, "card": o.ref, "x": 1})
+            if not (d.spell or {}).get("modes"):
+                add("modes", {"action": "cast", "player": player, "card": o.ref, "modes": [0]})
         for perm in game.battlefield:
             if perm.controller == player:
-                out.append({"action": "activate", "player": player, "source": perm.ref, "ability": 99})
+                add("no such ability", {"action": "activate", "player": player, "source": perm.ref, "ability": 99})
                 if not perm.face_down:
-                    out.append({"action": "turn_face_up", "player": player, "card": perm.ref})
+                    add("face up", {"action": "turn_face_up", "player": player, "card": perm.ref})
                 elif not me.pool.total() and any(k["keyword"] == "morph" and k.get("cost") not in ("", "{0}")
                                                  for k in perm.definition.keywords):
-                    out.append({"action": "turn_face_up", "player": player, "card": perm.ref})  # no mana to pay
+                    add("cost", {"action": "turn_face_up", "player": player, "card": perm.ref})  # no mana
                 if perm.tapped:
                     for i, ab in enumerate(ch.abilities(game, perm)):
                         if ab.get("kind") in ("activated", "mana") and dict(ab.get("cost", {})).get("tap"):
-                            out.append({"action": "activate", "player": player, "source": perm.ref, "ability": i})
+                            add("tapped", {"action": "activate", "player": player, "source": perm.ref, "ability": i})
                             break
             elif perm.controller == other:
                 for i, ab in enumerate(ch.abilities(game, perm)):
                     if ab.get("kind") in ("activated", "mana"):
-                        out.append({"action": "activate", "player": player, "source": perm.ref, "ability": i})
+                        add("not controller", {"action": "activate", "player": player, "source": perm.ref,
+                                               "ability": i})
                         break
-        out += _spoiled_casts(game, decision)
+        for rule, inp in _spoiled_casts(game, decision):
+            add(rule, inp)
     elif kind == "declare_attackers":
-        out.append({"action": "declare_attackers", "player": player, "attackers": [ZZ]})
+        add(kind, {"action": "declare_attackers", "player": player, "attackers": [ZZ]})
         for perm in game.battlefield:
             creature = ch.is_type(perm, "Creature")
             if perm.controller == other and creature:
-                out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
+                add(kind, {"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
             elif perm.controller == player and not creature:
-                out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
+                add(kind, {"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
             elif perm.controller == player:
                 if perm.tapped or (perm.summoning_sick and not ch.has_keyword(game, perm, "haste")) \
                         or ch.has_keyword(game, perm, "defender"):
-                    out.append({"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
+                    add(kind, {"action": "declare_attackers", "player": player, "attackers": [perm.ref]})
                 if perm.ref != perm.card:
-                    out.append({"action": "declare_attackers", "player": player, "attackers": [perm.card, perm.ref]})
+                    add(kind, {"action": "declare_attackers", "player": player, "attackers": [perm.card, perm.ref]})
     elif kind == "declare_blockers" and game.combat is not None:
         attackers = [a for a in game.combat.attackers if a in game.objects]
-        out.append({"action": "declare_blockers", "player": player, "blocks": [{"blocker": ZZ, "attacker": ZZ}]})
+        add(kind, {"action": "declare_blockers", "player": player, "blocks": [{"blocker": ZZ, "attacker": ZZ}]})
         mine = [p for p in game.battlefield if p.controller == player]
         for a in attackers:
-            out.append({"action": "declare_blockers", "player": player,
+            add(kind, {"action": "declare_blockers", "player": player,
                         "blocks": [{"blocker": a, "attacker": a}]})
             for p in mine:
                 if not ch.is_type(p, "Creature"):
-                    out.append({"action": "declare_blockers", "player": player,
+                    add(kind, {"action": "declare_blockers", "player": player,
                                 "blocks": [{"blocker": p.ref, "attacker": a}]})
                     break
             creatures = [p for p in mine if ch.is_type(p, "Creature")]
             if creatures:
                 b = creatures[0].ref
-                out.append({"action": "declare_blockers", "player": player,
+                add(kind, {"action": "declare_blockers", "player": player,
                             "blocks": [{"blocker": b, "attacker": a}, {"blocker": b, "attacker": a}]})
         for p in game.battlefield:
             if p.controller == player and ch.is_type(p, "Creature") and attackers:
                 non_attacking = [q.ref for q in game.battlefield if q.ref not in game.combat.attackers]
                 if non_attacking:
-                    out.append({"action": "declare_blockers", "player": player,
+                    add(kind, {"action": "declare_blockers", "player": player,
                                 "blocks": [{"blocker": p.ref, "attacker": non_attacking[0]}]})
                 break
     elif kind == "assign_damage":
@@ -657,52 +720,58 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
             power, _ = _ch.power_toughness(game, obj)
             blockers = game.combat.blockers_of(a) if game.combat is not None else []
             if blockers:
-                out.append({"action": "assign_damage", "player": player, "attacker": a,
+                add(kind, {"action": "assign_damage", "player": player, "attacker": a,
                             "assignment": {blockers[0]: power + 1}})
-            out.append({"action": "assign_damage", "player": player, "attacker": a, "assignment": {ZZ: power}})
+            add(kind, {"action": "assign_damage", "player": player, "attacker": a, "assignment": {ZZ: power}})
     elif kind == "order_triggers":
         refs = list(decision.get("options", ()))
         if refs:
-            out.append({"action": "order_triggers", "player": player, "order": refs[:-1]})
-            out.append({"action": "order_triggers", "player": player, "order": refs[:-1] + [ZZ]})
+            add(kind, {"action": "order_triggers", "player": player, "order": refs[:-1]})
+            add(kind, {"action": "order_triggers", "player": player, "order": refs[:-1] + [ZZ]})
     elif kind == "choose_targets":
         from engine.legal import pending_target_item
         from engine.game import target_spec_active
         found = pending_target_item(game, decision)
         if found is not None and [s for s in found[1] if target_spec_active(s, found[0].kicked)]:
-            out.append({"action": "choose_targets", "player": player, "targets": []})
-            out.append({"action": "choose_targets", "player": player, "targets": [ZZ] * len(found[1])})
+            add(kind, {"action": "choose_targets", "player": player, "targets": []})
+            add(kind, {"action": "choose_targets", "player": player, "targets": [ZZ] * len(found[1])})
     elif kind == "discard" and me is not None:
         n = decision.get("count", 1)
         hand = [o for o in me.hand]
         if len(hand) > n:
-            out.append({"action": "discard", "player": player, "cards": [o.ref for o in hand[:n + 1]]})
+            add(kind, {"action": "discard", "player": player, "cards": [o.ref for o in hand[:n + 1]]})
         if n > 1:
-            out.append({"action": "discard", "player": player, "cards": [o.ref for o in hand[:n - 1]]})
+            add(kind, {"action": "discard", "player": player, "cards": [o.ref for o in hand[:n - 1]]})
         if me.library:
-            out.append({"action": "discard", "player": player, "cards": [me.library[0].ref] + [o.ref for o in hand[:n - 1]]})
+            add(kind, {"action": "discard", "player": player, "cards": [me.library[0].ref] + [o.ref for o in hand[:n - 1]]})
         if n > 1 and hand and hand[0].ref != hand[0].card:  # one card twice: by its alias and its reference
-            out.append({"action": "discard", "player": player,
+            add(kind, {"action": "discard", "player": player,
                         "cards": [hand[0].card, hand[0].ref] + [o.ref for o in hand[1:n - 1]]})
     elif kind == "choose":
-        out.append({"action": "choose", "player": player, "choice": ZZ})
+        add(kind, {"action": "choose", "player": player, "choice": ZZ})
     elif kind == "may_cast":
-        out.append({"action": "choose", "player": player, "choice": "maybe"})
-        out.append({"action": "cast", "player": player, "card": ZZ})
-        out.append({"action": "pass", "player": player})
+        add(kind, {"action": "choose", "player": player, "choice": "maybe"})
+        add(kind, {"action": "cast", "player": player, "card": ZZ})
+        add(kind, {"action": "pass", "player": player})
     elif kind == "mulligan" and me is not None:
         hand = [o.ref for o in me.hand]
         taken = decision.get("mulligans", 0)
         need = taken if game.rules.mulligan == "london" else 0
         if len(hand) > need:
-            out.append({"action": "keep", "player": player, "bottom": hand[:need + 1]})
+            add(kind, {"action": "keep", "player": player, "bottom": hand[:need + 1]})
         if need > 1:  # one card twice: by its alias and its reference
             first = me.hand[0]
             if first.ref != first.card:
-                out.append({"action": "keep", "player": player,
+                add(kind, {"action": "keep", "player": player,
                             "bottom": [first.card, first.ref] + hand[1:need - 1]})
-        out.append({"action": "pass", "player": player})
-    return out
+        add(kind, {"action": "pass", "player": player})
+    return groups
+
+
+def _sorcery_timing(game: Any, player: str) -> bool:
+    """CR 307.1: the player's own main phase with an empty stack (computed here, not asked
+    of the engine: a hostile input must not depend on the rule it tests)."""
+    return player == game.active and game.step in ("precombat_main", "postcombat_main") and not game.stack
 
 
 def _expected_action(kind: str) -> str:
@@ -717,7 +786,7 @@ def _minimal_fields(kind: str) -> dict:
             "may_cast": {"choice": "no"}}.get(kind, {})
 
 
-def _spoiled_casts(game: Any, decision: dict) -> list[dict]:
+def _spoiled_casts(game: Any, decision: dict) -> list[tuple[str, dict]]:
     """Offered casts with one part made illegal: targets missing or one too many, the
     opponent's land to pay with, nothing to pay with when the pool can't pay."""
     from engine import legal
@@ -731,19 +800,19 @@ def _spoiled_casts(game: Any, decision: dict) -> list[dict]:
         if inp["action"] != "cast":
             continue
         if inp.get("targets"):
-            out.append({**inp, "targets": inp["targets"][:-1]})
-            out.append({**inp, "targets": inp["targets"] + [inp["targets"][0]]})
+            out.append(("targets", {**inp, "targets": inp["targets"][:-1]}))
+            out.append(("targets", {**inp, "targets": inp["targets"] + [inp["targets"][0]]}))
         if opp_land is not None:
-            out.append({**inp, "pay_with": [opp_land]})
+            out.append(("payment", {**inp, "pay_with": [opp_land]}))
         if inp.get("pay_with"):
-            out.append({**inp, "pay_with": [inp["pay_with"][0]] * 2})  # one source activated twice
-        out.append({**inp, "mana": {"G": 99}})
+            out.append(("payment", {**inp, "pay_with": [inp["pay_with"][0]] * 2}))  # one source activated twice
+        out.append(("payment", {**inp, "mana": {"G": 99}}))
         if "x" in inp:
-            out.append({**inp, "x": 999})
+            out.append(("x", {**inp, "x": 999}))
         if inp.get("kicker"):
-            out.append({**inp, "kicker": [inp["kicker"][0]] * 2})
+            out.append(("additional cost", {**inp, "kicker": [inp["kicker"][0]] * 2}))
         if "modes" in inp:
-            out.append({**inp, "modes": list(range(len(inp["modes"]) + 1))})
+            out.append(("modes", {**inp, "modes": list(range(len(inp["modes"]) + 1))}))
         obj = game.find(inp["card"])
         try:
             kws = {k["keyword"]: dict(k) for k in obj.definition.keywords}
@@ -752,7 +821,7 @@ def _spoiled_casts(game: Any, decision: dict) -> list[dict]:
         except Exception:  # noqa: BLE001 - only a filter
             continue
         if cost.mana_value() > game.players[player].pool.total():
-            out.append({k: v for k, v in inp.items() if k != "pay_with"})
+            out.append(("payment", {k: v for k, v in inp.items() if k != "pay_with"}))
         if len(out) > 12:
             break
     return out
@@ -884,59 +953,86 @@ def _first_difference(a: list, b: list) -> str:
 
 
 # ----------------------------------------------------------------------------- shrinking
-def failure_reproduces(failure: Failure, inputs: list, marks: list, settings: Settings) -> bool:
-    """Does the invariant of ``failure`` still break with only these inputs (replayed from
-    the same setup, invariants checked, stopping when they run out)?"""
+def _signature(invariant: str, message: str) -> str:
+    """What must stay the same while a failure shrinks: the invariant, and for legality
+    failures which rule of it broke, for exceptions the exception's type."""
+    if invariant == "exception":
+        return "exception:" + message.split(":", 1)[0]
+    if invariant == "legality":
+        for key in ("accepted on a dry run", "was accepted", "documented rejection code", "events", "changed the state"):
+            if key in message:
+                return f"legality:{key}"
+    return invariant
+
+
+def replay_check(failure: Failure, inputs: list, marks: list, settings: Settings,
+                 contexts: list | None = None) -> tuple[bool, Record]:
+    """Replay ``inputs`` from the failing game's setup with every invariant checked,
+    stopping when they run out (fed as given, or tolerantly with ``contexts``, see
+    :class:`SelfPlayInputs`). Returns whether the same failure happens (same signature and,
+    for legality and exceptions, on the same input) and the record of what was fed."""
     record = Record(failure.record.ruleset, failure.record.setup)
     stats = Stats()
-    quiet = Settings(**{**settings.__dict__, "hostile_rate": 0.0, "loop_limit": settings.loop_limit,
-                        "max_inputs": max(settings.max_inputs, len(inputs) + 1)})
-    quiet.turn_cap = 10 ** 6
+    quiet = Settings(**{**settings.__dict__, "hostile_rate": 0.0, "turn_cap": 10 ** 6,
+                        "max_inputs": max(settings.max_inputs, 4 * len(inputs) + 1000)})
+    if failure.invariant not in ("legality",):  # legality is checked only where it failed
+        marks = ["given" if m in ("play", "hostile") else m for m in marks]
+    anchor = failure.record.inputs[failure.at] if failure.at is not None else None
     try:
         game, outcome, err = play_record(record, quiet, stats, prefix=inputs, prefix_marks=marks, then="stop",
                                          verify_prefix=failure.invariant == "legality",
-                                         check_stuck=failure.invariant == "stuck")
+                                         check_stuck=failure.invariant == "stuck", prefix_contexts=contexts)
     except Exception:  # noqa: BLE001
-        return failure.invariant == "exception"
+        return failure.invariant == "exception", record
     if err is not None:
-        if err.invariant != failure.invariant:
-            return False
-        if failure.invariant == "exception":
-            return _exc_name(err.message) == _exc_name(failure.message)
-        return True
+        if _signature(err.invariant, err.message) != _signature(failure.invariant, failure.message):
+            return False, record
+        if failure.invariant in ("legality", "exception") and anchor is not None:
+            return err.at is not None and err.at < len(record.inputs) and record.inputs[err.at] == anchor, record
+        return True, record
     if failure.invariant == "determinism":
         try:
-            events, _ = replay_events(record, inputs)
+            events, _ = replay_events(record)
         except Exception:  # noqa: BLE001
-            return True
-        return dumps(events) != dumps(game.events)
-    return False
+            return True, record
+        return dumps(events) != dumps(game.events), record
+    return False, record
 
 
-def _exc_name(message: str) -> str:
-    return message.split(":", 1)[0]
+def failure_reproduces(failure: Failure, inputs: list, marks: list, settings: Settings) -> bool:
+    """Does ``failure`` happen again when exactly these inputs are replayed?"""
+    return replay_check(failure, inputs, marks, settings)[0]
 
 
 def shrink_failure(failure: Failure, settings: Settings) -> None:
     """Delta debugging (ddmin, complements only) on the failing game's inputs: drop chunks
-    while the same invariant still fails; the inputs after the failure are dropped first.
-    Bounded by ``settings.shrink_seconds`` and ``settings.shrink_tests``; the result is
-    in ``failure.shrunk`` (and its marks in ``failure.shrunk_marks``)."""
-    inputs = list(failure.record.inputs)
-    marks = list(failure.record.marks)
-    if failure.at is not None:
-        inputs, marks = inputs[:failure.at + 1], marks[:failure.at + 1]
+    while the same failure still happens; the inputs after the failure are dropped first.
+
+    The candidates are replayed tolerantly (each input waits for a decision like the one it
+    answered, with default answers meanwhile: see :class:`SelfPlayInputs`), so dropping an
+    input does not shift the others onto the wrong decisions. The result, in
+    ``failure.shrunk``, is what was fed in the end (the inputs kept and the defaults), which
+    replays as it is; ``failure.essential`` lists the inputs kept. Bounded by
+    ``settings.shrink_seconds`` and ``settings.shrink_tests``."""
+    rec = failure.record
+    n_in = len(rec.inputs) if failure.at is None else failure.at + 1
+    items = list(zip(rec.inputs[:n_in], rec.marks[:n_in], rec.contexts[:n_in]))
     deadline = time.monotonic() + settings.shrink_seconds
     tests = 0
+    best: Record | None = None
 
-    def test(items: list) -> bool:
-        nonlocal tests
+    def test(cand: list) -> bool:
+        nonlocal tests, best
         tests += 1
-        return failure_reproduces(failure, [i for i, _ in items], [m for _, m in items], settings)
+        ok, fed = replay_check(failure, [i for i, _, _ in cand], [m for _, m, _ in cand], settings,
+                               [c for _, _, c in cand])
+        if ok:
+            best = fed
+        return ok
 
-    items = list(zip(inputs, marks))
-    if not test(items):  # the failure does not replay by itself: keep the whole record
-        failure.shrunk, failure.shrunk_marks, failure.shrink_tests = inputs, marks, tests
+    if not test(items):  # the failure does not replay by itself: keep the record as it is
+        failure.shrunk, failure.shrunk_marks, failure.shrink_tests = rec.inputs[:n_in], rec.marks[:n_in], tests
+        failure.essential = failure.shrunk
         return
     n = 2
     while len(items) >= 2 and tests < settings.shrink_tests and time.monotonic() < deadline:
@@ -955,23 +1051,78 @@ def shrink_failure(failure: Failure, settings: Settings) -> None:
             if n >= len(items):
                 break
             n = min(len(items), n * 2)
-    failure.shrunk = [i for i, _ in items]
-    failure.shrunk_marks = [m for _, m in items]
+    test(items)  # ``best`` is what the final candidate fed
+    assert best is not None
+    failure.essential = [i for i, _, _ in items]
+    if failure_reproduces(failure, best.inputs, best.marks, settings):
+        failure.shrunk, failure.shrunk_marks = best.inputs, best.marks
+        failure.shrunk_contexts = best.contexts
+    else:  # pragma: no cover - the fed inputs replay as they were fed
+        failure.shrunk, failure.shrunk_marks = rec.inputs[:n_in], rec.marks[:n_in]
     failure.shrink_tests = tests
+
+
+def compress_script(record: Record, inputs: list, marks: list, contexts: list) -> list:
+    """``inputs`` with each run of default answers that only passes priority and declares
+    no attackers or blockers replaced by an ``advance`` to the step of the next input
+    (docs/FORMAT.md §3.2), where the log stays the same (checked by replaying both through
+    ``ScriptInputs``, ``at`` indexes aside)."""
+    def log(script: list) -> str:
+        try:
+            events, _ = replay_events(record, script)
+        except Exception as exc:  # noqa: BLE001
+            return f"raised {type(exc).__name__}: {exc}"
+        return dumps([{k: v for k, v in e.items() if k != "at"} for e in events])
+
+    plain = ("pass", "declare_attackers", "declare_blockers")
+
+    def is_plain(i: int) -> bool:
+        inp = inputs[i]
+        return marks[i] == "default" and inp["action"] in plain and not inp.get("attackers") and not inp.get("blocks")
+
+    out: list = []
+    i = 0
+    while i < len(inputs):
+        if not is_plain(i):
+            out.append(inputs[i])
+            i += 1
+            continue
+        j = i
+        while j < len(inputs) and is_plain(j):
+            j += 1
+        if j < len(inputs):
+            turn, step = contexts[j][0], contexts[j][1]
+            tail = [x for x in range(i, j) if contexts[x][:2] == [turn, step]]
+            head_end = tail[0] if tail else j
+            if head_end > i and contexts[i][:2] != [turn, step]:
+                out.append({"action": "advance", "to": step, "turn": turn})
+                out.extend(inputs[x] for x in range(head_end, j))
+                i = j
+                continue
+        out.extend(inputs[i:j])
+        i = j
+    if out != inputs and log(out) != log(inputs):
+        return list(inputs)
+    return out
 
 
 def fixture_draft(failure: Failure) -> dict:
     """A fixture draft (docs/FORMAT.md §3) reproducing a failure: the setup and the shrunk
-    inputs; the title, rulings and expectation are left to write."""
+    inputs (runs of passes written as ``advance``); the title, rulings and expectation are
+    left to write."""
     rec = failure.record
     script = failure.shrunk if failure.shrunk is not None else rec.inputs
     marks = failure.shrunk_marks if failure.shrunk_marks is not None else rec.marks
-    hostile = [i for i, m in enumerate(marks) if m in ("hostile", "probe")]
+    if failure.shrunk_contexts is not None:
+        script = compress_script(rec, script, marks, failure.shrunk_contexts)
+    rejected = [inp for inp, m in zip(failure.shrunk or rec.inputs, marks) if m in ("hostile", "probe")]
     notes = (f"Draft written by mtg-judge selfplay (seed {rec.seed}, ruleset {rec.ruleset}): the invariant "
-             f"'{failure.invariant}' broke: {failure.message}. Shrunk from {len(rec.inputs)} to {len(script)} "
-             f"input(s) in {failure.shrink_tests} replay(s).")
-    if hostile:
-        notes += f" Inputs meant to be rejected: {hostile}."
+             f"'{failure.invariant}' broke: {failure.message}.")
+    if failure.essential is not None:
+        notes += (f" Shrunk from {len(rec.inputs)} inputs to {len(failure.essential)} essential one(s) in "
+                  f"{failure.shrink_tests} replays; the others are default answers (passes, no attack).")
+    if rejected:
+        notes += " Inputs meant to be rejected: " + "; ".join(dumps(i) for i in rejected[:5]) + "."
     notes += " To do: the title, the rulings it shows, the expectation."
     return {
         "id": f"selfplay.{failure.invariant}.seed-{rec.seed}",
@@ -1060,8 +1211,8 @@ def summary(results: list[GameResult], wall: float) -> str:
         f"rejected as they should be, {s.dry_runs} dry runs, {s.dry_run_refusals} candidates refused on a dry run)",
         f"turns            {s.turns}  ({s.turns / max(1, s.games):.1f} per game)",
         f"invariant checks {s.invariant_checks}  (" + ", ".join(f"{k} {v}" for k, v in sorted(s.checks.items())) + ")",
-        f"by ruleset       " + ", ".join(f"{k} {v}" for k, v in sorted(s.by_ruleset.items())),
-        f"actions by kind  " + ", ".join(f"{k} {v}" for k, v in sorted(s.action_kinds.items())),
+        "by ruleset       " + ", ".join(f"{k} {v}" for k, v in sorted(s.by_ruleset.items())),
+        "actions by kind  " + ", ".join(f"{k} {v}" for k, v in sorted(s.action_kinds.items())),
         f"failures         {s.failures}",
     ]
     for r in results:

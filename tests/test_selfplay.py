@@ -1,0 +1,410 @@
+"""Self-play and fuzzing (conformance/selfplay.py, engine/legal.py): legal actions, the
+decks, hostile inputs, the invariants, shrinking, fixture drafts, the CLI, and the CI run of
+1,000 random games with every invariant checked."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import selfplay as sp
+from engine import legal, load_card_db, run_scenario
+from engine.errors import ScriptExhausted
+from engine.scenario import ScriptInputs, build_game
+
+ROOT = Path(__file__).resolve().parent.parent
+DB = load_card_db()
+
+
+# ------------------------------------------------------------------------------ helpers
+class Capture:
+    """An input source that feeds a script, then stops at the next decision and keeps
+    it (the game stays paused inside ``Game.ask``: legal_actions can look at it)."""
+
+    def __init__(self, script):
+        self.inner = ScriptInputs(list(script))
+        self.decision = None
+
+    def next(self, game, decision):
+        try:
+            return self.inner.next(game, decision)
+        except ScriptExhausted:
+            self.decision = decision
+            raise
+
+
+def position(setup, script=(), ruleset="modern"):
+    """The game and the pending decision after ``script`` (state as in a fixture)."""
+    source = Capture(script)
+    game = build_game({"setup": setup}, ruleset, DB, source)
+    try:
+        game.play()
+    except ScriptExhausted:
+        pass
+    assert source.decision is not None, "the game ended before the script did"
+    return game, source.decision
+
+
+def main_phase(hand=(), battlefield=(), opp_battlefield=(), **extra):
+    return {"seed": 1, "turn": 3, "active_player": "alice", "step": "precombat_main", **extra, "players": [
+        {"id": "alice", "library": [{"alias": f"al{i}", "card": "Island"} for i in range(5)],
+         "hand": [{"alias": a, "card": c} for a, c in hand],
+         "battlefield": [{"alias": a, "card": c} for a, c in battlefield]},
+        {"id": "bob", "library": [{"alias": f"bl{i}", "card": "Island"} for i in range(5)],
+         "battlefield": [{"alias": a, "card": c} for a, c in opp_battlefield]}]}
+
+
+def applied(setup, script, inp, ruleset="modern"):
+    """Was ``inp``, given after ``script``, accepted by the engine for real?"""
+    result = run_scenario({"setup": setup, "script": list(script) + [inp]}, ruleset, DB)
+    at = len(script)
+    return not any(e["type"] in ("action_rejected", "script_error") and e.get("at") == at for e in result["events"])
+
+
+# --------------------------------------------------------------------------- legal actions
+def test_priority_offers_pass_land_and_each_target_of_a_castable_spell():
+    setup = main_phase(hand=[("bolt", "Lightning Bolt"), ("for", "Forest"), ("bear", "Grizzly Bears")],
+                       battlefield=[("m1", "Mountain")], opp_battlefield=[("wolf", "Tundra Wolves")])
+    game, decision = position(setup)
+    assert decision == {"kind": "priority", "player": "alice"}
+    actions = legal.legal_actions(game, decision)
+    assert {"action": "pass", "player": "alice"} in actions
+    assert {"action": "play_land", "player": "alice", "card": "for"} in actions
+    bolts = [a for a in actions if a.get("card") == "bolt"]
+    assert sorted(t for a in bolts for t in a["targets"]) == ["alice", "bob", "wolf"]
+    assert all(a["pay_with"] == ["m1"] for a in bolts)
+    # Grizzly Bears costs {1}{G}: one Mountain can't pay (cheap filter, no dry run)
+    assert not [a for a in actions if a.get("card") == "bear"]
+
+
+def test_every_offered_action_is_accepted_for_real():
+    setup = main_phase(hand=[("bolt", "Lightning Bolt"), ("salve", "Healing Salve"), ("jilt", "Jilt"),
+                             ("blaze", "Blaze"), ("grudge", "Ancient Grudge")],
+                       battlefield=[("m1", "Mountain"), ("p1", "Plains"), ("i1", "Island"), ("i2", "Island"),
+                                    ("f1", "Forest"), ("elf", "Llanowar Elves"), ("tome", "Jayemdae Tome")],
+                       opp_battlefield=[("wolf", "Tundra Wolves"), ("gnomes", "Bottle Gnomes")])
+    game, decision = position(setup)
+    actions = legal.legal_actions(game, decision)
+    kinds = {(a["action"], a.get("card") or a.get("source")) for a in actions}
+    assert ("cast", "salve") in kinds and ("cast", "jilt") in kinds and ("cast", "blaze") in kinds
+    assert any(a.get("kicker") == [0] for a in actions)        # Jilt kicked: a second target
+    assert any(a.get("modes") == [1] for a in actions)         # Healing Salve's second mode
+    assert {a["x"] for a in actions if a.get("card") == "blaze"} == {0, 1, 5}  # six mana sources
+    assert ("activate", "elf") in kinds                        # a mana ability
+    for inp in actions:
+        assert applied(setup, [], inp), inp
+
+
+def test_not_offered_at_instant_speed_and_after_the_land_drop():
+    setup = main_phase(hand=[("hammer", "Volcanic Hammer"), ("shock", "Shock"), ("for", "Forest")],
+                       battlefield=[("m1", "Mountain"), ("m2", "Mountain")], lands_played=1)
+    game, decision = position(setup, [{"action": "pass", "player": "alice"}])
+    assert decision == {"kind": "priority", "player": "bob"}
+    assert [a["action"] for a in legal.legal_actions(game, decision)] == ["pass"]
+    game, decision = position(setup)
+    cards = {a.get("card") for a in legal.legal_actions(game, decision)}
+    assert "hammer" in cards and "shock" in cards and "for" not in cards  # one land per turn
+
+
+def test_declarations_and_blocks_are_legal():
+    setup = {"seed": 1, "turn": 3, "active_player": "alice", "step": "beginning_of_combat", "players": [
+        {"id": "alice", "library": [{"alias": "al", "card": "Island"}],
+         "battlefield": [{"alias": "bear", "card": "Grizzly Bears"}, {"alias": "angel", "card": "Serra Angel"},
+                         {"alias": "sick", "card": "Hill Giant", "summoning_sick": True},
+                         {"alias": "wall", "card": "Wall of Stone"}]},
+        {"id": "bob", "library": [{"alias": "bl", "card": "Island"}],
+         "battlefield": [{"alias": "spider", "card": "Giant Spider"}, {"alias": "wolf", "card": "Tundra Wolves"}]}]}
+    script = [{"action": "pass", "player": "alice"}, {"action": "pass", "player": "bob"}]
+    game, decision = position(setup, script)
+    assert decision["kind"] == "declare_attackers"
+    sets = [a["attackers"] for a in legal.legal_actions(game, decision)]
+    assert sets == [[], ["bear"], ["angel"], ["bear", "angel"]]
+    attack = {"action": "declare_attackers", "player": "alice", "attackers": ["bear", "angel"]}
+    game, decision = position(setup, script + [attack, {"action": "resolve"}])
+    assert decision == {"kind": "declare_blockers", "player": "bob"}
+    blocks = legal.legal_actions(game, decision)
+    assert {"action": "declare_blockers", "player": "bob", "blocks": []} in blocks
+    for inp in blocks:
+        for b in inp["blocks"]:  # the wolf can't block the flying angel, the spider can (reach)
+            assert (b["blocker"], b["attacker"]) != ("wolf", "angel")
+        assert applied(setup, script + [attack, {"action": "resolve"}], inp)
+
+
+def test_choices_of_a_resolving_search():
+    setup = main_phase(hand=[("scry", "Sylvan Scrying")], battlefield=[("f1", "Forest"), ("f2", "Forest")])
+    script = [{"action": "cast", "player": "alice", "card": "scry", "pay_with": ["f1", "f2"]},
+              {"action": "pass", "player": "alice"}, {"action": "pass", "player": "bob"}]
+    game, decision = position(setup, script)
+    assert decision["reason"] == "search"
+    choices = [a["choice"] for a in legal.legal_actions(game, decision)]
+    assert choices == ["al0", "none"]  # one Island of the five (the same card), or fail to find
+
+
+def test_plan_payment_uses_the_pool_then_single_colors_then_any_color():
+    from engine.mana import ManaCost
+    setup = main_phase(battlefield=[("birds", "Birds of Paradise"), ("f1", "Forest"), ("m1", "Mountain")])
+    setup["players"][0]["mana_pool"] = {"R": 1}
+    game, _ = position(setup)
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{R}")) == []
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{1}{G}{R}")) == ["f1", "m1"]
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{W}{G}")) == [{"source": "birds", "color": "W"}, "f1"]
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{5}")) is None
+
+
+# ------------------------------------------------------------------------------- decks
+def test_decks_are_forty_cards_and_cover_every_mechanic_of_the_card_pool():
+    decks = sp.load_decks()
+    assert len(decks) >= 4 and all(len(d.cards) == 40 for d in decks)
+    pool = {name: _features(d.raw) for name, d in DB.items()}
+    in_decks = set().union(*(pool[c] for d in decks for c in d.cards))
+    assert set().union(*pool.values()) - in_decks == set()
+
+
+def _features(card) -> set:
+    """Mechanics of a card file: keywords, ability kinds, effect and trigger types, cost,
+    condition and filter keys, a cost with X, no mana cost."""
+    out = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k in ("type", "event", "kind", "keyword") and isinstance(v, str):
+                    out.add(f"{k}:{v}")
+                if k in ("cost", "condition", "filter") and isinstance(v, dict):
+                    out.update(f"{k}:{key}" for key in v)
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for i in x:
+                walk(i)
+    walk(card)
+    out.update(f"keyword:{k}" for k in card.get("keywords", ()) if isinstance(k, str))
+    if card.get("mana_cost") is None:
+        out.add("no mana cost")
+    elif "{X}" in card["mana_cost"]:
+        out.add("X")
+    return out
+
+
+def test_deck_errors_name_the_file_and_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("# a deck\n4 Lightning Bolt\n3 Lightning Blot\n")
+    with pytest.raises(sp.DeckError, match=r"bad\.txt:3: unknown card 'Lightning Blot' \(did you mean "
+                                           r"'Lightning Bolt'\?\)"):
+        sp.load_deck(path)
+    path.write_text("Lightning Bolt\n")
+    with pytest.raises(sp.DeckError, match=r"bad\.txt:1: expected '<count> <card name>', got 'Lightning Bolt'"):
+        sp.load_deck(path)
+
+
+def test_setup_samples_decks_with_their_share_of_lands():
+    decks = sp.load_decks()
+    setup = sp.build_setup(7, (decks[0], decks[1]), deck_size=24)
+    assert setup["start_of_game"] is True and setup["seed"] == 7
+    for p, deck in zip(setup["players"], decks):
+        lands = [e for e in p["library"] if "Land" in DB[e["card"]].types]
+        assert len(p["library"]) == 24 and len(lands) == round(24 * len(deck.lands) / 40)
+    assert setup == sp.build_setup(7, (decks[0], decks[1]), deck_size=24)
+
+
+# ------------------------------------------------------------------------- hostile inputs
+def test_hostile_inputs_are_schema_valid_and_rejected(tmp_path):
+    """Every kind of decision of a few games: each hostile input matches the input schema
+    and the engine rejects it with a documented code (on a dry run here)."""
+    seen_kinds = set()
+    checked = 0
+    for seed in range(6):
+        record = sp.Record(sp.RULESETS[seed % 3], sp.build_setup(seed, tuple(sp.load_decks()[seed % 3:seed % 3 + 2]),
+                                                                    deck_size=24))
+        settings = sp.Settings(turn_cap=6, hostile_rate=0.0)
+        probe = _HostileProbe(record, settings, sp.Stats())
+        game = build_game({"setup": record.setup}, record.ruleset, DB, probe)
+        try:
+            game.play()
+        except sp.TurnCapReached:
+            pass
+        assert not probe.problems, probe.problems[:3]
+        seen_kinds |= probe.kinds
+        checked += probe.checked
+    assert checked > 500
+    assert {"priority", "declare_attackers", "mulligan"} <= seen_kinds
+
+
+class _HostileProbe(sp.SelfPlayInputs):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.problems, self.kinds, self.checked = [], set(), 0
+
+    def next(self, game, decision):
+        if game.turn <= self.settings.turn_cap and len(self.record.inputs) % 3 == 0:
+            for inp in sp.hostile_inputs(game, decision):
+                self.checked += 1
+                self.kinds.add(decision["kind"])
+                errors = _input_errors(inp)
+                ok, code = legal.accepts(game, decision, inp)
+                if errors or ok or code not in sp.documented_codes():
+                    self.problems.append((decision, inp, errors, ok, code))
+        return super().next(game, decision)
+
+
+_INPUT_SCHEMA = None
+
+
+def _input_errors(inp):
+    global _INPUT_SCHEMA
+    import jsonschema
+    if _INPUT_SCHEMA is None:
+        registry = _registry()
+        _INPUT_SCHEMA = jsonschema.Draft202012Validator({"$ref": "scenario.schema.json#/$defs/input"},
+                                                        registry=registry)
+    return [e.message for e in _INPUT_SCHEMA.iter_errors(inp)]
+
+
+def _registry():
+    from referencing import Registry, Resource
+    resources = []
+    for path in (ROOT / "schema").glob("*.schema.json"):
+        resource = Resource.from_contents(json.loads(path.read_text()))
+        resources.append((path.name, resource))
+        resources.append((resource.id(), resource))
+    return Registry().with_resources(resources)
+
+
+# ---------------------------------------------------------------------------- invariants
+def test_a_game_replays_byte_identically_and_resumes_identically():
+    decks = sp.load_decks()
+    settings = sp.Settings(turn_cap=6, deck_size=24, resume_every=1)
+    result = sp.play_game(0, 42, (decks[0], decks[3]), "timespiral-2006", settings)
+    assert result.failure is None, result.failure and result.failure.summary()
+    assert result.stats.checks["determinism"] == 2  # the replay and the resumed game
+    assert result.outcome == "turn_cap" and result.stats.inputs > 50
+
+
+def test_conservation_problem_finds_a_card_in_two_zones():
+    setup = main_phase(hand=[("bolt", "Lightning Bolt")])
+    game, _ = position(setup)
+    assert sp.conservation_problem(game) is None
+    bolt = game.players["alice"].hand[0]
+    game.players["alice"].graveyard.append(bolt)
+    assert "in alice's graveyard but says it is in hand" in sp.conservation_problem(game)
+    game.players["alice"].graveyard.clear()
+    game.players["alice"].hand.clear()
+    assert sp.conservation_problem(game) == "card(s) bolt are in no zone"
+
+
+def _crashing_engine(monkeypatch):
+    """A planted engine bug: playing a Forest on turn 4 or later raises RuntimeError."""
+    from engine.game import Game
+    real = Game.play_land
+
+    def play_land(self, player, inp):
+        obj = self.find(inp.get("card")) if isinstance(inp.get("card"), str) else None
+        if obj is not None and obj.name == "Forest" and self.turn >= 4:
+            raise RuntimeError("planted bug")
+        return real(self, player, inp)
+    monkeypatch.setattr(Game, "play_land", play_land)
+
+
+def test_a_failing_game_is_shrunk_and_saved_as_a_fixture_draft(monkeypatch, tmp_path):
+    _crashing_engine(monkeypatch)
+    decks = {d.name: d for d in sp.load_decks()}
+    settings = sp.Settings(turn_cap=10, deck_size=24, shrink_seconds=60)
+    result = sp.play_game(0, 5, (decks["green-white"], decks["green-white"]), "modern", settings)
+    failure = result.failure
+    assert failure is not None and failure.invariant == "exception"
+    assert "planted bug" in failure.message and "RuntimeError" in failure.detail
+    # a Forest played on turn 4 or later: the mulligan decisions and the land drop are enough
+    assert len(failure.essential) <= 4, failure.essential
+    assert failure.essential[-1]["action"] == "play_land"
+    path = sp.save_failure(failure, tmp_path)
+    draft = json.loads(path.read_text())
+    assert draft["id"] == "selfplay.exception.seed-5"
+    assert any(inp["action"] == "advance" for inp in draft["script"])
+    assert len(draft["script"]) < 20
+    with pytest.raises(RuntimeError, match="planted bug"):  # the draft reproduces the failure
+        run_scenario(draft, "modern", DB)
+
+
+def test_legality_failure_when_the_engine_accepts_an_illegal_input(monkeypatch):
+    """A planted bug: the engine accepts a land played at instant speed."""
+    from engine.game import Game
+    monkeypatch.setattr(Game, "sorcery_timing_ok", lambda self, player: True)
+    decks = sp.load_decks()
+    settings = sp.Settings(turn_cap=8, deck_size=24, hostile_rate=0.5, shrink_tests=0)
+    failures = [sp.play_game(i, 100 + i, (decks[0], decks[1]), "modern", settings, shrink=False).failure
+                for i in range(4)]
+    assert any(f is not None and f.invariant == "legality" and "was accepted" in f.message for f in failures)
+
+
+def test_stuck_and_loop_are_reported(monkeypatch):
+    decks = sp.load_decks()
+    real = legal.candidate_actions
+
+    def no_blocks(game, decision):  # a driver (or engine) that finds no answer to a declaration
+        return [] if decision["kind"] == "declare_blockers" else real(game, decision)
+    monkeypatch.setattr(legal, "candidate_actions", no_blocks)
+    settings = sp.Settings(turn_cap=8, deck_size=24)
+    failures = [sp.play_game(i, i, (decks[3], decks[4]), "modern", settings, shrink=False).failure for i in range(3)]
+    assert any(f is not None and f.invariant == "stuck" for f in failures)
+    monkeypatch.setattr(legal, "candidate_actions", real)
+    settings = sp.Settings(turn_cap=8, deck_size=24, max_inputs=40)
+    failure = sp.play_game(0, 1, (decks[0], decks[1]), "modern", settings, shrink=False).failure
+    assert failure.invariant == "loop" and "40 inputs" in failure.message
+
+
+# ----------------------------------------------------------------------------------- CLI
+def _cli(*args, timeout=900):
+    return subprocess.run([sys.executable, "-m", "tools.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "0"], "Invalid value for '--games'"),
+    (["--turn-cap", "x"], "Invalid value for '--turn-cap'"),
+    (["--ruleset", "modern-2030"], "Invalid value for '--ruleset'"),
+    (["--decks", "no/such/deck.txt"], "Invalid value for '--decks'"),
+    (["--hostile-rate", "2"], "Invalid value for '--hostile-rate'"),
+    (["--deck-size", "3"], "Invalid value for '--deck-size'"),
+])
+def test_selfplay_usage_errors_exit_2(args, message):
+    proc = _cli("selfplay", *args)
+    assert proc.returncode == 2 and message in proc.stderr
+
+
+def test_selfplay_bad_deck_exits_1(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("40 Lightning Blot\n")
+    proc = _cli("selfplay", "--games", "1", "--decks", str(deck))
+    assert proc.returncode == 1
+    assert f"{deck}:1: unknown card 'Lightning Blot' (did you mean 'Lightning Bolt'?)" in proc.stderr
+
+
+def test_selfplay_a_few_games_with_a_deck_file(tmp_path):
+    out = tmp_path / "figures.json"
+    proc = _cli("selfplay", "--games", "3", "--turn-cap", "4", "--decks", str(ROOT / "fixtures/decks/red-green.txt"),
+                "--ruleset", "classic-1999", "--json", str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    figures = json.loads(out.read_text())
+    assert figures["games"] == 3 and figures["failed"] == 0 and figures["by_ruleset"] == {"classic-1999": 3}
+    assert "games            3" in proc.stdout and "invariant checks" in proc.stdout
+
+
+def test_ci_plays_a_thousand_random_games_with_every_invariant_and_no_failure(tmp_path):
+    """The CI run: 1,000 short games (turn cap 8, 24-card samples of the decks, the three
+    rulesets, every deck pairing), two processes, every invariant checked."""
+    out = tmp_path / "ci.json"
+    workers = "2" if (os.cpu_count() or 1) >= 2 else "1"
+    proc = _cli("selfplay", "--games", "1000", "--seed", "1", "--turn-cap", "8", "--deck-size", "24",
+                "-n", workers, "--json", str(out), "--save-failures", str(tmp_path / "failures"), timeout=1800)
+    figures = json.loads(out.read_text()) if out.exists() else {}
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
+    assert figures["games"] == 1000 and figures["failed"] == 0 and figures["failures"] == []
+    assert figures["turn_cap_hits"] + figures["ended"] == 1000
+    checks = figures["checks"]
+    assert set(checks) >= {"conservation", "legality", "loop", "exception", "determinism"}
+    assert checks["determinism"] >= 1100  # every game replayed, every 10th also resumed
+    assert figures["actions"] > 100_000 and figures["hostile_inputs"] > 5_000
