@@ -1303,11 +1303,17 @@ def _make_command():
         def label(_):
             return f"{failures[0]} failure(s)" if failures[0] else ""
 
+        done = [0]
+        every = max(1, games // 100)
         with click.progressbar(length=games, label="selfplay", file=sys.stderr, show_pos=True,
                                item_show_func=label) as bar:
             def progress(result: GameResult) -> None:
                 failures[0] += result.failure is not None
+                done[0] += 1
                 bar.update(1, result)
+                if not sys.stderr.isatty() and (done[0] % every == 0 or done[0] == games):
+                    click.echo(f"selfplay: {done[0]}/{games} games, {failures[0]} failure(s), "
+                               f"{time.perf_counter() - start:.0f} s", err=True)  # a log line, not a bar
             results = run_games(spec, workers, progress)
         wall = time.perf_counter() - start
         click.echo(summary(results, wall))
