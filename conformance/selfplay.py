@@ -586,6 +586,21 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
 ZZ = "zz_nothing"
 
 
+def input_schema_errors(inp: dict) -> list[str]:
+    """Why ``inp`` is not a valid script input (``schema/scenario.schema.json#/$defs/input``);
+    [] if it is."""
+    return [e.message for e in _input_validator().iter_errors(inp)]
+
+
+@lru_cache(maxsize=1)
+def _input_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    from conformance.loader import SCHEMA_BASE_URI, _registry
+    return Draft202012Validator({"$ref": SCHEMA_BASE_URI + "scenario.schema.json#/$defs/input"},
+                                registry=_registry())
+
+
 def hostile_inputs(game: Any, decision: dict) -> list[dict]:
     """Schema-valid inputs (``schema/scenario.schema.json#/$defs/input``) that are certainly
     illegal as the answer to ``decision`` now: the engine must reject each with a

@@ -244,34 +244,11 @@ class _HostileProbe(sp.SelfPlayInputs):
             for inp in sp.hostile_inputs(game, decision):
                 self.checked += 1
                 self.kinds.add(decision["kind"])
-                errors = _input_errors(inp)
+                errors = sp.input_schema_errors(inp)
                 ok, code = legal.accepts(game, decision, inp)
                 if errors or ok or code not in sp.documented_codes():
                     self.problems.append((decision, inp, errors, ok, code))
         return super().next(game, decision)
-
-
-_INPUT_SCHEMA = None
-
-
-def _input_errors(inp):
-    global _INPUT_SCHEMA
-    import jsonschema
-    if _INPUT_SCHEMA is None:
-        registry = _registry()
-        _INPUT_SCHEMA = jsonschema.Draft202012Validator({"$ref": "scenario.schema.json#/$defs/input"},
-                                                        registry=registry)
-    return [e.message for e in _INPUT_SCHEMA.iter_errors(inp)]
-
-
-def _registry():
-    from referencing import Registry, Resource
-    resources = []
-    for path in (ROOT / "schema").glob("*.schema.json"):
-        resource = Resource.from_contents(json.loads(path.read_text()))
-        resources.append((path.name, resource))
-        resources.append((resource.id(), resource))
-    return Registry().with_resources(resources)
 
 
 # ---------------------------------------------------------------------------- invariants
