@@ -209,6 +209,7 @@ class Settings:
     max_inputs: int = 6000            # inputs in one game before it counts as a loop
     shrink_seconds: float = 120.0
     shrink_tests: int = 400
+    watchdog_seconds: float = 120.0   # the engine running this long without asking is a loop
 
 
 @dataclass
@@ -348,6 +349,7 @@ class SelfPlayInputs:
     # -- the input source protocol ---------------------------------------------------------
     def next(self, game: Any, decision: dict) -> dict:
         k = len(self.record.inputs)
+        _watchdog(self.settings.watchdog_seconds, k - 1 if k else None)
         if k:
             self.stats.check("exception")  # input k-1 was processed without an exception
         self._after_previous(game, k)
@@ -515,6 +517,22 @@ class SelfPlayInputs:
         raise InvariantFailure("stuck", f"no legal answer to the {decision.get('kind')} decision of "
                                f"{decision.get('player')} ({_show(decision)}) in turn {game.turn}, {game.step}: "
                                f"{len(cands)} candidate(s), none accepted", k - 1 if k else None)
+
+
+def _watchdog(seconds: float, at: int | None) -> None:
+    """(Re)arm a timer that raises a ``loop`` failure if the engine runs ``seconds`` without
+    asking for an input (an internal loop would otherwise hang the run). POSIX main
+    thread only; ``seconds`` 0 disarms it."""
+    import signal
+    import threading
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise InvariantFailure("loop", f"the engine ran {seconds:g} s without asking for an input", at)
+    if seconds:
+        signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
 
 
 def _step_rank(step: str) -> int:
@@ -862,7 +880,10 @@ def play_record(record: Record, settings: Settings, stats: Stats, **source_args:
     source = SelfPlayInputs(record, settings, stats, **source_args)
     game = build_game({"setup": record.setup}, record.ruleset, _card_db(), source)
     try:
-        game.play()
+        try:
+            game.play()
+        finally:
+            _watchdog(0, None)
     except TurnCapReached:
         return game, "turn_cap", None
     except ScriptExhausted:

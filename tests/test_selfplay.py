@@ -385,3 +385,22 @@ def test_ci_plays_a_thousand_random_games_with_every_invariant_and_no_failure(tm
     assert set(checks) >= {"conservation", "legality", "loop", "exception", "determinism"}
     assert checks["determinism"] >= 1100  # every game replayed, every 10th also resumed
     assert figures["actions"] > 100_000 and figures["hostile_inputs"] > 5_000
+
+
+def test_an_engine_that_never_asks_again_is_a_loop(monkeypatch):
+    """The watchdog: an engine stuck in an internal loop (here, a state-based action check
+    that never ends) fails the game as a loop instead of hanging the run."""
+    import time as _time
+    from engine.game import Game
+    real = Game.check_state
+
+    def stuck(self):
+        if self.turn >= 3:
+            while True:
+                _time.sleep(0.01)
+        return real(self)
+    monkeypatch.setattr(Game, "check_state", stuck)
+    decks = sp.load_decks()
+    settings = sp.Settings(turn_cap=6, deck_size=24, watchdog_seconds=1.0)
+    failure = sp.play_game(0, 3, (decks[0], decks[1]), "modern", settings, shrink=False).failure
+    assert failure.invariant == "loop" and "without asking for an input" in failure.message
