@@ -199,6 +199,8 @@ def _handle(msg: Any, started: bool, implementation: dict,
     if not isinstance(msg, dict):
         return "", _errored(None, f"a message must be a JSON object, not {type(msg).__name__}")
     seq = msg.get("seq")
+    if not (seq is None or (isinstance(seq, int) and not isinstance(seq, bool))):
+        return "", _errored(None, f"seq must be an integer, not {type(seq).__name__}")
     cmd = msg.get("cmd")
     if cmd == "stop":
         return "stop", None
@@ -271,8 +273,8 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
             continue
         try:
             msg = json.loads(line)
-        except ValueError as exc:
-            cmd, reply = "", _errored(None, f"invalid JSON: {exc}")
+        except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
+            cmd, reply = "", _errored(None, f"invalid JSON: {type(exc).__name__}: {exc}")
         else:
             cmd, reply = _handle(msg, started, implementation, run)
         if cmd == "stop":
@@ -640,6 +642,8 @@ class ProtocolEngine:
         """Read the next non-blank reply line within the timeout and decode it."""
         deadline = time.monotonic() + self.timeout
         while True:
+            if time.monotonic() > deadline:  # also when blank lines keep arriving
+                raise self._failure("timeout", f"no reply within {self.timeout:g} s")
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
@@ -655,8 +659,8 @@ class ProtocolEngine:
         text = line.decode("utf-8", "replace")
         try:
             reply = json.loads(text)
-        except ValueError as exc:
-            raise self._failure("bad_reply", f"the reply is not JSON: {exc}",
+        except (ValueError, RecursionError) as exc:
+            raise self._failure("bad_reply", f"the reply is not JSON: {type(exc).__name__}: {exc}",
                                 line=_truncate(text.rstrip("\n"))) from None
         if not isinstance(reply, dict):
             raise self._failure("bad_reply", "the reply is not a JSON object",

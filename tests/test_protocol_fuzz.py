@@ -6,10 +6,10 @@ The server answers ``errored`` to anything it can't use and keeps serving, or ex
 read is bounded by its timeout. Every test has its own time bound (subprocess timeouts, a
 watchdog thread), so a hang fails the test instead of blocking the run.
 
-Four robustness bugs found here are marked ``xfail`` with the bug they show (the strict
-ones pass, and must be unmarked, once fixed): the server dies on a request whose ``seq``
-holds a float or on a deeply nested JSON line; the harness raises RecursionError on a deeply
-nested reply, and may never time out an engine that floods blank lines (a race).
+Four robustness bugs found here are fixed and their tests guard them: the server died on a
+request whose ``seq`` held a float or on a deeply nested JSON line; the harness raised
+RecursionError on a deeply nested reply, and could miss its timeout when an engine flooded
+blank lines.
 """
 
 from __future__ import annotations
@@ -142,8 +142,6 @@ def test_end_of_input_without_stop_exits_zero():
     assert talk([])[:2] == (0, [])
 
 
-@pytest.mark.xfail(strict=True, reason="bug: serve() crashes (TypeError, no reply) when a request's seq holds a "
-                                       "float: the errored reply echoes it and canonical JSON refuses floats")
 def test_a_float_seq_is_errored():
     code, replies, err = talk([START, line({"cmd": "run", "seq": 1.5}), line({"cmd": "run", "seq": [2.0]}),
                                line({"cmd": "start", "version": 1})])
@@ -151,8 +149,6 @@ def test_a_float_seq_is_errored():
     assert [r.get("errored") for r in replies[1:3]] == [True, True] and replies[3]["version"] == 1
 
 
-@pytest.mark.xfail(strict=True, reason="bug: serve() crashes (RecursionError, no reply) on a deeply nested JSON "
-                                       "line: only ValueError from json.loads is caught")
 def test_a_deeply_nested_line_is_errored():
     code, replies, err = talk([START, "[" * 100_000 + "]" * 100_000 + "\n", START])
     assert code == 0, err[-500:]
@@ -223,7 +219,7 @@ def serve_with_watchdog(text: str, timeout: float = 60) -> tuple[int | None, str
 @PROFILE
 @given(msgs=st.lists(messages, max_size=6))
 def test_serve_answers_every_message_once_and_never_hangs(msgs):
-    """Any sequence of JSON messages (floats aside: see the xfail above): one reply line
+    """Any sequence of JSON messages (floats included): one reply line
     per message up to ``stop``, each a JSON object that is ``errored`` or the answer to
     that message, in order; then exit code 0."""
     code, text = serve_with_watchdog(START + "".join(dumps(m) + "\n" for m in msgs))
@@ -312,9 +308,6 @@ def test_the_harness_never_hangs_on_a_misbehaving_engine(tmp_path, name):
     assert elapsed < 20
 
 
-@pytest.mark.xfail(strict=False, reason="bug (a race, so not strict): ProtocolEngine._receive checks its deadline "
-                                        "only when no line is waiting, so an engine that writes blank lines faster "
-                                        "than the harness reads them is never timed out")
 def test_the_harness_times_out_an_engine_that_floods_blank_lines(tmp_path):
     script = tmp_path / "flood.py"
     script.write_text("import sys\nsys.stdin.readline()\nwhile True:\n    sys.stdout.write('\\n' * 1000)\n"
@@ -323,8 +316,6 @@ def test_the_harness_times_out_an_engine_that_floods_blank_lines(tmp_path):
     assert isinstance(value, EngineError) and value.kind == "timeout"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: ProtocolEngine raises RecursionError, not EngineError('bad_reply'), "
-                                       "on a deeply nested reply (only ValueError from json.loads is caught)")
 def test_a_deeply_nested_reply_is_a_bad_reply(tmp_path):
     script = tmp_path / "deep.py"
     script.write_text(textwrap.dedent("""
