@@ -219,7 +219,7 @@ def serve_with_watchdog(text: str, timeout: float = 60) -> tuple[int | None, str
 @PROFILE
 @given(msgs=st.lists(messages, max_size=6))
 def test_serve_answers_every_message_once_and_never_hangs(msgs):
-    """Any sequence of JSON messages (floats included): one reply line
+    """Any sequence of JSON messages (floats are tested by test_a_float_seq_is_errored): one reply line
     per message up to ``stop``, each a JSON object that is ``errored`` or the answer to
     that message, in order; then exit code 0."""
     code, text = serve_with_watchdog(START + "".join(dumps(m) + "\n" for m in msgs))
