@@ -272,3 +272,51 @@ def test_every_legal_action_of_a_random_position_is_accepted(data):
     for inp in data.draw(st.lists(st.sampled_from(actions), min_size=1, max_size=3, unique_by=dumps)):
         result = run_scenario({"setup": record.setup, "script": record.inputs[:k] + [inp]}, record.ruleset, DB)
         assert not [e for e in result["events"] if e["type"] == "action_rejected" and e.get("at") == k], inp
+
+
+# ------------------------------------------------------- inputs of the wrong JSON type
+def _scenario(script, hand=(), battlefield=(), counters=None):
+    alice = {"id": "alice", "library": [{"alias": f"l{i}", "card": "Forest"} for i in range(3)],
+             "hand": [{"alias": a, "card": c} for a, c in hand],
+             "battlefield": [{"alias": a, "card": c, **({"counters": counters} if a == "pools" and counters else {})}
+                             for a, c in battlefield]}
+    bob = {"id": "bob", "library": [{"alias": "bl", "card": "Forest"}]}
+    return {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [alice, bob]},
+            "script": script}
+
+
+BOLT = {"hand": [("bolt", "Lightning Bolt")], "battlefield": [("m1", "Mountain")]}
+CAST = {"action": "cast", "player": "alice", "card": "bolt", "targets": ["bob"], "pay_with": ["m1"]}
+ATTACK = [{"action": "advance", "to": "declare_attackers"}]
+WRONG_TYPES = [
+    ("targets not a list", _scenario([{**CAST, "targets": 5}], **BOLT)),
+    ("pay_with not a list", _scenario([{**CAST, "pay_with": 5}], **BOLT)),
+    ("mana not an object", _scenario([{**CAST, "mana": "R"}], **BOLT)),
+    ("attackers not a list", _scenario(ATTACK + [{"action": "declare_attackers", "player": "alice", "attackers": 5}],
+                                       battlefield=[("bear", "Grizzly Bears")])),
+    ("blocks not a list", _scenario(ATTACK + [{"action": "declare_attackers", "player": "alice", "attackers": ["bear"]},
+                                              {"action": "resolve"},
+                                              {"action": "declare_blockers", "player": "bob", "blocks": 5}],
+                                    battlefield=[("bear", "Grizzly Bears")])),
+    ("discard cost not a list", _scenario([{"action": "activate", "player": "alice", "source": "tres", "ability": 0,
+                                            "discard": 1}], hand=[("bolt", "Lightning Bolt")],
+                                          battlefield=[("tres", "Trespasser il-Vec")])),
+    ("cleanup discard not a list", _scenario([{"action": "advance", "to": "cleanup"},
+                                              {"action": "discard", "player": "alice", "cards": 5}],
+                                             hand=[(f"h{i}", "Grizzly Bears") for i in range(9)])),
+    ("produce amount a string", _scenario([{"action": "activate", "player": "alice", "source": "pools", "ability": 2,
+                                            "x": 1, "produce": {"W": "1"}, "pay_with": ["m1"]}],
+                                          battlefield=[("pools", "Calciform Pools"), ("m1", "Mountain")],
+                                          counters={"storage": 2})),
+]
+
+
+@pytest.mark.xfail(strict=True, raises=(TypeError, AttributeError),
+                   reason="bug: an input field of the wrong JSON type (outside schema/scenario.schema.json) makes the "
+                          "engine raise TypeError/AttributeError instead of rejecting the input (run_scenario raises, "
+                          "mtg-judge serve answers errored)")
+@pytest.mark.parametrize("name, scenario", WRONG_TYPES, ids=[n for n, _ in WRONG_TYPES])
+def test_an_input_of_the_wrong_type_is_rejected(name, scenario):
+    assert sp.input_schema_errors(scenario["script"][-1])  # outside the input schema
+    result = run_scenario(scenario, "modern", DB)
+    assert [e for e in result["events"] if e["type"] == "action_rejected"]
