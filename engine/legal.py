@@ -517,9 +517,10 @@ def _cast_candidates(game: Any, player: str, obj: GameObject, sources: list[_Sou
         for modes, kicked, buyback in itertools.product(mode_sets, kicker_sets, buybacks):
             try:
                 ability, modes_used = spell_parts(game, player, obj, alt, modes, kicked)
-                cost = game._total_cost(player, obj, forced and "without_paying" if forced == "suspend" else alt,
-                                        kws, kicked, buyback) if forced != "madness" else \
-                    game._total_cost(player, obj, "madness", kws, kicked, buyback)
+                # as ``Game.cast`` decides the cost: suspend casts without paying, madness
+                # for its madness cost (CR 702.62a, 702.35a), otherwise the alternative chosen
+                paid_as = {"suspend": "without_paying", "madness": "madness"}.get(forced, alt)
+                cost = game._total_cost(player, obj, paid_as, kws, kicked, buyback)
             except IllegalAction:
                 continue
             if not cost.present:
