@@ -259,8 +259,15 @@ class Game:
     # ----------------------------------------------------------- decisions
     def ask(self, kind: str, player: str | None, **info: Any) -> dict:
         """Ask the input source for the answer to a decision; return the raw input dict
-        (with its script index under ``at``)."""
-        return self.inputs.next(self, {"kind": kind, "player": player, **info})
+        (with its script index under ``at``). An input of the wrong shape is rejected
+        with ``bad_input`` and the question is asked again."""
+        from .inputs import shape_problem
+        while True:
+            inp = self.inputs.next(self, {"kind": kind, "player": player, **info})
+            problem = shape_problem(inp)
+            if problem is None:
+                return inp
+            self.reject(inp if isinstance(inp, dict) else {}, IllegalAction("bad_input", problem))
 
     def reject(self, inp: dict, err: IllegalAction) -> None:
         """Log a typed rejection of an input (docs/FORMAT.md §8)."""

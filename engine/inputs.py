@@ -1,0 +1,66 @@
+"""The shape of an input (docs/FORMAT.md §3.2), checked before the rules look at it.
+
+An input can come from anywhere (a script, a protocol client, a fuzzer): a field of the
+wrong JSON type is rejected with the typed code ``bad_input`` instead of reaching the rules
+(where it would be a crash, not a rejection).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _list_of(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, list) and all(check(x) for x in v)
+
+
+def _mana(v: Any) -> bool:
+    return isinstance(v, dict) and all(isinstance(k, str) and _is_int(n) for k, n in v.items())
+
+
+def _str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _pay_entry(v: Any) -> bool:
+    return isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("source"), str)
+                                  and isinstance(v.get("color", ""), str))
+
+
+def _attacker(v: Any) -> bool:
+    return isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("attacker"), str))
+
+
+def _block(v: Any) -> bool:
+    return isinstance(v, dict) and isinstance(v.get("blocker"), str) and isinstance(v.get("attacker"), str)
+
+
+#: field → the test its value must pass (fields not listed are not the rules' business)
+FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "action": _str, "player": _str, "card": _str, "source": _str, "attacker": _str,
+    "alternative": _str, "color": _str, "to": _str,
+    "targets": _list_of(_str), "cards": _list_of(_str), "discard": _list_of(_str),
+    "bottom": _list_of(_str), "order": _list_of(_str),
+    "pay_with": _list_of(_pay_entry), "attackers": _list_of(_attacker), "blocks": _list_of(_block),
+    "modes": _list_of(_is_int), "kicker": _list_of(_is_int),
+    "mana": _mana, "produce": _mana,
+    "assignment": _mana,
+    "x": _is_int, "turn": _is_int,
+    "ability": lambda v: _is_int(v) or isinstance(v, str),
+    "buyback": lambda v: isinstance(v, bool),
+    "choice": lambda v: isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, (str, int)) for x in v)),
+}
+
+
+def shape_problem(inp: Any) -> str | None:
+    """Why ``inp`` is not an input of the documented shape, or None if it is."""
+    if not isinstance(inp, dict):
+        return f"an input is a JSON object, not {type(inp).__name__}"
+    for key, check in FIELD_CHECKS.items():
+        if key in inp and not check(inp[key]):
+            return f"field {key!r} has the wrong type ({type(inp[key]).__name__}); see docs/FORMAT.md §3.2"
+    return None
