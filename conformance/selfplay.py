@@ -34,7 +34,8 @@ Invariants, checked while the game is played:
     (the save) continues identically (the driver's choices are a function of the seed and
     the input index).
 
-A game ends (CR 104), or stops at the turn cap (reported, not a failure). A failing game is
+A game ends (CR 104), or stops at the turn cap (reported, not a failure); every fourth game
+starts at 5 life so that short games end too. A failing game is
 shrunk by delta debugging on its input list (chunks are dropped while the same invariant
 still fails) and can be written as a fixture draft (``--save-failures DIR``).
 """
@@ -65,6 +66,8 @@ _MASK = (1 << 64) - 1
 #: a group of candidates; within a group every candidate is equally likely.
 KIND_WEIGHTS = {"pass": 50, "land": 100, "cast": 50, "special": 40, "activate": 20, "mana": 3,
                 "attack": 20, "block": 20, "choice": 10, "keep": 120, "mulligan": 10, "decline": 20}
+#: Weights of particular groups: attacking with everything is likelier than not attacking.
+GROUP_WEIGHTS = {"attack:none": 10, "attack:one": 20, "attack:all": 30, "block:none": 15, "block:some": 25}
 
 
 class DeckError(Exception):
@@ -150,10 +153,11 @@ def _mix(*values: int) -> int:
     return state
 
 
-def build_setup(seed: int, decks: tuple[Deck, Deck], deck_size: int | None = None) -> dict:
+def build_setup(seed: int, decks: tuple[Deck, Deck], deck_size: int | None = None, life: int | None = None) -> dict:
     """The setup of a self-play game: ``start_of_game`` (CR 103), the seed, each player's
-    library from a deck. With ``deck_size`` below the deck's size, a sample of that size
-    keeping the deck's proportion of lands (drawn with the game's seed)."""
+    library from a deck (and starting life total, default 20). With ``deck_size`` below the
+    deck's size, a sample of that size keeping the deck's proportion of lands (drawn with
+    the game's seed)."""
     from engine.rng import SplitMix64
     rng = SplitMix64(_mix(seed, 0x5E1F))
     players = []
@@ -165,7 +169,7 @@ def build_setup(seed: int, decks: tuple[Deck, Deck], deck_size: int | None = Non
             n_lands = round(deck_size * len(lands) / len(cards))
             cards = _sample(rng, lands, n_lands) + _sample(rng, spells, deck_size - n_lands)
         library = [{"alias": f"{pid[0]}{i:02d}_{_slug(name)}", "card": name} for i, name in enumerate(cards)]
-        players.append({"id": pid, "library": library})
+        players.append({"id": pid, "library": library, **({"life": life} if life is not None else {})})
     return {"seed": seed, "start_of_game": True, "players": players}
 
 
@@ -210,6 +214,8 @@ class Settings:
     shrink_seconds: float = 120.0
     shrink_tests: int = 400
     watchdog_seconds: float = 120.0   # the engine running this long without asking is a loop
+    low_life_every: int = 4           # every N-th game starts at ``low_life`` so that short games end too
+    low_life: int = 5
 
 
 @dataclass
@@ -493,8 +499,8 @@ class SelfPlayInputs:
         taken = decision.get("mulligans", 0)
         while groups:
             names = list(groups)
-            weights = [KIND_WEIGHTS.get(groups[g][0].kind, 1) if not (groups[g][0].kind == "mulligan" and taken >= 2)
-                       else 0 for g in names]
+            weights = [GROUP_WEIGHTS.get(g, KIND_WEIGHTS.get(groups[g][0].kind, 1))
+                       if not (groups[g][0].kind == "mulligan" and taken >= 2) else 0 for g in names]
             if not any(weights):
                 weights = [1] * len(names)
             pick = rng.below(sum(weights))
@@ -927,7 +933,8 @@ def play_game(index: int, seed: int, decks: tuple[Deck, Deck], ruleset: str, set
     stats = Stats(games=1)
     stats.by_ruleset[ruleset] = 1
     start = time.perf_counter()
-    record = Record(ruleset, build_setup(seed, decks, settings.deck_size))
+    low = settings.low_life_every and index % settings.low_life_every == settings.low_life_every - 1
+    record = Record(ruleset, build_setup(seed, decks, settings.deck_size, settings.low_life if low else None))
     game, outcome, err = play_record(record, settings, stats)
     if err is None:
         err = _check_determinism(game, record, settings, stats, index)
