@@ -626,9 +626,10 @@ def _input_validator() -> Any:
 
 
 def hostile_inputs(game: Any, decision: dict) -> list[dict]:
-    """Schema-valid inputs (``schema/scenario.schema.json#/$defs/input``) that are certainly
-    illegal as the answer to ``decision`` now: the engine must reject each with a
-    documented code and change nothing (docs/FORMAT.md §3.2). Deterministic."""
+    """Inputs that are certainly illegal as the answer to ``decision`` now: the engine must
+    reject each with a documented code and change nothing (docs/FORMAT.md §3.2). All are
+    schema-valid (``schema/scenario.schema.json#/$defs/input``) but those of the group
+    ``wrong type`` (a field of the wrong JSON type: ``bad_input``). Deterministic."""
     return [inp for group in hostile_groups(game, decision).values() for inp in group]
 
 
@@ -647,6 +648,11 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
 
     add("wrong decision", {"action": "discard" if kind != "discard" else "choose", "player": player,
                            **({"cards": [ZZ]} if kind != "discard" else {"choice": ZZ})})
+    # outside the input schema: a field of the wrong JSON type (rejected with bad_input)
+    expected = {"priority": "cast", "may_cast": "cast"}.get(kind) or _expected_action(kind)
+    add("wrong type", {"action": expected, "player": player, "targets": 5})
+    add("wrong type", {"action": expected, "player": player, "x": "1"})
+    add("wrong type", {"action": expected, "player": [player]})
     if other != player:
         action = {"priority": "pass", "may_cast": "choose"}.get(kind) or _expected_action(kind)
         add("wrong player", {"action": action, "player": other, **_minimal_fields(kind)})

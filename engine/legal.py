@@ -134,8 +134,12 @@ def accepts(game: Any, decision: dict, inp: dict) -> tuple[bool, str | None]:
     applies to them. Never changes ``game``. An exception other than IllegalAction from
     the engine propagates: the engine crashed on this input.
     """
+    from .inputs import shape_problem
+
     kind = decision.get("kind")
     player = decision.get("player")
+    if shape_problem(inp) is not None:  # ``Game.ask`` refuses it before the rules see it
+        return False, "bad_input"
     if game.over:
         return False, "game_over"
     action = inp.get("action")

@@ -157,7 +157,8 @@ def test_a_deeply_nested_line_is_errored():
 
 # ------------------------------------------------------------------ the server, fuzzed
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 10 ** 12) | st.text(max_size=10),
+    st.none() | st.booleans() | st.integers(-5, 10 ** 12) | st.text(max_size=10)
+    | st.floats(allow_nan=False, allow_infinity=False),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=20)
 commands = st.sampled_from(["start", "run", "stop", "dance", "", "START"]) | json_values
@@ -216,13 +217,18 @@ def serve_with_watchdog(text: str, timeout: float = 60) -> tuple[int | None, str
     return result.get("code"), out.getvalue()
 
 
+def _stop_with_a_bad_seq(m) -> bool:
+    return isinstance(m, dict) and m.get("cmd") == "stop" and "seq" in m and not (
+        m["seq"] is None or (isinstance(m["seq"], int) and not isinstance(m["seq"], bool)))
+
+
 @PROFILE
-@given(msgs=st.lists(messages, max_size=6))
+@given(msgs=st.lists(messages.filter(lambda m: not _stop_with_a_bad_seq(m)), max_size=6))
 def test_serve_answers_every_message_once_and_never_hangs(msgs):
     """Any sequence of JSON messages (floats are tested by test_a_float_seq_is_errored): one reply line
     per message up to ``stop``, each a JSON object that is ``errored`` or the answer to
     that message, in order; then exit code 0."""
-    code, text = serve_with_watchdog(START + "".join(dumps(m) + "\n" for m in msgs))
+    code, text = serve_with_watchdog(START + "".join(json.dumps(m) + "\n" for m in msgs))
     assert code == 0
     replies = [json.loads(x) for x in text.splitlines()]
     expected = 1
@@ -240,6 +246,14 @@ def test_serve_answers_every_message_once_and_never_hangs(msgs):
             assert reply["seq"] == m["seq"] and "events" in reply and "state" in reply
         else:
             assert isinstance(m, dict) and m.get("cmd") == "start" and reply["version"] == 1
+
+
+@pytest.mark.xfail(strict=True, reason="bug: serve() checks seq before cmd, so a stop whose seq is not an integer "
+                                       "is answered errored and the server goes on reading (PROTOCOL.md §2: stop has "
+                                       "no reply, the engine exits)")
+def test_stop_stops_whatever_its_seq():
+    code, replies, _ = talk([START, line({"cmd": "stop", "seq": []}), START])
+    assert code == 0 and len(replies) == 1
 
 
 # ------------------------------------------------------------------ the harness side

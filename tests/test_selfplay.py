@@ -241,14 +241,21 @@ class _HostileProbe(sp.SelfPlayInputs):
 
     def next(self, game, decision):
         if game.turn <= self.settings.turn_cap and len(self.record.inputs) % 3 == 0:
-            for inp in sp.hostile_inputs(game, decision):
-                self.checked += 1
-                self.kinds.add(decision["kind"])
-                errors = sp.input_schema_errors(inp)
-                ok, code = legal.accepts(game, decision, inp)
-                if errors or ok or code not in sp.documented_codes():
-                    self.problems.append((decision, inp, errors, ok, code))
+            for group, inputs in sp.hostile_groups(game, decision).items():
+                for inp in inputs:
+                    self.check(game, decision, group, inp)
         return super().next(game, decision)
+
+    def check(self, game, decision, group, inp):
+        """Schema-valid (but the group 'wrong type', which is not) and refused with a
+        documented code (bad_input exactly for the wrong types)."""
+        self.checked += 1
+        self.kinds.add(decision["kind"])
+        invalid = bool(sp.input_schema_errors(inp))
+        ok, code = legal.accepts(game, decision, inp)
+        if invalid != (group == "wrong type") or ok or code not in sp.documented_codes() \
+                or (code == "bad_input") != (group == "wrong type"):
+            self.problems.append((decision, group, inp, invalid, ok, code))
 
 
 # ---------------------------------------------------------------------------- invariants
@@ -311,9 +318,9 @@ def test_legality_failure_when_the_engine_accepts_an_illegal_input(monkeypatch):
     from engine.game import Game
     monkeypatch.setattr(Game, "sorcery_timing_ok", lambda self, player: True)
     decks = sp.load_decks()
-    settings = sp.Settings(turn_cap=8, deck_size=24, hostile_rate=0.5, shrink_tests=0)
+    settings = sp.Settings(turn_cap=8, deck_size=24, hostile_rate=0.6, shrink_tests=0)
     failures = [sp.play_game(i, 100 + i, (decks[0], decks[1]), "modern", settings, shrink=False).failure
-                for i in range(4)]
+                for i in range(8)]
     assert any(f is not None and f.invariant == "legality" and "was accepted" in f.message for f in failures)
 
 
