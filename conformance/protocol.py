@@ -199,11 +199,11 @@ def _handle(msg: Any, started: bool, implementation: dict,
     if not isinstance(msg, dict):
         return "", _errored(None, f"a message must be a JSON object, not {type(msg).__name__}")
     seq = msg.get("seq")
-    if not (seq is None or (isinstance(seq, int) and not isinstance(seq, bool))):
-        return "", _errored(None, f"seq must be an integer, not {type(seq).__name__}")
     cmd = msg.get("cmd")
     if cmd == "stop":
         return "stop", None
+    if not (seq is None or (isinstance(seq, int) and not isinstance(seq, bool))):
+        return "", _errored(None, f"seq must be an integer, not {type(seq).__name__}")
     if cmd == "start":
         if msg.get("version") != PROTOCOL_VERSION:
             return "", _errored(seq, f"unsupported protocol version {msg.get('version')!r}; "

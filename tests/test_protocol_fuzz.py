@@ -248,9 +248,6 @@ def test_serve_answers_every_message_once_and_never_hangs(msgs):
             assert isinstance(m, dict) and m.get("cmd") == "start" and reply["version"] == 1
 
 
-@pytest.mark.xfail(strict=True, reason="bug: serve() checks seq before cmd, so a stop whose seq is not an integer "
-                                       "is answered errored and the server goes on reading (PROTOCOL.md §2: stop has "
-                                       "no reply, the engine exits)")
 def test_stop_stops_whatever_its_seq():
     code, replies, _ = talk([START, line({"cmd": "stop", "seq": []}), START])
     assert code == 0 and len(replies) == 1
