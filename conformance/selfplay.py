@@ -28,6 +28,15 @@ Invariants, checked while the game is played:
     The same state and decision repeated too often, or too many inputs in a game.
 ``stuck``
     A decision that no candidate answer satisfies (the game could never go on).
+``state-based actions``
+    When a player receives priority, no state-based action applies any more (CR 117.5,
+    704.3): no living player at 0 life or having drawn from an empty library, no creature
+    with toughness 0 or less or lethal (or deathtouch) damage, no Aura attached illegally,
+    no +1/+1 and -1/-1 counters together, no two legendary permanents the legend rule of
+    the ruleset forbids.
+``schema`` (with ``--schemas``, slow)
+    Every event of the log matches ``schema/event.schema.json`` and the final state
+    ``schema/state.schema.json``.
 ``determinism``
     Replaying the record through ``ScriptInputs`` (the fixture input source) gives a
     byte-identical log (canonical JSON); a game resumed from a prefix of its record
@@ -59,7 +68,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DECKS_DIR = ROOT / "fixtures" / "decks"
 RULESETS = ("modern", "timespiral-2006", "classic-1999")
 PLAYERS = ("alice", "bob")
-INVARIANTS = ("exception", "conservation", "legality", "loop", "stuck", "determinism")
+INVARIANTS = ("exception", "conservation", "state-based actions", "legality", "loop", "stuck", "schema",
+              "determinism")
 _MASK = (1 << 64) - 1
 
 #: Weights of the kinds of candidates (``engine.legal.Candidate.kind``) when the driver picks
@@ -214,6 +224,7 @@ class Settings:
     shrink_seconds: float = 120.0
     shrink_tests: int = 400
     watchdog_seconds: float = 120.0   # the engine running this long without asking is a loop
+    check_schemas: bool = False       # validate every event and the final state (slow)
     low_life_every: int = 4           # every N-th game starts at ``low_life`` so that short games end too
     low_life: int = 5
 
@@ -455,6 +466,11 @@ class SelfPlayInputs:
         problem = conservation_problem(game, tokens=decision.get("kind") == "priority")
         if problem:
             raise InvariantFailure("conservation", problem, k - 1 if k else None)
+        if decision.get("kind") == "priority":
+            self.stats.check("state-based actions")
+            problem = sba_problem(game)
+            if problem:
+                raise InvariantFailure("state-based actions", problem, k - 1 if k else None)
         key = _state_key(game)
         loop_key = (decision.get("kind"), decision.get("player"), key)
         self.stats.check("loop")
@@ -603,6 +619,46 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
     extra = sorted(set(where) - cards)
     if extra:
         return f"unknown card(s) {', '.join(extra[:5])} appeared"
+    return None
+
+
+def sba_problem(game: Any) -> str | None:
+    """A state-based action that still applies (CR 704.5), or None. Meant for the moment a
+    player receives priority, when none may (CR 117.5)."""
+    from engine import characteristics as ch
+    for pid in game.order:
+        p = game.players[pid]
+        if p.lost:
+            continue
+        if p.life <= 0:
+            return f"{pid} has {p.life} life and has not lost (CR 704.5a)"
+        if p.drew_from_empty:
+            return f"{pid} drew from an empty library and has not lost (CR 704.5b)"
+    names: dict = {}
+    for perm in game.battlefield:
+        if ch.is_type(perm, "Creature"):
+            _, toughness = ch.power_toughness(game, perm)
+            if toughness <= 0:
+                return f"{perm.ref} has toughness {toughness} and is still on the battlefield (CR 704.5f)"
+            if perm.damage >= toughness:
+                return f"{perm.ref} has {perm.damage} damage, toughness {toughness}, and was not destroyed (CR 704.5g)"
+            if perm.dealt_deathtouch_damage:
+                return f"{perm.ref} was dealt deathtouch damage and was not destroyed (CR 704.5h)"
+        if perm.counters.get("+1/+1") and perm.counters.get("-1/-1"):
+            return f"{perm.ref} has both +1/+1 and -1/-1 counters (CR 704.5q)"
+        if perm.chars.enchant is not None and "Aura" in perm.chars.subtypes:
+            host = game.objects.get(perm.attached_to) if perm.attached_to else None
+            if not game._aura_can_stay(perm, host):
+                return f"the Aura {perm.ref} is attached to {perm.attached_to!r}, which it can't enchant (CR 704.5m)"
+        rule = game.rules.legend_rule
+        legend = "Legendary" in perm.chars.supertypes
+        if rule == "newest_dies":
+            legend = ch.is_type(perm, "Creature") and (legend or "Legend" in perm.chars.subtypes)
+        if legend and perm.name is not None:
+            key = (perm.name, perm.controller if rule == "choose" else None)
+            if key in names:
+                return f"{names[key]} and {perm.ref} are legendary permanents named {perm.name} (legend rule: {rule})"
+            names[key] = perm.ref
     return None
 
 
@@ -942,6 +998,8 @@ def play_game(index: int, seed: int, decks: tuple[Deck, Deck], ruleset: str, set
     low = settings.low_life_every and index % settings.low_life_every == settings.low_life_every - 1
     record = Record(ruleset, build_setup(seed, decks, settings.deck_size, settings.low_life if low else None))
     game, outcome, err = play_record(record, settings, stats)
+    if err is None and settings.check_schemas:
+        err = _check_schemas(game, record, stats)
     if err is None:
         err = _check_determinism(game, record, settings, stats, index)
     failure = None
@@ -960,6 +1018,22 @@ def play_game(index: int, seed: int, decks: tuple[Deck, Deck], ruleset: str, set
     stats.seconds = time.perf_counter() - start
     return GameResult(index, seed, ruleset, (decks[0].name, decks[1].name), outcome, game.turn, stats, failure,
                       record)
+
+
+def _check_schemas(game: Any, record: Record, stats: Stats):
+    from conformance.loader import validate
+    for i, event in enumerate(game.events):
+        stats.check("schema")
+        errors = validate(event, "event", "<event>")
+        if errors:
+            return InvariantFailure("schema", f"event {i} ({_show(event)}) breaks schema/event.schema.json: "
+                                    f"{errors[0].path}: {errors[0].message}", len(record.inputs) - 1)
+    stats.check("schema")
+    errors = validate(game.state(), "state", "<state>")
+    if errors:
+        return InvariantFailure("schema", f"the final state breaks schema/state.schema.json: {errors[0].path}: "
+                                f"{errors[0].message}", len(record.inputs) - 1)
+    return None
 
 
 def _check_determinism(game: Any, record: Record, settings: Settings, stats: Stats, index: int):
@@ -1321,10 +1395,12 @@ def _make_command():
     @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
                   help="Write each failing game, shrunk, as a fixture draft into DIR.")
     @click.option("--no-shrink", is_flag=True, help="Don't shrink failing games.")
+    @click.option("--schemas", "check_schemas", is_flag=True,
+                  help="Also check every event and the final state against their JSON Schemas (slow).")
     @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
                   help="Also write the figures as JSON to FILE.")
     def selfplay(games, seed, rulesets, deck_paths, turn_cap, deck_size, workers, hostile_rate, resume_every,
-                 save_failures, no_shrink, json_out):
+                 save_failures, no_shrink, check_schemas, json_out):
         """Play random games on the reference engine and check its invariants.
 
         Each game starts from the start of the game (shuffle, opening hands, mulligans)
@@ -1338,7 +1414,7 @@ def _make_command():
         invariant checks, turn-cap hits, failures). Exit 0 if no game failed, 1 otherwise.
         """
         settings = Settings(turn_cap=turn_cap, deck_size=deck_size, hostile_rate=hostile_rate,
-                            resume_every=resume_every)
+                            resume_every=resume_every, check_schemas=check_schemas)
         if no_shrink:
             settings.shrink_tests = 0
         try:

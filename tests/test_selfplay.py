@@ -411,3 +411,32 @@ def test_an_engine_that_never_asks_again_is_a_loop(monkeypatch):
     settings = sp.Settings(turn_cap=6, deck_size=24, watchdog_seconds=1.0)
     failure = sp.play_game(0, 3, (decks[0], decks[1]), "modern", settings, shrink=False).failure
     assert failure.invariant == "loop" and "without asking for an input" in failure.message
+
+
+def test_state_based_actions_left_undone_are_found(monkeypatch):
+    """A planted bug: state-based actions are never performed (CR 704.3)."""
+    from engine.game import Game
+    monkeypatch.setattr(Game, "check_state", lambda self: False)
+    decks = sp.load_decks()
+    settings = sp.Settings(turn_cap=10, deck_size=24, shrink_tests=0)
+    failures = [sp.play_game(i, 50 + i, (decks[2], decks[4]), "modern", settings, shrink=False).failure
+                for i in range(3, 16, 4)]  # low-life games
+    assert any(f is not None and f.invariant == "state-based actions" for f in failures), failures
+
+
+def test_sba_problem_names_the_rule():
+    setup = main_phase(battlefield=[("bear", "Grizzly Bears")])
+    game, _ = position(setup)
+    assert sp.sba_problem(game) is None
+    game.battlefield[0].damage = 2
+    assert sp.sba_problem(game) == "bear has 2 damage, toughness 2, and was not destroyed (CR 704.5g)"
+    game.battlefield[0].damage = 0
+    game.players["bob"].life = 0
+    assert sp.sba_problem(game) == "bob has 0 life and has not lost (CR 704.5a)"
+
+
+def test_schemas_of_a_game_are_checked_on_request():
+    decks = sp.load_decks()
+    settings = sp.Settings(turn_cap=3, deck_size=24, hostile_rate=0.0, check_schemas=True)
+    result = sp.play_game(1, 9, (decks[0], decks[5]), "classic-1999", settings, shrink=False)
+    assert result.failure is None and result.stats.checks["schema"] > 100
