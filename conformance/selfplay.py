@@ -528,8 +528,8 @@ class SelfPlayInputs:
             cand = group.pop(rng.below(len(group)))
             if not group:
                 del groups[name]
-            if cand.input.get("action") == "pass":
-                ok = True
+            if cand.input.get("action") == "pass" or cand.group in ("attack:none", "block:none"):
+                ok = True  # passing, attacking with nothing and blocking with nothing are always legal
             else:
                 ok, _ = self._accepts(game, decision, cand.input, k)
             if ok:
@@ -568,7 +568,8 @@ def _show(obj: Any) -> str:
 
 
 def _state_key(game: Any) -> str:
-    return dumps(game.state())
+    # the state has no floats (checked with the log at the end): plain sorted JSON is enough here
+    return json.dumps(game.state(), sort_keys=True, separators=(",", ":"))
 
 
 def conservation_problem(game: Any, tokens: bool = True) -> str | None:
