@@ -19,13 +19,14 @@ Invariants, checked while the game is played:
     the stack; at each priority decision, tokens only on the battlefield (CR 704.5d has run).
 ``legality``
     Every input the driver gives because it was offered (accepted on a dry run) is accepted
-    by the engine; every *hostile* input (a schema-valid input that is certainly illegal:
-    the wrong player, a card in a library, a sorcery at instant speed, a tapped creature
-    attacking, an alternative cost the card doesn't have …), injected now and then, is
-    rejected with a documented rejection code, logs exactly one ``action_rejected`` event
-    and leaves the state unchanged (docs/FORMAT.md §3.2, §8).
+    by the engine; every *hostile* input (an input that is certainly illegal: the wrong
+    player, a card in a library, a sorcery at instant speed, a tapped creature attacking,
+    an alternative cost the card doesn't have, a field of the wrong JSON type …), injected
+    now and then, is rejected with a documented rejection code, logs exactly one
+    ``action_rejected`` event and leaves the state unchanged (docs/FORMAT.md §3.2, §8).
 ``loop``
-    The same state and decision repeated too often, or too many inputs in a game.
+    The same state and decision repeated too often, too many inputs in a game, or the
+    engine running for ``watchdog_seconds`` without asking for an input.
 ``stuck``
     A decision that no candidate answer satisfies (the game could never go on).
 ``state-based actions``
@@ -44,9 +45,10 @@ Invariants, checked while the game is played:
     the input index).
 
 A game ends (CR 104), or stops at the turn cap (reported, not a failure); every fourth game
-starts at 5 life so that short games end too. A failing game is
-shrunk by delta debugging on its input list (chunks are dropped while the same invariant
-still fails) and can be written as a fixture draft (``--save-failures DIR``).
+starts at 5 life so that short games end too. A failing game is shrunk by delta debugging
+on its input list (chunks are dropped while the same failure still happens, replayed
+tolerantly: :func:`shrink_failure`) and can be written as a fixture draft
+(``--save-failures DIR``).
 """
 
 from __future__ import annotations
