@@ -267,12 +267,13 @@ class Game:
             problem = shape_problem(inp)
             if problem is None:
                 return inp
-            self.reject(inp if isinstance(inp, dict) else {}, IllegalAction("bad_input", problem))
+            self.reject(inp, IllegalAction("bad_input", problem))
 
-    def reject(self, inp: dict, err: IllegalAction) -> None:
-        """Log a typed rejection of an input (docs/FORMAT.md §8)."""
-        self.log("action_rejected", at=inp.get("at"), player=inp.get("player"), action=inp.get("action"),
-                 code=err.code, message=err.message)
+    def reject(self, inp: Any, err: IllegalAction) -> None:
+        """Log a typed rejection of an input (docs/FORMAT.md §8); its ``at``, ``player``
+        and ``action`` are echoed only when of their documented shape (else null)."""
+        from .inputs import rejection_fields
+        self.log("action_rejected", **rejection_fields(inp), code=err.code, message=err.message)
 
     def decide(self, kind: str, player: str, action: str, handler: Any, transactional: bool = False,
                **info: Any) -> Any:
@@ -879,7 +880,9 @@ class Game:
 
     # ------------------------------------------------------------- costs
     def pay_costs(self, player: str, cost: dict, inp: dict, x: int, source: GameObject | None) -> dict:
-        """CR 601.2g–h, 602.2: activate the mana abilities named in ``pay_with``, then pay
+        """CR 601.2g–h, 602.2: activate the mana abilities named in ``pay_with`` (an entry
+        is a ref or ``{"source", "color", "extra_color"}``: the entry is the activation's
+        input, so ``extra_color`` names the color a triggered mana ability adds), then pay
         the cost's parts: ``mana`` (a ManaCost or text), ``tap``, ``untap``,
         ``sacrifice_self``, ``pay_life``, ``discard``. Returns the mana spent.
         Raises IllegalAction ``cannot_pay``, ``invalid_payment``, ``already_tapped``,
@@ -892,7 +895,7 @@ class Game:
             idx = next((i for i, ab in enumerate(ch.abilities(self, src)) if ab.get("kind") == "mana"), None)
             if idx is None:
                 raise IllegalAction("invalid_payment", f"{src.name} has no mana ability")
-            self.activate_mana_ability(player, src, idx, color)
+            self.activate_mana_ability(player, src, idx, color, entry if isinstance(entry, dict) else None)
         if cost.get("tap") and source is not None:
             self._pay_tap(source)
         if cost.get("untap") and source is not None:
@@ -1051,8 +1054,13 @@ class Game:
                     if eff.get("type") == "add_mana":
                         who = tapped.controller if eff.get("player") == "enchanted_controller" else perm.controller
                         mana = eff["mana"]
-                        produced = (parse_mana_symbols(mana) if isinstance(mana, str) else
-                                    self.mana_produced(mana, inp.get("extra_color", inp.get("color"))))
+                        try:
+                            produced = (parse_mana_symbols(mana) if isinstance(mana, str) else
+                                        self.mana_produced(mana, inp.get("extra_color", inp.get("color"))))
+                        except IllegalAction as err:
+                            raise IllegalAction(err.code, f"{perm.name} adds mana of a color of your choice when "
+                                                f"{tapped.name} is tapped for mana: name it with 'extra_color' "
+                                                f"(W, U, B, R or G)") from None
                         self.log("ability_triggered", controller=perm.controller, object=self.next_ref("ability"),
                                  source=perm.ref,
                                  source_card=perm.card, ability="mana", trigger="tapped_for_mana")
@@ -1222,12 +1230,19 @@ class Game:
         if item.obj is None:
             return
         if item.obj.is_copy:
-            if to == "hand" and cause == "buyback":
-                self.log("copy_ceased_to_exist", object=item.ref, card=item.card, after="to_hand")
-            else:
-                self.log("copy_ceased_to_exist", object=item.ref, card=item.card)
+            self._copy_ceases_to_exist(item, after="to_hand" if to == "hand" and cause == "buyback" else None)
             return
         self.move(item.obj, to, cause=cause)
+
+    def _copy_ceases_to_exist(self, item: StackItem, after: str | None = None) -> None:
+        """CR 707.10a: a copy of a spell that leaves the stack ceases to exist: it is logged
+        (``after`` says where it would have gone, e.g. ``to_hand`` for buyback) and
+        unregistered, so its reference no longer names an object."""
+        if after is None:
+            self.log("copy_ceased_to_exist", object=item.ref, card=item.card)
+        else:
+            self.log("copy_ceased_to_exist", object=item.ref, card=item.card, after=after)
+        self.objects.pop(item.ref, None)
 
     def _offer_pending_casts(self) -> None:
         """Casts that a resolving ability offered (suspend: must cast if able; madness: may
@@ -1332,7 +1347,7 @@ class Game:
             if may_cast_free_by is not None and new.zone == "exile":
                 new.may_cast_free_by = may_cast_free_by
         elif item.obj is not None:
-            self.log("copy_ceased_to_exist", object=item.ref, card=item.card)
+            self._copy_ceases_to_exist(item)
 
     # -------------------------------------------------------- simple actions
     def tap(self, obj: GameObject) -> None:

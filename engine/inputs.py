@@ -7,7 +7,15 @@ wrong JSON type is rejected with the typed code ``bad_input`` instead of reachin
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
+
+#: the input actions of docs/FORMAT.md §3.2 (the enum ``action`` of schema/common.schema.json)
+ACTIONS = ("pass", "resolve", "advance", "play_land", "cast", "activate", "declare_attackers",
+           "declare_blockers", "assign_damage", "order_triggers", "choose_targets", "discard", "choose",
+           "random", "mulligan", "keep", "suspend", "turn_face_up")
+
+_PLAYER_ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def _is_int(v: Any) -> bool:
@@ -28,7 +36,8 @@ def _str(v: Any) -> bool:
 
 def _pay_entry(v: Any) -> bool:
     return isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("source"), str)
-                                  and isinstance(v.get("color", ""), str))
+                                  and isinstance(v.get("color", ""), str)
+                                  and isinstance(v.get("extra_color", ""), str))
 
 
 def _attacker(v: Any) -> bool:
@@ -41,8 +50,8 @@ def _block(v: Any) -> bool:
 
 #: field → the test its value must pass (fields not listed are not the rules' business)
 FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "action": _str, "player": _str, "card": _str, "source": _str, "attacker": _str,
-    "alternative": _str, "color": _str, "to": _str,
+    "action": lambda v: v in ACTIONS, "player": _str, "card": _str, "source": _str, "attacker": _str,
+    "alternative": _str, "color": _str, "extra_color": _str, "to": _str,
     "targets": _list_of(_str), "cards": _list_of(_str), "discard": _list_of(_str),
     "bottom": _list_of(_str), "order": _list_of(_str),
     "pay_with": _list_of(_pay_entry), "attackers": _list_of(_attacker), "blocks": _list_of(_block),
@@ -62,5 +71,22 @@ def shape_problem(inp: Any) -> str | None:
         return f"an input is a JSON object, not {type(inp).__name__}"
     for key, check in FIELD_CHECKS.items():
         if key in inp and not check(inp[key]):
+            if key == "action" and isinstance(inp[key], str):
+                return f"unknown action {inp[key]!r}; the actions are {', '.join(ACTIONS)} (docs/FORMAT.md §3.2)"
             return f"field {key!r} has the wrong type ({type(inp[key]).__name__}); see docs/FORMAT.md §3.2"
     return None
+
+
+def rejection_fields(inp: Any) -> dict:
+    """The fields of an input an ``action_rejected`` event echoes (docs/FORMAT.md §8):
+    ``{"at": int | None, "player": str | None, "action": str | None}``. A value not of its
+    documented shape (a list as the player, an unknown action, a negative index) is echoed as
+    None, so the event itself always matches schema/event.schema.json."""
+    if not isinstance(inp, dict):
+        return {"at": None, "player": None, "action": None}
+    at, player, action = inp.get("at"), inp.get("player"), inp.get("action")
+    return {
+        "at": at if _is_int(at) and at >= 0 else None,
+        "player": player if isinstance(player, str) and _PLAYER_ID.fullmatch(player) else None,
+        "action": action if action in ACTIONS else None,
+    }

@@ -261,7 +261,7 @@ def _find_effect(effects: Iterable, type_: str) -> dict | None:
 @dataclass
 class _Source:
     ref: str
-    options: list  # [(produced mana dict, color symbol or None)]
+    options: list  # [(produced mana dict, pay_with fields: {} or {"color": c, "extra_color": e})]
     creature: bool
     choice: bool
 
@@ -272,47 +272,68 @@ def mana_sources(game: Any, player: str, exclude: Iterable[str] = ()) -> list[_S
     the order they would be tapped: lands and other non-creatures first, single-color
     sources before sources of a color of choice.
 
-    A land enchanted with a triggered mana ability that adds mana of a color of the
-    player's choice (Fertile Ground) is left out: ``pay_with`` cannot name that color
-    (the engine refuses the activation with ``invalid_choice``).
+    Each source's ``options`` are ``(mana added, pay_with fields)`` pairs: the mana
+    includes what triggered mana abilities add when it is tapped for mana (an Aura like
+    Fertile Ground, CR 605.1b), and the fields name the colors chosen (``color`` for the
+    ability, ``extra_color`` for a triggered one that adds mana of any color).
     """
     excluded = set(exclude)
-    chosen_color_enchanted = _chosen_color_mana_triggers(game)
+    triggered = _triggered_mana(game)
     out = []
     for perm in game.battlefield:
-        if perm.controller != player or perm.ref in excluded or perm.ref in chosen_color_enchanted:
+        if perm.controller != player or perm.ref in excluded:
             continue
         ab = next((a for a in ch.abilities(game, perm) if a.get("kind") == "mana"), None)
         if ab is None or dict(ab.get("cost", {})) != {"tap": True} or not _can_tap(game, perm):
             continue
         add = ab.get("add")
         if isinstance(add, str):
-            options = [(parse_mana_symbols(add), None)]
+            options = [(parse_mana_symbols(add), {})]
         elif isinstance(add, dict) and "one_of" in add:
-            options = [(parse_mana_symbols(o), o.strip("{}")) for o in add["one_of"]]
+            options = [(parse_mana_symbols(o), {"color": o.strip("{}")}) for o in add["one_of"]]
         elif isinstance(add, dict) and "any_color" in add:
-            options = [({c: add["any_color"]}, c) for c in COLORS]
+            options = [({c: add["any_color"]}, {"color": c}) for c in COLORS]
         else:
             continue
+        if perm.ref in triggered:
+            fixed, any_color = triggered[perm.ref]
+            options = [(_mana_sum(m, fixed), f) for m, f in options]
+            if any_color:
+                options = [(_mana_sum(m, {e: any_color}), dict(f, extra_color=e)) for m, f in options for e in COLORS]
         out.append(_Source(perm.ref, options, ch.is_type(perm, "Creature"), len(options) > 1))
     out.sort(key=lambda s: (s.creature, s.choice))
     return out
 
 
-def _chosen_color_mana_triggers(game: Any) -> set:
-    """Refs of permanents whose tapping for mana triggers a mana ability that adds mana of a
-    color of the player's choice (an Aura like Fertile Ground, CR 605.1b): an input that
-    activates their mana ability must name that color (``color``)."""
-    out = set()
+def _mana_sum(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, n in b.items():
+        out[k] = out.get(k, 0) + n
+    return out
+
+
+def _triggered_mana(game: Any) -> dict[str, tuple[dict, int]]:
+    """Permanent ref → (fixed mana, amount of mana of one color of the player's choice)
+    that triggered mana abilities of the Auras attached to it add when it is tapped for mana
+    (CR 605.1b; Fertile Ground: ``{"any_color": 1}``, named by ``extra_color``)."""
+    out: dict[str, tuple[dict, int]] = {}
     for perm in game.battlefield:
         if not perm.attached_to:
             continue
         for ab in ch.abilities(game, perm):
             trig = ab.get("trigger", {}) if ab.get("kind") == "triggered" else {}
-            if ab.get("mana_ability") and trig.get("event") == "tapped_for_mana" and any(
-                    eff.get("type") == "add_mana" and not isinstance(eff.get("mana"), str)
-                    for eff in ab.get("effects", ())):
-                out.add(perm.attached_to)
+            if not ab.get("mana_ability") or trig.get("event") != "tapped_for_mana" or trig.get("object") != "enchanted":
+                continue
+            for eff in ab.get("effects", ()):
+                if eff.get("type") != "add_mana":
+                    continue
+                fixed, any_color = out.get(perm.attached_to, ({}, 0))
+                mana = eff.get("mana")
+                if isinstance(mana, str):
+                    fixed = _mana_sum(fixed, parse_mana_symbols(mana))
+                elif isinstance(mana, dict) and "any_color" in mana:
+                    any_color += mana["any_color"]
+                out[perm.attached_to] = (fixed, any_color)
     return out
 
 
@@ -330,7 +351,8 @@ def plan_payment(game: Any, player: str, cost: ManaCost, exclude: Iterable[str] 
     """A ``pay_with`` list that pays ``cost`` (X already fixed) together with the mana in
     the pool, or None if the pool and the usable sources can't (CR 601.2g–h). The pool is
     used first; colored symbols are matched with single-color sources before sources of a
-    color of choice; generic mana takes the remaining sources in order. Deterministic; no
+    color of choice (a source's option that covers most of the colored symbols still needed);
+    generic mana takes the remaining sources in order. Deterministic; no
     mana is left floating unless a source adds more than needed."""
     if not cost.present:
         return None
@@ -351,21 +373,26 @@ def plan_payment(game: Any, player: str, cost: ManaCost, exclude: Iterable[str] 
             src = next((s for s in srcs if s.ref not in used and any(m.get(c) for m, _ in s.options)), None)
             if src is None:
                 return None
-            produced, color = next((m, col) for m, col in src.options if m.get(c))
+            # the option covering most of what is still needed (a source adding two colors,
+            # like a land enchanted with Fertile Ground, may pay two symbols); first on a tie
+            options = [(m, f) for m, f in src.options if m.get(c)]
+            produced, fields = max(options, key=lambda o: sum(min(n, need.get(k, 0)) for k, n in o[0].items()))
             used.add(src.ref)
-            pay.append({"source": src.ref, "color": color} if color is not None else src.ref)
-            got = produced.get(c, 0)
-            surplus += sum(produced.values()) - min(got, need[c])
-            need[c] = max(0, need[c] - got)
+            pay.append({"source": src.ref, **fields} if fields else src.ref)
+            for k, n in produced.items():
+                take = min(n, need.get(k, 0))
+                if take:
+                    need[k] -= take
+                surplus += n - take
     generic = max(0, generic - surplus)
     for src in srcs:
         if generic <= 0:
             break
         if src.ref in used:
             continue
-        produced, color = src.options[0]
+        produced, fields = src.options[0]
         used.add(src.ref)
-        pay.append({"source": src.ref, "color": color} if color is not None else src.ref)
+        pay.append({"source": src.ref, **fields} if fields else src.ref)
         generic -= sum(produced.values())
     if generic > 0:
         return None
@@ -616,7 +643,7 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
     restrictions ("activate only as a sorcery"); only mana abilities under split second."""
     out = []
     hand = game.players[player].hand
-    enchanted = _chosen_color_mana_triggers(game)
+    triggered = _triggered_mana(game)
     for src in game.battlefield:
         if src.controller != player:
             continue
@@ -663,8 +690,9 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
                     base["x"] = x
                 if kind == "mana":
                     choices = _mana_choices(ab.get("add"), x)
-                    if src.ref in enchanted and cost.get("tap") and choices == [{}]:
-                        choices = [{"color": c} for c in COLORS]  # the color of the triggered mana
+                    if cost.get("tap") and triggered.get(src.ref, ({}, 0))[1]:
+                        # the color of the triggered mana (Fertile Ground, CR 605.1b)
+                        choices = [dict(c, extra_color=e) for c in choices for e in COLORS]
                     for extra in choices:
                         inp = dict(base, **extra)
                         out.append(Candidate(_with_payment(inp, list(pay)), "mana", "mana"))

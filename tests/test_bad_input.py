@@ -54,6 +54,9 @@ FIXTURES = [
 ]
 CARDS = [
     ("unknown-mana-symbol", [("$.mana_cost", "'{2}{Q}' does not match …")]),
+    # hybrid, Phyrexian and snow symbols: the engine doesn't parse them, so the schema refuses them
+    # (it used to accept them and `run` errored the case)
+    ("hybrid-mana-symbol", [("$.mana_cost", "'{1}{W/U}' does not match …")]),
     ("missing-types", [("$", "'types' is a required property"),
                        ("$.toughness", "no toughness: only creatures have power and toughness"),
                        ("$.power", "no power: only creatures have power and toughness")]),
@@ -69,9 +72,6 @@ BUILD = [
     ("fixture", "attached-to-a-card-in-hand", "classic.stack.attached-to-a-card-in-hand",
      "cannot build the scenario: $.setup.players[0].battlefield[2].attached_to: 'bolt' is not a permanent on "
      "the battlefield"),
-    # the card schema allows hybrid, Phyrexian and snow symbols the engine does not parse
-    ("card", "hybrid-mana-symbol", "classic.stack.uses-test-ogre",
-     "cannot build the scenario: cards['Test Ogre']: $.mana_cost: mana cost '{1}{W/U}': unsupported symbol {W/U}"),
 ]
 
 
@@ -112,7 +112,7 @@ def test_the_corpus_is_the_table():
     names = {p.name.removesuffix(".json.in") for p in (CORPUS / "fixtures").glob("*.json.in")}
     assert names == {n for n, _ in FIXTURES} | {"good", "uses-test-ogre", "attached-to-a-card-in-hand"}
     cards = {p.name.removesuffix(".json.in") for p in (CORPUS / "cards").glob("*.json.in")}
-    assert cards == {n for n, _ in CARDS} | {"good", "hybrid-mana-symbol"}
+    assert cards == {n for n, _ in CARDS} | {"good"}
 
 
 @pytest.mark.parametrize("name, problems", FIXTURES, ids=[n for n, _ in FIXTURES])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -22,6 +23,7 @@ from conformance import selfplay as sp
 from conformance.canonical import dumps, normalize
 from engine import legal, load_card_db, run_scenario
 from engine.errors import ScriptExhausted
+from engine.inputs import ACTIONS
 from engine.rng import SplitMix64
 from engine.scenario import ScriptInputs, build_game
 
@@ -31,6 +33,7 @@ settings.register_profile("long", max_examples=3000, deadline=None, database=Non
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 PROFILE = settings.get_profile(os.environ.get("MTG_JUDGE_HYPOTHESIS_PROFILE", "ci"))
 DB = load_card_db()
+ROOT = Path(__file__).resolve().parents[1]
 MASK = (1 << 64) - 1
 
 
@@ -311,8 +314,26 @@ WRONG_TYPES = [
 ]
 
 
+WRONG_TYPES += [
+    ("player not a string", _scenario([{"action": "keep", "player": ["bob"]}, CAST], **BOLT)),
+    ("action not a string", _scenario([{**CAST, "action": ["cast"]}, CAST], **BOLT)),
+    ("action not an action", _scenario([{**CAST, "action": "frobnicate", "player": "Alice"}, CAST], **BOLT)),
+]
+
+
 @pytest.mark.parametrize("name, scenario", WRONG_TYPES, ids=[n for n, _ in WRONG_TYPES])
 def test_an_input_of_the_wrong_type_is_rejected(name, scenario):
-    assert sp.input_schema_errors(scenario["script"][-1])  # outside the input schema
+    bad = next(i for i in scenario["script"] if sp.input_schema_errors(i))  # outside the input schema
     result = run_scenario(scenario, "modern", DB)
-    assert [e["code"] for e in result["events"] if e["type"] == "action_rejected"] == ["bad_input"]
+    [rejected] = [e for e in result["events"] if e["type"] == "action_rejected"]
+    assert rejected["code"] == "bad_input"
+    # the rejection echoes only well-shaped fields, so the event itself matches its schema
+    from conformance.loader import validate
+    assert validate(rejected, "event", "<event>") == []
+    assert rejected["player"] == (bad["player"] if bad["player"] in ("alice", "bob") else None)
+    assert rejected["action"] == (bad["action"] if bad["action"] in ACTIONS else None)
+
+
+def test_the_input_actions_are_the_schema_actions():
+    common = json.loads((ROOT / "schema" / "common.schema.json").read_text())
+    assert list(ACTIONS) == common["$defs"]["action"]["enum"]

@@ -156,6 +156,26 @@ def test_plan_payment_uses_the_pool_then_single_colors_then_any_color():
     assert legal.plan_payment(game, "alice", ManaCost.parse("{5}")) is None
 
 
+def test_a_land_enchanted_with_fertile_ground_pays_with_its_extra_color():
+    """Found by selfplay: the planner left such a land out (pay_with couldn't name the color
+    of the Aura's triggered mana, CR 605.1b); now ``extra_color`` does."""
+    from engine.mana import ManaCost
+    setup = main_phase(hand=[("bolt", "Lightning Bolt")],
+                       battlefield=[("f1", "Forest"), ("fg", "Fertile Ground")])
+    setup["players"][0]["battlefield"][1]["attached_to"] = "f1"
+    game, decision = position(setup)
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{R}")) == [{"source": "f1", "extra_color": "R"}]
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{G}{U}")) == [{"source": "f1", "extra_color": "U"}]
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{3}")) is None
+    assert legal.available_mana(game, "alice") == 2
+    bolts = [a for a in legal.legal_actions(game, decision) if a.get("card") == "bolt"]
+    assert bolts and all(a["pay_with"] == [{"source": "f1", "extra_color": "R"}] for a in bolts)
+    taps = [a for a in legal.legal_actions(game, decision) if a.get("source") == "f1"]
+    assert sorted(a["extra_color"] for a in taps) == ["B", "G", "R", "U", "W"]
+    for inp in bolts + taps:
+        assert applied(setup, [], inp), inp
+
+
 # ------------------------------------------------------------------------------- decks
 def test_decks_are_forty_cards_and_cover_every_mechanic_of_the_card_pool():
     decks = sp.load_decks()
