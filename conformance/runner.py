@@ -264,25 +264,43 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
     bad_cards = "; ".join(str(p) for p in card_problems)
     cases = []
     for path in iter_fixture_paths(root):
-        document, mechanic = ([*path.relative_to(root).parts[:-1], "", ""])[:2]
-        try:
-            fixture = load_fixture(path)
-        except FixtureError as exc:  # one bad file errors one case, the rest still runs
-            case = Case(path.relative_to(root).as_posix(), "-", path, document, mechanic,
-                        {}, f"invalid fixture: {exc}")
-            if keep is None and keyword_matches(keyword, case.name):
-                cases.append(case)
-            continue
-        for ruleset in fixture["rulesets"]:
-            try:
-                scenario, problem = build_scenario(for_ruleset(fixture, ruleset), cards), None
-            except KeyError as exc:
-                scenario, problem = dict(fixture), f"cannot build the scenario: {exc.args[0]}" + (
-                    f" (invalid card files: {bad_cards})" if bad_cards else "")
-            case = Case(fixture["id"], ruleset, path, document, mechanic, scenario, problem)
-            if (keep is None or ruleset in keep) and keyword_matches(keyword, case.name):
+        for case in _file_cases(path, root, cards, bad_cards):
+            wanted = keep is None or (case.ruleset != "-" and case.ruleset in keep)  # an invalid file: no ruleset
+            if wanted and keyword_matches(keyword, case.name):
                 cases.append(case)
     return cases
+
+
+def collect_file(path: Path | str, root: Path | str = DEFAULT_ROOT) -> list[Case]:
+    """The cases of one fixture file anywhere on disk (``mtg-judge show FILE``), its cards
+    taken from ``root/cards``; ``document`` and ``mechanic`` come from its place under
+    ``root`` when it lies there (else ``""``). An invalid file is one errored case, as in
+    :func:`collect`."""
+    root, path = Path(root), Path(path)
+    cards, card_problems = load_cards_lenient(root / "cards")
+    return _file_cases(path, root, cards, "; ".join(str(p) for p in card_problems))
+
+
+def _file_cases(path: Path, root: Path, cards: dict, bad_cards: str) -> list[Case]:
+    try:
+        rel = path.resolve().relative_to(root.resolve())
+    except ValueError:
+        rel = None
+    document, mechanic = ([*rel.parts[:-1], "", ""])[:2] if rel is not None else ("", "")
+    try:
+        fixture = load_fixture(path)
+    except FixtureError as exc:  # one bad file errors one case, the rest still runs
+        name = rel.as_posix() if rel is not None else str(path)
+        return [Case(name, "-", path, document, mechanic, {}, f"invalid fixture: {exc}")]
+    out = []
+    for ruleset in fixture["rulesets"]:
+        try:
+            scenario, problem = build_scenario(for_ruleset(fixture, ruleset), cards), None
+        except KeyError as exc:
+            scenario, problem = dict(fixture), f"cannot build the scenario: {exc.args[0]}" + (
+                f" (invalid card files: {bad_cards})" if bad_cards else "")
+        out.append(Case(fixture["id"], ruleset, path, document, mechanic, scenario, problem))
+    return out
 
 
 # --------------------------------------------------------------------------------------------

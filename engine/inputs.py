@@ -17,13 +17,20 @@ ACTIONS = ("pass", "resolve", "advance", "play_land", "cast", "activate", "decla
 
 _PLAYER_ID = re.compile(r"[a-z][a-z0-9_]*")
 
+#: the key under which an input source reports an entry that was not a JSON object (its
+#: type name), so the rejection keeps the entry's script index
+NOT_AN_OBJECT = "$not_an_object"
+
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _list_of(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, list) and all(check(x) for x in v)
+    def list_check(v: Any) -> bool:
+        return isinstance(v, list) and all(check(x) for x in v)
+    list_check.item = check  # type: ignore[attr-defined]  # names the bad entry in the message
+    return list_check
 
 
 def _mana(v: Any) -> bool:
@@ -68,12 +75,19 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
 def shape_problem(inp: Any) -> str | None:
     """Why ``inp`` is not an input of the documented shape, or None if it is."""
     if not isinstance(inp, dict):
-        return f"an input is a JSON object, not {type(inp).__name__}"
+        return f"an input is a JSON object, not {json_type(inp)}"
+    if NOT_AN_OBJECT in inp:
+        return f"an input is a JSON object, not {inp[NOT_AN_OBJECT]}"
     for key, check in FIELD_CHECKS.items():
         if key in inp and not check(inp[key]):
+            item = getattr(check, "item", None)
+            if item is not None and isinstance(inp[key], list):
+                i = next(i for i, x in enumerate(inp[key]) if not item(x))
+                return (f"field {key!r}: entry {i} ({_short(inp[key][i])}) is not of the documented shape; "
+                        "see docs/FORMAT.md §3.2")
             if key == "action" and isinstance(inp[key], str):
                 return f"unknown action {inp[key]!r}; the actions are {', '.join(ACTIONS)} (docs/FORMAT.md §3.2)"
-            return f"field {key!r} has the wrong type ({type(inp[key]).__name__}); see docs/FORMAT.md §3.2"
+            return f"field {key!r} has the wrong type ({json_type(inp[key])}); see docs/FORMAT.md §3.2"
     return None
 
 
@@ -90,3 +104,23 @@ def rejection_fields(inp: Any) -> dict:
         "player": player if isinstance(player, str) and _PLAYER_ID.fullmatch(player) else None,
         "action": action if action in ACTIONS else None,
     }
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    import json
+    try:
+        text = json.dumps(v, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(v)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def json_type(v: Any) -> str:
+    """The JSON name of a value's type: object, array, string, number, boolean, null."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    return {dict: "object", list: "array", str: "string"}.get(type(v), type(v).__name__)

@@ -11,6 +11,7 @@ import copy
 from typing import Any, Callable
 
 from .cards import CardDefinition, load_card_db
+from .inputs import NOT_AN_OBJECT, json_type
 from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
 from .game import PHASE_OF, Game
 from .objects import GameObject, Player
@@ -62,6 +63,9 @@ class ScriptInputs:
     """
 
     def __init__(self, script: list[dict], on_read: Callable[[int], None] | None = None) -> None:
+        if not isinstance(script, list):
+            raise TypeError(f"script: expected a JSON array of inputs, not {json_type(script)} "
+                            "(docs/FORMAT.md §3.2)")
         self.script = script
         self.i = 0
         self.macro: dict | None = None
@@ -69,7 +73,8 @@ class ScriptInputs:
 
     def take_random(self) -> Any:
         """Consume a ``random`` input if it is the next one; return its outcome (or None)."""
-        if self.macro is None and self.i < len(self.script) and self.script[self.i].get("action") == "random":
+        if (self.macro is None and self.i < len(self.script) and isinstance(self.script[self.i], dict)
+                and self.script[self.i].get("action") == "random"):
             self.i += 1
             return self.script[self.i - 1].get("outcome")
         return None
@@ -85,7 +90,9 @@ class ScriptInputs:
                 self.on_read(self.i)
             if self.i >= len(self.script):
                 raise ScriptExhausted()
-            inp = dict(self.script[self.i])
+            entry = self.script[self.i]
+            # an entry that is not an object is rejected as bad_input by Game.ask, at its index
+            inp = dict(entry) if isinstance(entry, dict) else {NOT_AN_OBJECT: json_type(entry)}
             inp["at"] = self.i
             self.i += 1
             if inp.get("action") in MACROS:
@@ -236,12 +243,17 @@ def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> 
     files). Returns ``{"events": [...], "state": {...}, "checkpoints": [{"after": i,
     "state": {...}, "probes": [{"action": {...}, "legal": bool, "code": str|None}]}]}``.
     Raises ScenarioError for a setup the engine can't build, KeyError for an unknown
-    ruleset.
+    ruleset, TypeError for a script that is not a list (an entry that is not an object is
+    rejected in the game as ``bad_input``).
     """
     db = _card_db(cards)
     if "expect_by_ruleset" in scenario:  # the expectation for this ruleset (docs/FORMAT.md §3.3)
         scenario = {**scenario, "expect": scenario["expect_by_ruleset"].get(ruleset, scenario.get("expect", {}))}
-    script = list(scenario.get("script", []))
+    script = scenario.get("script", [])
+    if not isinstance(script, list):
+        raise TypeError(f"script: expected a JSON array of inputs, not {json_type(script)} "
+                        "(docs/FORMAT.md §3.2)")
+    script = list(script)
     wanted = sorted({cp["after"] for cp in scenario.get("expect", {}).get("checkpoints", [])})
     seen: dict[int, dict] = {}
 

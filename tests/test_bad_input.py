@@ -10,6 +10,7 @@ the real command line on it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -196,3 +197,27 @@ def test_a_deck_with_an_unknown_card_exits_1(tmp_path):
     proc = cli("selfplay", "--games", "1", "--decks", str(deck))
     assert proc.returncode == 1
     assert proc.stderr.strip() == f"Error: {deck}:3: unknown card 'Grizzly Baers' (did you mean 'Grizzly Bears'?)"
+
+
+def test_show_a_fixture_file_outside_the_fixtures_tree(tmp_path):
+    """`show FILE` for a copy anywhere on disk (found by a new user: a file one folder
+    below / raised IndexError, and a deeper one scanned its grandparent folder): it takes
+    the project's cards (the default --fixtures) and plays the file."""
+    import tempfile
+    source = ROOT / "fixtures" / "classic" / "abilities" / "enchanted-land-pays-with-its-triggered-mana.json"
+    deep = tmp_path / "a" / "b" / "copy.json"
+    deep.parent.mkdir(parents=True)
+    deep.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", dir="/tmp", delete=False) as shallow:
+        shallow.write(source.read_text(encoding="utf-8"))
+    try:
+        for path in (deep, Path(shallow.name)):
+            proc = cli("show", str(path), cwd=tmp_path)
+            assert proc.returncode == 0, proc.stderr
+            assert proc.stdout.rstrip().endswith("Expectations: met")
+    finally:
+        os.unlink(shallow.name)
+    (tmp_path / "bad.json").write_text('{"id": 3}', encoding="utf-8")
+    proc = cli("show", str(tmp_path / "bad.json"), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "$: 'title' is a required property" in proc.stderr and "Traceback" not in proc.stderr

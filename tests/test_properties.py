@@ -23,7 +23,7 @@ from conformance import selfplay as sp
 from conformance.canonical import dumps, normalize
 from engine import legal, load_card_db, run_scenario
 from engine.errors import ScriptExhausted
-from engine.inputs import ACTIONS
+from engine.inputs import ACTIONS, json_type
 from engine.rng import SplitMix64
 from engine.scenario import ScriptInputs, build_game
 
@@ -332,6 +332,28 @@ def test_an_input_of_the_wrong_type_is_rejected(name, scenario):
     assert validate(rejected, "event", "<event>") == []
     assert rejected["player"] == (bad["player"] if bad["player"] in ("alice", "bob") else None)
     assert rejected["action"] == (bad["action"] if bad["action"] in ACTIONS else None)
+
+
+@pytest.mark.parametrize("entry", ["pass", None, [1, 2], 5, True], ids=repr)
+def test_a_script_entry_that_is_not_an_object_is_a_bad_input_at_its_index(entry):
+    result = run_scenario(_scenario([entry, CAST], **BOLT), "modern", DB)
+    [rejected] = [e for e in result["events"] if e["type"] == "action_rejected"]
+    assert (rejected["at"], rejected["code"], rejected["player"], rejected["action"]) == (0, "bad_input", None, None)
+    assert rejected["message"] == f"an input is a JSON object, not {json_type(entry)}"
+    assert any(e["type"] == "spell_cast" for e in result["events"])  # the next input is played
+
+
+def test_a_script_that_is_not_a_list_is_a_clear_error():
+    with pytest.raises(TypeError, match=r"script: expected a JSON array of inputs, not string"):
+        run_scenario(_scenario("pass", **BOLT), "modern", DB)
+
+
+def test_a_bad_entry_of_a_list_field_is_named():
+    bad = {**CAST, "pay_with": ["m1", {"source": "m1", "extra_color": 5}]}
+    result = run_scenario(_scenario([bad, CAST], **BOLT), "modern", DB)
+    [rejected] = [e for e in result["events"] if e["type"] == "action_rejected"]
+    assert rejected["message"] == ("field 'pay_with': entry 1 ({\"extra_color\": 5, \"source\": \"m1\"}) is not of "
+                                   "the documented shape; see docs/FORMAT.md §3.2")
 
 
 def test_the_input_actions_are_the_schema_actions():

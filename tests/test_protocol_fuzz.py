@@ -81,8 +81,9 @@ MALFORMED = [
     ("empty scenario", line({"cmd": "run", "seq": 9, "ruleset": "modern", "scenario": {}}), "players"),
     ("players not a list", line({"cmd": "run", "seq": 10, "ruleset": "modern",
                                  "scenario": {"setup": {"players": 5}}}), "Error"),
-    ("script garbage", line({"cmd": "run", "seq": 11, "ruleset": "modern",
-                             "scenario": {**fixture_scenario(), "script": [5, "x", None]}}), "Error"),
+    ("script not a list", line({"cmd": "run", "seq": 11, "ruleset": "modern",
+                                "scenario": {**fixture_scenario(), "script": "pass"}}),
+     "script: expected a JSON array of inputs, not string"),
     ("invalid UTF-8", b'{"cmd": "\xff\xfe"}\n', "unknown cmd"),
 ]
 
@@ -99,6 +100,18 @@ def test_malformed_requests_are_errored_one_by_one_and_the_server_goes_on():
         assert words in reply["context"]["message"], (name, reply["context"]["message"])
     assert replies[len(MALFORMED) + 1]["seq"] == 99 and "events" in replies[len(MALFORMED) + 1]
     assert len(replies) == len(MALFORMED) + 2  # nothing after stop
+
+
+def test_script_entries_that_are_not_objects_are_bad_inputs_in_a_normal_reply():
+    """Each is rejected with ``bad_input`` at its index (docs/FORMAT.md §8); the game goes on."""
+    scenario = {**fixture_scenario(), "script": [5, "x", None]}
+    code, replies, _ = talk([START, line({"cmd": "run", "seq": 1, "ruleset": "modern", "scenario": scenario}),
+                             line({"cmd": "stop"})])
+    assert code == 0 and "errored" not in replies[1]
+    rejected = [(e["at"], e["code"], e["message"]) for e in replies[1]["events"] if e["type"] == "action_rejected"]
+    assert rejected == [(0, "bad_input", "an input is a JSON object, not number"),
+                        (1, "bad_input", "an input is a JSON object, not string"),
+                        (2, "bad_input", "an input is a JSON object, not null")]
 
 
 def test_run_before_start_is_errored():

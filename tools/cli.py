@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from conformance.runner import (DEFAULT_ROOT, RULESETS, Case, collect, keyword_matches,
+from conformance.runner import (DEFAULT_ROOT, RULESETS, Case, collect, collect_file, keyword_matches,
                                 run_case, run_suite, summary_table)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -203,8 +203,15 @@ def validate(fixtures_dir):
 def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
     path = Path(target)
     if path.is_file():
-        fixtures_dir = path.resolve().parents[2]
-        matches = [c for c in _collect(fixtures_dir) if c.path.resolve() == path.resolve()]
+        # a file inside a fixtures tree (<root>/<document>/<mechanic>/x.json with <root>/cards)
+        # takes that tree's cards; any other file takes the cards of --fixtures
+        parents = path.resolve().parents
+        if len(parents) > 2 and (parents[2] / "cards").is_dir():
+            fixtures_dir = parents[2]
+        try:
+            matches = collect_file(path, fixtures_dir)
+        except Exception as exc:  # a bad card file names itself
+            raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
     else:
         matches = [c for c in _collect(fixtures_dir) if c.fixture_id == target]
     if not matches:
@@ -228,7 +235,8 @@ def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
 def show(fixture, ruleset, priority, fixtures_dir):
     """Print FIXTURE (an id or a path) as a readable play-by-play on the reference engine:
     the setup, one line per event, rejected inputs marked, and whether the expectations
-    are met (exit 1 if not)."""
+    are met (exit 1 if not). A file inside a fixtures tree (<root>/<document>/<mechanic>/)
+    uses that tree's cards; a file anywhere else uses the cards of --fixtures."""
     from conformance.transcript import render
 
     case = _find_case(fixture, ruleset, fixtures_dir)
