@@ -1039,32 +1039,51 @@ class Game:
         if cost.get("tap"):
             self._triggered_mana_abilities(src, inp)
 
+    def mana_triggers(self) -> list[tuple[GameObject, dict]]:
+        """CR 605.1b: the triggered mana abilities on the battlefield that trigger when a
+        permanent is tapped for mana, as ``(source permanent, ability)`` pairs (Fertile
+        Ground's). :meth:`mana_triggered_by` says which apply to one permanent."""
+        out = []
+        for perm in self.battlefield:
+            for ab in ch.abilities(self, perm):
+                if (ab.get("kind") == "triggered" and ab.get("mana_ability")
+                        and ab.get("trigger", {}).get("event") == "tapped_for_mana"):
+                    out.append((perm, ab))
+        return out
+
+    @staticmethod
+    def mana_triggered_by(triggers: list[tuple[GameObject, dict]], tapped: GameObject
+                          ) -> list[tuple[GameObject, dict, str]]:
+        """Of ``triggers`` (:meth:`mana_triggers`), the ``add_mana`` effects that tapping
+        ``tapped`` for mana triggers: ``(source permanent, effect, player who adds the
+        mana)``. A trigger on ``"enchanted"`` applies only to the permanent its source
+        enchants."""
+        out = []
+        for perm, ab in triggers:
+            if ab["trigger"].get("object") == "enchanted" and perm.attached_to != tapped.ref:
+                continue
+            for eff in ab.get("effects", ()):
+                if eff.get("type") == "add_mana":
+                    who = tapped.controller if eff.get("player") == "enchanted_controller" else perm.controller
+                    out.append((perm, eff, who))
+        return out
+
     def _triggered_mana_abilities(self, tapped: GameObject, inp: dict) -> None:
         """CR 605.1b / 605.4a: triggered mana abilities ("whenever enchanted land is tapped
         for mana, its controller adds …") resolve at once, without the stack. The color of an
         "any color" one is the input's ``extra_color`` (else its ``color``)."""
-        for perm in list(self.battlefield):
-            for ab in ch.abilities(self, perm):
-                trig = ab.get("trigger", {}) if ab.get("kind") == "triggered" else {}
-                if not ab.get("mana_ability") or trig.get("event") != "tapped_for_mana":
-                    continue
-                if trig.get("object") == "enchanted" and perm.attached_to != tapped.ref:
-                    continue
-                for eff in ab.get("effects", ()):
-                    if eff.get("type") == "add_mana":
-                        who = tapped.controller if eff.get("player") == "enchanted_controller" else perm.controller
-                        mana = eff["mana"]
-                        try:
-                            produced = (parse_mana_symbols(mana) if isinstance(mana, str) else
-                                        self.mana_produced(mana, inp.get("extra_color", inp.get("color"))))
-                        except IllegalAction as err:
-                            raise IllegalAction(err.code, f"{perm.name} adds mana of a color of your choice when "
-                                                f"{tapped.name} is tapped for mana: name it with 'extra_color' "
-                                                f"(W, U, B, R or G)") from None
-                        self.log("ability_triggered", controller=perm.controller, object=self.next_ref("ability"),
-                                 source=perm.ref,
-                                 source_card=perm.card, ability="mana", trigger="tapped_for_mana")
-                        self.add_mana(who, produced, perm)
+        for perm, eff, who in self.mana_triggered_by(self.mana_triggers(), tapped):
+            mana = eff["mana"]
+            try:
+                produced = (parse_mana_symbols(mana) if isinstance(mana, str) else
+                            self.mana_produced(mana, inp.get("extra_color", inp.get("color"))))
+            except IllegalAction as err:
+                raise IllegalAction(err.code, f"{perm.name} adds mana of a color of your choice when "
+                                    f"{tapped.name} is tapped for mana: name it with 'extra_color' "
+                                    f"(W, U, B, R or G)") from None
+            self.log("ability_triggered", controller=perm.controller, object=self.next_ref("ability"),
+                     source=perm.ref, source_card=perm.card, ability="mana", trigger="tapped_for_mana")
+            self.add_mana(who, produced, perm)
 
     def special_action(self, player: str, inp: dict) -> None:
         """CR 116.2: special actions a player with priority may take: ``suspend`` (CR
@@ -1238,10 +1257,7 @@ class Game:
         """CR 707.10a: a copy of a spell that leaves the stack ceases to exist: it is logged
         (``after`` says where it would have gone, e.g. ``to_hand`` for buyback) and
         unregistered, so its reference no longer names an object."""
-        if after is None:
-            self.log("copy_ceased_to_exist", object=item.ref, card=item.card)
-        else:
-            self.log("copy_ceased_to_exist", object=item.ref, card=item.card, after=after)
+        self.log("copy_ceased_to_exist", object=item.ref, card=item.card, **({"after": after} if after else {}))
         self.objects.pop(item.ref, None)
 
     def _offer_pending_casts(self) -> None:

@@ -7,6 +7,7 @@ wrong JSON type is rejected with the typed code ``bad_input`` instead of reachin
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable
 
@@ -107,7 +108,6 @@ def rejection_fields(inp: Any) -> dict:
 
 
 def _short(v: Any, limit: int = 60) -> str:
-    import json
     try:
         text = json.dumps(v, sort_keys=True)
     except (TypeError, ValueError):

@@ -278,7 +278,7 @@ def mana_sources(game: Any, player: str, exclude: Iterable[str] = ()) -> list[_S
     ability, ``extra_color`` for a triggered one that adds mana of any color).
     """
     excluded = set(exclude)
-    triggered = _triggered_mana(game)
+    triggered = _triggered_mana(game, player)
     out = []
     for perm in game.battlefield:
         if perm.controller != player or perm.ref in excluded:
@@ -312,28 +312,30 @@ def _mana_sum(a: dict, b: dict) -> dict:
     return out
 
 
-def _triggered_mana(game: Any) -> dict[str, tuple[dict, int]]:
+def _triggered_mana(game: Any, player: str) -> dict[str, tuple[dict, int]]:
     """Permanent ref → (fixed mana, amount of mana of one color of the player's choice)
-    that triggered mana abilities of the Auras attached to it add when it is tapped for mana
-    (CR 605.1b; Fertile Ground: ``{"any_color": 1}``, named by ``extra_color``)."""
+    that the triggered mana abilities of :meth:`Game.mana_triggers` give ``player`` when
+    that permanent is tapped for mana (CR 605.1b; Fertile Ground: ``{"any_color": 1}``,
+    named by ``extra_color``). Only ``player``'s permanents with such triggers appear."""
+    triggers = game.mana_triggers()
     out: dict[str, tuple[dict, int]] = {}
+    if not triggers:
+        return out
     for perm in game.battlefield:
-        if not perm.attached_to:
+        if perm.controller != player:
             continue
-        for ab in ch.abilities(game, perm):
-            trig = ab.get("trigger", {}) if ab.get("kind") == "triggered" else {}
-            if not ab.get("mana_ability") or trig.get("event") != "tapped_for_mana" or trig.get("object") != "enchanted":
+        fixed: dict = {}
+        any_color = 0
+        for _, eff, who in game.mana_triggered_by(triggers, perm):
+            mana = eff.get("mana")
+            if who != player:
                 continue
-            for eff in ab.get("effects", ()):
-                if eff.get("type") != "add_mana":
-                    continue
-                fixed, any_color = out.get(perm.attached_to, ({}, 0))
-                mana = eff.get("mana")
-                if isinstance(mana, str):
-                    fixed = _mana_sum(fixed, parse_mana_symbols(mana))
-                elif isinstance(mana, dict) and "any_color" in mana:
-                    any_color += mana["any_color"]
-                out[perm.attached_to] = (fixed, any_color)
+            if isinstance(mana, str):
+                fixed = _mana_sum(fixed, parse_mana_symbols(mana))
+            elif isinstance(mana, dict) and "any_color" in mana:
+                any_color += mana["any_color"]
+        if fixed or any_color:
+            out[perm.ref] = (fixed, any_color)
     return out
 
 
@@ -643,7 +645,7 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
     restrictions ("activate only as a sorcery"); only mana abilities under split second."""
     out = []
     hand = game.players[player].hand
-    triggered = _triggered_mana(game)
+    triggered = _triggered_mana(game, player)
     for src in game.battlefield:
         if src.controller != player:
             continue

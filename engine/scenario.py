@@ -52,6 +52,14 @@ def shuffle_library(game: Game, player: str) -> None:
 
 
 # ------------------------------------------------------------------------ inputs
+def script_list(script: Any) -> list:
+    """``script`` itself if it is a list (docs/FORMAT.md §3.2); raises TypeError naming its
+    JSON type otherwise (an entry that is not an object is the game's ``bad_input``)."""
+    if not isinstance(script, list):
+        raise TypeError(f"script: expected a JSON array of inputs, not {json_type(script)} (docs/FORMAT.md §3.2)")
+    return script
+
+
 class ScriptInputs:
     """The input source of a scripted game (strict mode).
 
@@ -63,10 +71,7 @@ class ScriptInputs:
     """
 
     def __init__(self, script: list[dict], on_read: Callable[[int], None] | None = None) -> None:
-        if not isinstance(script, list):
-            raise TypeError(f"script: expected a JSON array of inputs, not {json_type(script)} "
-                            "(docs/FORMAT.md §3.2)")
-        self.script = script
+        self.script = script_list(script)
         self.i = 0
         self.macro: dict | None = None
         self.on_read = on_read
@@ -249,11 +254,7 @@ def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> 
     db = _card_db(cards)
     if "expect_by_ruleset" in scenario:  # the expectation for this ruleset (docs/FORMAT.md §3.3)
         scenario = {**scenario, "expect": scenario["expect_by_ruleset"].get(ruleset, scenario.get("expect", {}))}
-    script = scenario.get("script", [])
-    if not isinstance(script, list):
-        raise TypeError(f"script: expected a JSON array of inputs, not {json_type(script)} "
-                        "(docs/FORMAT.md §3.2)")
-    script = list(script)
+    script = list(script_list(scenario.get("script", [])))
     wanted = sorted({cp["after"] for cp in scenario.get("expect", {}).get("checkpoints", [])})
     seen: dict[int, dict] = {}
 
