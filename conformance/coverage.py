@@ -10,20 +10,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from conformance.loader import UNTESTABLE_FILE, load_rulings
-from conformance.loader import load_untestable as _load_untestable
-from conformance.runner import DEFAULT_ROOT, CaseResult
+from mtg_judge.conformance.loader import UNTESTABLE_FILE, load_rulings
+from mtg_judge.conformance.loader import load_untestable as _load_untestable
+from mtg_judge.conformance.runner import DEFAULT_ROOT, CaseResult
 
 
 def load_catalog() -> dict:
-    """The ruling catalog ``conformance/rulings.json`` (``conformance.loader.load_rulings``)."""
+    """The ruling catalog ``conformance/rulings.json`` (``mtg_judge.conformance.loader.load_rulings``)."""
     return load_rulings()
 
 
 def load_untestable(root: Path = DEFAULT_ROOT) -> dict[str, str]:
     """``{ruling id: reason}`` from ``<root>/untestable.json`` (empty if there is none).
 
-    Raises ``conformance.loader.FixtureError`` for a malformed file.
+    Raises ``mtg_judge.conformance.loader.FixtureError`` for a malformed file.
     """
     return {item["id"]: item["reason"] for item in _load_untestable(Path(root) / UNTESTABLE_FILE)}
 

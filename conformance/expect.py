@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.canonical import dumps
+from mtg_judge.conformance.canonical import dumps
 
 OPERATORS = ("$absent", "$contains", "$not_contains", "$len")
 _MISSING = object()
@@ -272,7 +272,7 @@ def for_ruleset(fixture: dict, ruleset: str) -> dict:
     and the placeholder ``"$exile"`` (a value or a key anywhere in ``expect``) replaced by
     the ruleset's name for the exile zone (``exile``, or ``removed_from_game`` in the 1999
     and 2006 rulesets), so engines and ``check`` see one concrete expectation."""
-    from engine.rulesets import RULESETS  # pure data: the rulesets' documented switches
+    from mtg_judge.engine.rulesets import RULESETS  # pure data: the rulesets' documented switches
 
     out = dict(fixture)
     by = out.pop("expect_by_ruleset", None)

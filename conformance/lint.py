@@ -2,7 +2,7 @@
 
 :func:`lint` checks a fixtures folder (``fixtures/``: ``cards/``, ``untestable.json`` and
 ``<document>/<mechanic>/<name>.json``) and returns every problem as a
-:class:`~conformance.loader.FixtureError` naming the file (relative to the folder's parent,
+:class:`~mtg_judge.conformance.loader.FixtureError` naming the file (relative to the folder's parent,
 e.g. ``fixtures/classic/stack/lifo.json``), the JSON path and what was expected.
 """
 
@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conformance.loader import (
+from mtg_judge.conformance.loader import (
     FIXTURES_DIR,
     UNTESTABLE_FILE,
     FixtureError,
@@ -55,7 +55,7 @@ OPAQUE = {"trigger"}
 def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[FixtureError]:
     """Check every file of the fixtures folder ``root``; return the problems found.
 
-    ``rulings`` is the catalog (``conformance.loader.load_rulings()`` when None). Checks:
+    ``rulings`` is the catalog (``mtg_judge.conformance.loader.load_rulings()`` when None). Checks:
 
     - every card file, fixture and ``untestable.json`` against its schema (invalid JSON
       included); the checks below run on the fixtures that pass it;

@@ -23,6 +23,8 @@ from jsonschema.exceptions import ValidationError, best_match, relevance
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from mtg_judge.conformance.resources import CARDS_DIR, FIXTURES_DIR, RULINGS_FILE, SCHEMA_DIR
+
 
 class FixtureError(Exception):
     """A problem in a fixture, card, untestable or catalog file.
@@ -49,26 +51,7 @@ class FixtureError(Exception):
         return f"{self.file}: {self.path}: {self.message}"
 
 
-def repo_root() -> Path:
-    """The project folder: the nearest ancestor of this module that holds ``pyproject.toml``
-    and ``schema/`` (an editable install or a checkout). Installed elsewhere (a plain
-    ``pip install``, which doesn't carry the fixtures and schemas), the current directory
-    if it is a checkout, else the current directory anyway: commands then report the
-    missing ``schema/`` or ``fixtures/`` folder when they need it, and ``--help`` works."""
-    here = Path(__file__).resolve()
-    for folder in here.parents:
-        if (folder / "pyproject.toml").is_file() and (folder / "schema").is_dir():
-            return folder
-    return Path.cwd()
-
-
-ROOT = repo_root()
-SCHEMA_DIR = ROOT / "schema"
-FIXTURES_DIR = ROOT / "fixtures"
-CARDS_DIR = FIXTURES_DIR / "cards"
 UNTESTABLE_FILE = "untestable.json"
-RULINGS_FILE = ROOT / "conformance" / "rulings.json"
-
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -277,7 +260,7 @@ def load_fixture(path: str | Path) -> dict:
 
     Returns the fixture dict. Raises FixtureError for unreadable or invalid JSON, or for the
     most relevant schema error. (Cross-file checks — unknown cards, aliases, ruling ids,
-    duplicate ids — are :func:`conformance.lint.lint`'s job.)
+    duplicate ids — are :func:`mtg_judge.conformance.lint.lint`'s job.)
     """
     return _first(load_json(path), "scenario", path)
 

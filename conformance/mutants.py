@@ -19,7 +19,7 @@ runs it and undone afterwards (:func:`applied`); engine files are never edited:
 :func:`run_mutants` runs the unmutated engine once (the baseline: only cases that pass there
 can kill) and each mutation over the selected cases, in a ``ProcessPoolExecutor`` (each
 worker applies one mutation at a time and runs the cases serially, in-process, through
-:func:`conformance.runner.run_case`). Each case has a time limit: a mutation that makes the
+:func:`mtg_judge.conformance.runner.run_case`). Each case has a time limit: a mutation that makes the
 engine loop errors the case (a kill).
 """
 
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 from unittest import mock
 
-from conformance.runner import DEFAULT_ROOT, CaseResult, collect, run_case
+from mtg_judge.conformance.runner import DEFAULT_ROOT, CaseResult, collect, run_case
 
 #: The kill rate the issue asks of the suite ("Validate real third-party engines…", item 5).
 KILL_RATE_BAR = 0.90
@@ -188,7 +188,7 @@ def _compile(original: Callable, source: str, label: str) -> Any:
 
 
 def _engine() -> tuple[Any, Any, Any, Any, Any]:
-    from engine import characteristics, combat, effects, game, keywords
+    from mtg_judge.engine import characteristics, combat, effects, game, keywords
     return game.Game, combat, effects, keywords, characteristics
 
 
@@ -636,7 +636,7 @@ def _storm() -> list:
     ``effects.HANDLERS["storm_copies"]`` does nothing."""
     effects = _engine()[2]
     if "storm_copies" not in effects.HANDLERS:
-        raise MutationError("engine.effects.HANDLERS has no 'storm_copies' effect")
+        raise MutationError("mtg_judge.engine.effects.HANDLERS has no 'storm_copies' effect")
     return [mock.patch.dict(effects.HANDLERS, {"storm_copies": lambda ctx, eff: None})]
 
 

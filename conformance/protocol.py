@@ -72,11 +72,11 @@ _ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
 def dumps(obj: Any) -> str:
     """One canonical JSON line (sorted keys, no floats, no newline) for ``obj``.
 
-    Uses ``conformance.canonical.dumps``; raises ``TypeError`` for values canonical JSON
+    Uses ``mtg_judge.conformance.canonical.dumps``; raises ``TypeError`` for values canonical JSON
     refuses (floats, non-string keys, non-JSON objects).
     """
     try:
-        from conformance.canonical import dumps as canonical_dumps
+        from mtg_judge.conformance.canonical import dumps as canonical_dumps
     except ImportError:  # pragma: no cover - canonical.py is part of the package
         return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return canonical_dumps(obj)
@@ -111,7 +111,7 @@ def reference_implementation() -> dict:
     Shape: ``{"name", "version", "language", "homepage", "rulesets", "capabilities"}``
     (DESIGN §9); ``rulesets`` is ``list(engine.RULESETS)``. Imports the engine.
     """
-    import engine
+    from mtg_judge import engine
 
     return {
         "name": "mtg-judge-reference",
@@ -162,7 +162,7 @@ def build_scenario(fixture: dict, cards: dict[str, Any]) -> dict:
     """The ``scenario`` of a protocol ``run``: the fixture plus the cards it uses.
 
     ``cards`` maps card names to card JSON objects (``schema/card.schema.json``, as read from
-    ``fixtures/cards/`` by ``conformance.loader.load_cards``). Returns a new dict ``{**fixture, "cards": {name: card, ...}}`` holding only the cards
+    ``fixtures/cards/`` by ``mtg_judge.conformance.loader.load_cards``). Returns a new dict ``{**fixture, "cards": {name: card, ...}}`` holding only the cards
     :func:`cards_used` finds. Raises ``KeyError`` naming a card that ``cards`` lacks.
     """
     used = {}
@@ -188,7 +188,7 @@ def _errored(seq: Any, message: str, exc: BaseException | None = None) -> dict:
 
 
 def _default_run(scenario: dict, ruleset: str, cards: Any = None) -> dict:
-    from engine import run_scenario
+    from mtg_judge.engine import run_scenario
 
     return run_scenario(scenario, ruleset, cards=cards)
 
@@ -371,7 +371,7 @@ class ProtocolEngine:
     with stdin/stdout pipes; its stderr goes to a temporary file whose tail is reported
     when it crashes. ``timeout`` (seconds) bounds every read of a reply line, the handshake
     included. With ``validate=True`` every message is checked against the protocol schemas
-    (``schema/protocol-*.schema.json``, via ``conformance.loader.validate``) in both
+    (``schema/protocol-*.schema.json``, via ``mtg_judge.conformance.loader.validate``) in both
     directions: an invalid request raises ``ValueError``, an invalid reply
     ``EngineError("bad_reply")``.
 
@@ -683,9 +683,9 @@ class ProtocolEngine:
 
 
 def _validate(message: dict, kind: str, where: str) -> list[str]:
-    """Validate a protocol message with ``conformance.loader.validate``; [] if unavailable."""
+    """Validate a protocol message with ``mtg_judge.conformance.loader.validate``; [] if unavailable."""
     try:
-        from conformance.loader import validate
+        from mtg_judge.conformance.loader import validate
     except ImportError:
         return []
     return [str(error) for error in validate(message, _SCHEMA_NAMES[kind], where)]

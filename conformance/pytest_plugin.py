@@ -1,33 +1,9 @@
-"""pytest plugin of mtg-judge (loaded by ``-p conformance.pytest_plugin`` in pyproject.toml).
-
-Provides the ``log_snapshot`` fixture: a syrupy snapshot stored as one JSON file per test
-(``conformance/__snapshots__/test_fixtures/<test name>.json``, DESIGN §8) in the layout of
-:func:`conformance.canonical.snapshot_text` (one event per line). syrupy fails a full run that
-leaves snapshots unused, with or without ``-n auto``; ``--snapshot-update`` rewrites them and
-deletes unused ones (``mtg-judge snapshots update`` does that serially and reports the
-changes). A "full run" is ``pytest`` collecting from ``testpaths``: given a path argument
-(``pytest conformance``), syrupy ignores snapshot files that match no collected test, so use
-``pytest -o testpaths=conformance`` to check only the fixtures.
-"""
+"""pytest plugin of mtg-judge (entry point ``pytest11``): inert unless ``--mtg-engine`` is given."""
 
 from __future__ import annotations
 
-import pytest
-from syrupy.extensions.json import JSONSnapshotExtension
 
-from conformance.canonical import snapshot_text
-
-
-class LogSnapshotExtension(JSONSnapshotExtension):
-    """syrupy's JSON extension (a ``.json`` file per test, line diffs on failure), serializing
-    an engine result with :func:`snapshot_text` so that each event is one line."""
-
-    def serialize(self, data, **kwargs) -> str:
-        return snapshot_text(data)
-
-
-@pytest.fixture
-def log_snapshot(snapshot):
-    """syrupy's ``snapshot`` with :class:`LogSnapshotExtension`; compare with
-    ``assert result == log_snapshot`` where ``result`` has ``events``/``state``/``checkpoints``."""
-    return snapshot.use_extension(LogSnapshotExtension)
+def pytest_addoption(parser):
+    group = parser.getgroup("mtg-judge")
+    group.addoption("--mtg-engine", metavar="COMMAND", default=None,
+                    help="Run the mtg-judge suite against this engine (protocol v1).")

@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from conformance.canonical import dumps
-from conformance.expect import summarize_event
-from conformance.runner import STATUSES, CaseResult, compliance, format_table
+from mtg_judge.conformance.canonical import dumps
+from mtg_judge.conformance.expect import summarize_event
+from mtg_judge.conformance.runner import STATUSES, CaseResult, compliance, format_table
 
 #: The version of the report format (the header's ``report_version``).
 REPORT_VERSION = 1
@@ -122,7 +122,7 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> 
     ``path`` is the fixture file relative to ``fixtures_root`` (as given otherwise).
     Failed and errored cases also carry ``expect`` (the expectation as it holds under the
     case's ruleset) and ``log`` (one line per event of the engine's log, at most
-    :data:`LOG_LIMIT`, as :func:`conformance.expect.summarize_event` writes them).
+    :data:`LOG_LIMIT`, as :func:`mtg_judge.conformance.expect.summarize_event` writes them).
     """
     case = result.case
     root = Path(fixtures_root) if fixtures_root is not None else None
@@ -164,7 +164,7 @@ def now() -> str:
 
 
 def _suite_version() -> str:
-    from conformance.protocol import _package_version
+    from mtg_judge.conformance.protocol import _package_version
 
     return _package_version()
 
@@ -173,7 +173,7 @@ def build_report(results: list[CaseResult], implementation: dict, *,
                  fixtures_root: Path | str | None = None, engine_command: str | None = None,
                  selection: dict | None = None, not_run: int = 0,
                  started: str | None = None) -> Report:
-    """A :class:`Report` of ``results`` (from ``conformance.runner.run_suite``).
+    """A :class:`Report` of ``results`` (from ``mtg_judge.conformance.runner.run_suite``).
 
     ``implementation``: the engine's handshake ``implementation`` (DESIGN §9).
     ``fixtures_root``: the fixtures directory (paths in case records are relative to it).
@@ -543,7 +543,7 @@ def _counts_table(table: dict[str, dict[str, int]], by: str) -> str:
 
 
 _INDEX = re.compile(r"(?<![\w#])#(\d+)")
-# The lines of a mismatch (conformance.expect.Mismatch text) that point at events: its first
+# The lines of a mismatch (mtg_judge.conformance.expect.Mismatch text) that point at events: its first
 # line ("... after event #4"), and detail lines (indented 4) that show one event: a forbidden
 # event ("#12 ...") or an event of the pattern's type ("earlier #12 ...", "later #12 ...").
 _POINTING = re.compile(r"^(?:\S.*|    (?:#|earlier #|later #)\d+.*)$")

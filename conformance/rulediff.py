@@ -10,7 +10,7 @@ Two uses, one rendering:
   changed scenarios.
 
 An event diff is unified-diff style over one-line event summaries (the form of
-:func:`conformance.expect.summarize_event`): ``-`` lines are only in the old (or first
+:func:`mtg_judge.conformance.expect.summarize_event`): ``-`` lines are only in the old (or first
 ruleset's) log, ``+`` lines only in the new (second) one, a few identical events around each
 change are shown as context and longer identical runs collapse into one ``…`` line. Every
 line carries the event's index in its own log (``#12``). Differences of the final state (and,
@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from conformance.canonical import dumps
-from conformance.expect import summarize_event
+from mtg_judge.conformance.canonical import dumps
+from mtg_judge.conformance.expect import summarize_event
 
 #: Identical events shown before and after each change.
 CONTEXT = 2
@@ -273,7 +273,7 @@ def diff_fixture(fixture_id: str, result_a: dict, result_b: dict, title: str = "
 def pair_cases(cases: Iterable[Any], a: str, b: str,
                keyword: Callable[[str], bool] | None = None) -> list[tuple[Any, Any]]:
     """``[(case under a, case under b)]`` for each fixture that has both (cases as from
-    :func:`conformance.runner.collect`), in the order of their first case. ``keyword(id)``
+    :func:`mtg_judge.conformance.runner.collect`), in the order of their first case. ``keyword(id)``
     keeps only the fixtures whose id it accepts. With ``a == b`` the case is its own pair."""
     by_id: dict[str, dict[str, Any]] = {}
     for case in cases:
@@ -285,7 +285,7 @@ def pair_cases(cases: Iterable[Any], a: str, b: str,
 def exile_zone_name(ruleset: str) -> str:
     """The ruleset's name of the exile zone (``Ruleset.exile_zone_name``; ``exile`` for a
     ruleset the reference engine does not know)."""
-    from engine.rulesets import RULESETS  # pure data: the rulesets' documented switches
+    from mtg_judge.engine.rulesets import RULESETS  # pure data: the rulesets' documented switches
 
     known = RULESETS.get(ruleset)
     return known.exile_zone_name if known is not None else "exile"
@@ -329,7 +329,7 @@ def compare_rulesets(cases: list[Any], a: str, b: str, keyword: Callable[[str], 
                      context: int = CONTEXT) -> RulesetReport:
     """Run every fixture of ``cases`` that holds under both ``a`` and ``b`` (selected by
     ``keyword(fixture id)``) with ``run(cases) -> [CaseResult]`` (results in case order, e.g.
-    :func:`conformance.runner.run_suite`) and build the report."""
+    :func:`mtg_judge.conformance.runner.run_suite`) and build the report."""
     pairs = pair_cases(cases, a, b, keyword)
     todo = list(dict.fromkeys(c for pair in pairs for c in pair))
     results = dict(zip(todo, run(todo))) if todo else {}

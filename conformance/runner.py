@@ -5,7 +5,7 @@ under a fixtures directory, :func:`run_case` runs one on the reference engine (i
 on a protocol v1 engine, and :func:`run_suite` runs many, in parallel, returning results in
 case order so that every report is deterministic.
 
-``python -m conformance.runner --dump`` prints every case's canonical log, one line per case
+``python -m mtg_judge.conformance.runner --dump`` prints every case's canonical log, one line per case
 (used by ``tests/test_determinism.py``).
 """
 
@@ -23,11 +23,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
-from conformance.canonical import dumps, normalize
-from conformance.expect import Mismatch, check, for_ruleset, format_mismatches
-from conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards, load_cards_lenient,
+from mtg_judge.conformance.canonical import dumps, normalize
+from mtg_judge.conformance.expect import Mismatch, check, for_ruleset, format_mismatches
+from mtg_judge.conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards, load_cards_lenient,
                                  load_fixture)
-from conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
+from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
 
 #: The fixtures directory of this source tree (``fixtures/``).
 DEFAULT_ROOT = FIXTURES_DIR
@@ -86,7 +86,7 @@ class Check:
 
 def plan_checks(fixture: dict) -> list[tuple[str, str]]:
     """The checks of a fixture (already resolved for its ruleset) as ``(name, capability)``
-    pairs, in the order :func:`conformance.expect.check` applies them; see :class:`Check`.
+    pairs, in the order :func:`mtg_judge.conformance.expect.check` applies them; see :class:`Check`.
 
     >>> plan_checks({"expect": {"events": [{}, {}], "state": {}}})
     [('expect.events[0]', 'events'), ('expect.events[1]', 'events'), ('expect.state', 'state'), ('script', 'events')]
@@ -125,7 +125,7 @@ def check_result(fixture: dict, result: dict,
     """Check ``result`` against ``fixture`` with only the checks ``capabilities`` allow.
 
     A check whose capability (:data:`CHECK_CAPABILITY`) is not in ``capabilities`` is
-    ``skipped``: its expectation is left out before :func:`conformance.expect.check` runs,
+    ``skipped``: its expectation is left out before :func:`mtg_judge.conformance.expect.check` runs,
     and so is the result key of an undeclared capability. Returns ``(checks, mismatches)``,
     ``checks`` in :func:`plan_checks` order, each ``passed``, ``failed`` (it has a mismatch)
     or ``skipped``.
@@ -156,10 +156,10 @@ class CaseResult:
     ``errored`` = no usable result: an exception, a crash, a timeout, a bad reply, a wrong
     ``seq``; ``skipped`` = not run, or no check could be applied). A case that ran passes
     when no check failed and at least one check was applied.
-    ``mismatches``: from :func:`conformance.expect.check`; ``checks``: every :class:`Check`
+    ``mismatches``: from :func:`mtg_judge.conformance.expect.check`; ``checks``: every :class:`Check`
     with its status (empty when the case did not run); ``result``: the engine's result dict
     (FORMAT §9) or None; ``message``: why it errored or was skipped; ``error_kind``: for
-    ``errored``, the :class:`~conformance.protocol.EngineError` kind (``crash``,
+    ``errored``, the :class:`~mtg_judge.conformance.protocol.EngineError` kind (``crash``,
     ``timeout``, ``bad_reply``, ``wrong_seq``, ``errored``), ``fixture`` (an invalid
     fixture), ``request`` (a request that failed validation) or ``exception``.
     """
@@ -309,7 +309,7 @@ def _file_cases(path: Path, root: Path, cards: dict, bad_cards: str) -> list[Cas
 
 @lru_cache(maxsize=1)
 def _reference_engine() -> tuple[Callable[..., dict], frozenset[str]]:
-    import engine
+    from mtg_judge import engine
 
     return engine.run_scenario, frozenset(engine.RULESETS)
 
@@ -320,7 +320,7 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
     ``engine`` None runs the reference engine in-process, exactly as ``mtg-judge serve``
     would: ``run_scenario(scenario, ruleset, cards=scenario["cards"])`` on a canonical JSON
     copy of ``case.scenario`` (sorted keys, as sent over the protocol); otherwise a started
-    :class:`~conformance.protocol.ProtocolEngine`. A ruleset the engine does not declare, or a
+    :class:`~mtg_judge.conformance.protocol.ProtocolEngine`. A ruleset the engine does not declare, or a
     ``skipped`` reply, gives ``skipped``; an exception, ``EngineError`` or a result that is
     not canonical JSON gives ``errored``; unmet expectations give ``failed``.
     """
@@ -411,7 +411,7 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
     the list may be shorter than ``cases``. ``progress(result)`` is called once per
     finished case, in completion order. ``on_start(implementation)`` is called with the
     engine's handshake ``implementation`` (the first worker's; the reference engine's
-    :func:`conformance.protocol.reference_implementation` in-process) before any case runs.
+    :func:`mtg_judge.conformance.protocol.reference_implementation` in-process) before any case runs.
     Raises ``EngineError`` if an engine cannot even be started.
     """
     if max_fail is not None and max_fail < 1:
@@ -429,7 +429,7 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
         _run_protocol(cases, workers, engine_command, timeout, done, limit, validate, on_start)
     else:
         if on_start is not None:
-            from conformance.protocol import reference_implementation
+            from mtg_judge.conformance.protocol import reference_implementation
 
             on_start(reference_implementation())
         if workers == 1:
@@ -559,7 +559,7 @@ def format_table(table: dict[str, dict[str, int]], by: str = "document") -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m conformance.runner [--fixtures DIR] [-n N] [--dump]``.
+    """``python -m mtg_judge.conformance.runner [--fixtures DIR] [-n N] [--dump]``.
 
     Runs the suite on the reference engine and prints, with ``--dump``, one line per case:
     ``<id>[<ruleset>] <status> <canonical normalized result>``; otherwise the summary.
@@ -567,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m conformance.runner")
+    parser = argparse.ArgumentParser(prog="python -m mtg_judge.conformance.runner")
     parser.add_argument("--fixtures", default=str(DEFAULT_ROOT))
     parser.add_argument("-n", "--workers", type=int, default=1)
     parser.add_argument("--dump", action="store_true")

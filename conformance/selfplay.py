@@ -3,7 +3,7 @@
 Random games from the start of the game (``"start_of_game": true``: shuffling, opening
 hands, mulligans, CR 103) between decks built from the project's card files
 (``fixtures/decks/*.txt``), each decision answered by a legal action
-(``engine.legal``) drawn by a seeded SplitMix64 (no global ``random``). The input source
+(``mtg_judge.engine.legal``) drawn by a seeded SplitMix64 (no global ``random``). The input source
 (:class:`SelfPlayInputs`) records every input it gives, so a game is entirely described by
 its record: setup + ruleset + inputs (the engine's own PRNG is seeded by ``setup.seed``).
 
@@ -64,17 +64,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from conformance.canonical import dumps
+from mtg_judge.conformance.canonical import dumps
 
-ROOT = Path(__file__).resolve().parent.parent
-DECKS_DIR = ROOT / "fixtures" / "decks"
+from mtg_judge.conformance.resources import DECKS_DIR, SCHEMA_DIR
 RULESETS = ("modern", "timespiral-2006", "classic-1999")
 PLAYERS = ("alice", "bob")
 INVARIANTS = ("exception", "conservation", "state-based actions", "legality", "loop", "stuck", "schema",
               "determinism")
 _MASK = (1 << 64) - 1
 
-#: Weights of the kinds of candidates (``engine.legal.Candidate.kind``) when the driver picks
+#: Weights of the kinds of candidates (``mtg_judge.engine.legal.Candidate.kind``) when the driver picks
 #: a group of candidates; within a group every candidate is equally likely.
 KIND_WEIGHTS = {"pass": 50, "land": 100, "cast": 50, "special": 40, "activate": 20, "mana": 3,
                 "attack": 20, "block": 20, "choice": 10, "keep": 120, "mulligan": 10, "decline": 20}
@@ -148,7 +147,7 @@ def load_decks(paths: Iterable[str | Path] | None = None) -> list[Deck]:
 
 @lru_cache(maxsize=1)
 def _card_db() -> dict:
-    from engine import load_card_db
+    from mtg_judge.engine import load_card_db
     return load_card_db()
 
 
@@ -158,7 +157,7 @@ def _slug(name: str) -> str:
 
 def _mix(*values: int) -> int:
     """A 64-bit seed from integers (SplitMix64 steps)."""
-    from engine.rng import SplitMix64
+    from mtg_judge.engine.rng import SplitMix64
     state = 0x243F6A8885A308D3
     for v in values:
         state = SplitMix64((state ^ (v & _MASK)) & _MASK).next()
@@ -170,7 +169,7 @@ def build_setup(seed: int, decks: tuple[Deck, Deck], deck_size: int | None = Non
     library from a deck (and starting life total, default 20). With ``deck_size`` below the
     deck's size, a sample of that size keeping the deck's proportion of lands (drawn with
     the game's seed)."""
-    from engine.rng import SplitMix64
+    from mtg_judge.engine.rng import SplitMix64
     rng = SplitMix64(_mix(seed, 0x5E1F))
     players = []
     for pid, deck in zip(PLAYERS, decks):
@@ -307,7 +306,7 @@ def documented_codes() -> frozenset:
 
 @lru_cache(maxsize=1)
 def _documented_codes() -> frozenset:
-    data = json.loads((ROOT / "schema" / "common.schema.json").read_text(encoding="utf-8"))
+    data = json.loads((SCHEMA_DIR / "common.schema.json").read_text(encoding="utf-8"))
     return frozenset(data["$defs"]["rejection_code"]["enum"])
 
 
@@ -315,7 +314,7 @@ def policy_rng(seed: int, index: int) -> Any:
     """The driver's PRNG for the decision answered by input ``index``: a function of the
     game's seed and the index only, so a game resumed from a prefix of its record makes the
     same choices."""
-    from engine.rng import SplitMix64
+    from mtg_judge.engine.rng import SplitMix64
     return SplitMix64(_mix(seed, 0xD1CE, index))
 
 
@@ -324,7 +323,7 @@ class TurnCapReached(Exception):
 
 
 def _turn_cap_exception() -> type:
-    from engine.errors import ScriptExhausted
+    from mtg_judge.engine.errors import ScriptExhausted
 
     class _TurnCap(TurnCapReached, ScriptExhausted):
         pass
@@ -348,7 +347,7 @@ class SelfPlayInputs:
     def __init__(self, record: Record, settings: Settings, stats: Stats, *, prefix: list | None = None,
                  prefix_marks: list | None = None, then: str = "play", verify_prefix: bool = False,
                  check_stuck: bool = True, prefix_contexts: list | None = None) -> None:
-        from engine import legal
+        from mtg_judge.engine import legal
         self.legal = legal
         self.record = record
         self.settings = settings
@@ -388,7 +387,7 @@ class SelfPlayInputs:
         elif self.then == "stop":
             if self.check_stuck:
                 self._find_answer(game, decision, policy_rng(self.record.seed, k), k)
-            from engine.errors import ScriptExhausted
+            from mtg_judge.engine.errors import ScriptExhausted
             raise ScriptExhausted()
         else:
             inp, mark = self._choose(game, decision, k)
@@ -560,7 +559,7 @@ def _watchdog(seconds: float, at: int | None) -> None:
 
 
 def _step_rank(step: str) -> int:
-    from engine.game import STEPS
+    from mtg_judge.engine.game import STEPS
     return STEPS.index(step) if step in STEPS else -1
 
 
@@ -628,7 +627,7 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
 def sba_problem(game: Any) -> str | None:
     """A state-based action that still applies (CR 704.5), or None. Meant for the moment a
     player receives priority, when none may (CR 117.5)."""
-    from engine import characteristics as ch
+    from mtg_judge.engine import characteristics as ch
     for pid in game.order:
         p = game.players[pid]
         if p.lost:
@@ -679,7 +678,7 @@ def input_schema_errors(inp: dict) -> list[str]:
 def _input_validator() -> Any:
     from jsonschema import Draft202012Validator
 
-    from conformance.loader import SCHEMA_BASE_URI, _registry
+    from mtg_judge.conformance.loader import SCHEMA_BASE_URI, _registry
     return Draft202012Validator({"$ref": SCHEMA_BASE_URI + "scenario.schema.json#/$defs/input"},
                                 registry=_registry())
 
@@ -695,7 +694,7 @@ def hostile_inputs(game: Any, decision: dict) -> list[dict]:
 def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
     """:func:`hostile_inputs` grouped by the rule each one breaks (the driver picks a group,
     then an input, so that rare rules get their turn)."""
-    from engine import characteristics as ch
+    from mtg_judge.engine import characteristics as ch
 
     kind, player = decision.get("kind"), decision.get("player")
     other = next((p for p in game.order if p != player), player)
@@ -818,7 +817,7 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
                 break
     elif kind == "assign_damage":
         a = decision.get("attacker")
-        from engine import characteristics as _ch
+        from mtg_judge.engine import characteristics as _ch
         obj = game.objects.get(a)
         if obj is not None:
             power, _ = _ch.power_toughness(game, obj)
@@ -833,8 +832,8 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
             add(kind, {"action": "order_triggers", "player": player, "order": refs[:-1]})
             add(kind, {"action": "order_triggers", "player": player, "order": refs[:-1] + [ZZ]})
     elif kind == "choose_targets":
-        from engine.legal import pending_target_item
-        from engine.game import target_spec_active
+        from mtg_judge.engine.legal import pending_target_item
+        from mtg_judge.engine.game import target_spec_active
         found = pending_target_item(game, decision)
         if found is not None and [s for s in found[1] if target_spec_active(s, found[0].kicked)]:
             add(kind, {"action": "choose_targets", "player": player, "targets": []})
@@ -879,7 +878,7 @@ def _sorcery_timing(game: Any, player: str) -> bool:
 
 
 def _expected_action(kind: str) -> str:
-    from engine.legal import DECISION_ACTIONS
+    from mtg_judge.engine.legal import DECISION_ACTIONS
     return DECISION_ACTIONS.get(kind, ("choose",))[0]
 
 
@@ -893,7 +892,7 @@ def _minimal_fields(kind: str) -> dict:
 def _spoiled_casts(game: Any, decision: dict) -> list[tuple[str, dict]]:
     """Offered casts with one part made illegal: targets missing or one too many, the
     opponent's land to pay with, nothing to pay with when the pool can't pay."""
-    from engine import legal
+    from mtg_judge.engine import legal
     player = decision["player"]
     other = next((p for p in game.order if p != player), None)
     opp_land = next((p.ref for p in game.battlefield if p.controller == other and any(
@@ -945,8 +944,8 @@ def play_record(record: Record, settings: Settings, stats: Stats, **source_args:
     """Play (or replay) a game from ``record.setup``; returns ``(game, outcome, error)`` with
     outcome ``ended``, ``turn_cap``, ``stopped`` (a prefix ran out) or ``failed`` (error is
     the InvariantFailure)."""
-    from engine.errors import ScriptExhausted
-    from engine.scenario import build_game
+    from mtg_judge.engine.errors import ScriptExhausted
+    from mtg_judge.engine.scenario import build_game
 
     source = SelfPlayInputs(record, settings, stats, **source_args)
     game = build_game({"setup": record.setup}, record.ruleset, _card_db(), source)
@@ -980,8 +979,8 @@ def play_record(record: Record, settings: Settings, stats: Stats, **source_args:
 def replay_events(record: Record, inputs: list | None = None) -> tuple[list, dict]:
     """Replay ``record`` through ``ScriptInputs`` (the fixture input source); return the log
     and the final state. Exceptions propagate."""
-    from engine.errors import ScriptExhausted
-    from engine.scenario import ScriptInputs, build_game
+    from mtg_judge.engine.errors import ScriptExhausted
+    from mtg_judge.engine.scenario import ScriptInputs, build_game
 
     game = build_game({"setup": record.setup}, record.ruleset, _card_db(),
                       ScriptInputs(list(record.inputs if inputs is None else inputs)))
@@ -1024,7 +1023,7 @@ def play_game(index: int, seed: int, decks: tuple[Deck, Deck], ruleset: str, set
 
 
 def _check_schemas(game: Any, record: Record, stats: Stats):
-    from conformance.loader import validate
+    from mtg_judge.conformance.loader import validate
     for i, event in enumerate(game.events):
         stats.check("schema")
         errors = validate(event, "event", "<event>")

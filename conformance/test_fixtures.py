@@ -7,8 +7,8 @@ mismatches if the ``expect`` block is not met, and compares the canonical normal
 
 import pytest
 
-from conformance.canonical import normalize
-from conformance.runner import collect, run_case
+from mtg_judge.conformance.canonical import normalize
+from mtg_judge.conformance.runner import collect, run_case
 
 CASES = collect()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.expect import check, summarize_event
+from mtg_judge.conformance.expect import check, summarize_event
 
 ZONES = ("library", "hand", "graveyard", "exile")
 MANA_ORDER = "WUBRGC"

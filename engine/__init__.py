@@ -2,7 +2,7 @@
 
 Public API::
 
-    from engine import run_scenario, load_card_db, RULESETS
+    from mtg_judge.engine import run_scenario, load_card_db, RULESETS
     result = run_scenario(fixture_dict, ruleset="modern")
     result["events"], result["state"], result["checkpoints"]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +134,7 @@ def load_card_db(cards: str | Path | dict | None = None) -> dict[str, CardDefini
     """
     if isinstance(cards, dict):
         return {name: CardDefinition.from_dict(d, source=f"cards[{name!r}]") for name, d in cards.items()}
-    folder = Path(cards) if cards is not None else Path(__file__).resolve().parents[1] / "fixtures" / "cards"
+    folder = Path(cards) if cards is not None else Path(str(files("mtg_judge.fixtures"))) / "cards"
     db: dict[str, CardDefinition] = {}
     for path in sorted(folder.glob("*.json")):
         try:

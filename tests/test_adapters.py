@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.expect import check, for_ruleset, format_mismatches
-from conformance.protocol import ProtocolEngine, build_scenario, cards_used
-from tools.adapters.common import Skip, serve
+from mtg_judge.conformance.expect import check, for_ruleset, format_mismatches
+from mtg_judge.conformance.protocol import ProtocolEngine, build_scenario, cards_used
+from mtg_judge.tools.adapters.common import Skip, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-PHASE_COMMAND = f"{sys.executable} -m tools.adapters.phase_adapter"
-PYMTG_COMMAND = f"{sys.executable} -m tools.adapters.pymtg_adapter"
+PHASE_COMMAND = f"{sys.executable} -m mtg_judge.tools.adapters.phase_adapter"
+PYMTG_COMMAND = f"{sys.executable} -m mtg_judge.tools.adapters.pymtg_adapter"
 
 
 def slug(name: str) -> str:
@@ -56,7 +56,7 @@ def talk(lines: list[str], play, monkeypatch) -> list[dict]:
     """Run :func:`serve` on request lines; return the reply objects."""
     import contextlib
 
-    import tools.adapters.common as common
+    import mtg_judge.tools.adapters.common as common
 
     captured = io.StringIO()
     monkeypatch.setattr(common, "protocol_stdout", lambda: contextlib.nullcontext(captured))
@@ -110,7 +110,7 @@ PHASE_PASSING = [
 @pytest.fixture(scope="module")
 def phase_adapter():
     pytest.importorskip("phase")
-    from tools.adapters import phase_adapter
+    from mtg_judge.tools.adapters import phase_adapter
     return phase_adapter
 
 
@@ -182,7 +182,7 @@ def test_phase_over_the_protocol_with_validation(phase_adapter):
 @pytest.fixture(scope="module")
 def pymtg_adapter():
     pytest.importorskip("mtg")
-    from tools.adapters import pymtg_adapter
+    from mtg_judge.tools.adapters import pymtg_adapter
     return pymtg_adapter
 
 

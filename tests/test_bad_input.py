@@ -77,7 +77,7 @@ BUILD = [
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tools.cli", *args], cwd=cwd or ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "mtg_judge.tools.cli", *args], cwd=cwd or ROOT, capture_output=True,
                           text=True, timeout=300)
 
 

@@ -7,8 +7,8 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from conformance import runner
-from tools.cli import main
+from mtg_judge.conformance import runner
+from mtg_judge.tools.cli import main
 
 COMMANDS = [[], ["run"], ["validate"], ["show"], ["coverage"], ["snapshots"],
             ["snapshots", "update"], ["serve"]]
@@ -168,7 +168,7 @@ def test_coverage_json(tree, fake_engine, monkeypatch):
                            {"id": "timespiral.x.01", "doc": "t.txt"}]}
     (tree / "untestable.json").write_text(json.dumps(
         [{"id": "classic.y.01", "reason": "printed-card cosmetics"}]))
-    monkeypatch.setattr("conformance.coverage.load_catalog", lambda: catalog)
+    monkeypatch.setattr("mtg_judge.conformance.coverage.load_catalog", lambda: catalog)
     result = invoke("coverage", "--fixtures", tree, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output[result.output.index("{"):])

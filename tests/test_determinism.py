@@ -1,5 +1,5 @@
 """DESIGN §7: same fixture + ruleset => byte-identical log in any process, worker, order or
-PYTHONHASHSEED. The whole suite runs in fresh interpreters (``python -m conformance.runner
+PYTHONHASHSEED. The whole suite runs in fresh interpreters (``python -m mtg_judge.conformance.runner
 --dump``, one canonical line per case) under different hash seeds and worker counts."""
 
 import os
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def dump(hashseed: int, workers: int) -> list[str]:
     env = {**os.environ, "PYTHONHASHSEED": str(hashseed)}
     proc = subprocess.run(
-        [sys.executable, "-m", "conformance.runner", "--dump", "-n", str(workers)],
+        [sys.executable, "-m", "mtg_judge.conformance.runner", "--dump", "-n", str(workers)],
         cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", timeout=1800)
     assert proc.stdout, f"no output (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
     return proc.stdout.splitlines()

@@ -1,11 +1,11 @@
-"""Unit tests of conformance.expect (FORMAT §3.3) and conformance.canonical on hand-written logs."""
+"""Unit tests of mtg_judge.conformance.expect (FORMAT §3.3) and mtg_judge.conformance.canonical on hand-written logs."""
 
 import pytest
 
 import json
 
-from conformance.canonical import dumps, normalize, snapshot_text
-from conformance.expect import Mismatch, check, differences, matches, summarize_event
+from mtg_judge.conformance.canonical import dumps, normalize, snapshot_text
+from mtg_judge.conformance.expect import Mismatch, check, differences, matches, summarize_event
 
 # A Lightning Bolt at bob's Grizzly Bears, written by hand (FORMAT §6 vocabulary).
 LOG = [

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tools.cli import main
+from mtg_judge.tools.cli import main
 
 CARD = {"name": "Grizzly Bears", "mana_cost": "{1}{G}", "type_line": "Creature — Bear",
         "supertypes": [], "types": ["Creature"], "subtypes": ["Bear"], "oracle_text": "",
@@ -341,7 +341,7 @@ def test_validate_protocol_needs_an_engine(tree):
 def test_validate_protocol_passes_the_reference_engine(tmp_path):
     pytest.importorskip("engine")
     out_dir = tmp_path / "report"
-    serve = f"{sys.executable} -m tools.cli serve"
+    serve = f"{sys.executable} -m mtg_judge.tools.cli serve"
     code, output = run_cli("run", "--engine", serve, "--validate-protocol", "-k",
                            "classic.stack", "--report-dir", out_dir)
     assert code == 0, output

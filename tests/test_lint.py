@@ -1,4 +1,4 @@
-"""conformance.loader and conformance.lint on the planted problems of tests/bad_input/."""
+"""mtg_judge.conformance.loader and mtg_judge.conformance.lint on the planted problems of tests/bad_input/."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import loader
-from conformance.lint import card_slug, lint
+from mtg_judge.conformance import loader
+from mtg_judge.conformance.lint import card_slug, lint
 
 BAD = Path(__file__).parent / "bad_input"
 STACK = "bad_input/classic/stack"

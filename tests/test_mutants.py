@@ -8,11 +8,11 @@ import threading
 import pytest
 from click.testing import CliRunner
 
-from conformance import mutants
-from conformance.canonical import dumps, normalize
-from conformance.mutants import MUTATIONS, Edit, MutationError, applied, rewrite, run_mutants
-from conformance.runner import DEFAULT_ROOT, run_case
-from tools.cli import main
+from mtg_judge.conformance import mutants
+from mtg_judge.conformance.canonical import dumps, normalize
+from mtg_judge.conformance.mutants import MUTATIONS, Edit, MutationError, applied, rewrite, run_mutants
+from mtg_judge.conformance.runner import DEFAULT_ROOT, run_case
+from mtg_judge.tools.cli import main
 
 #: A few fast cases: the legend rule under each era (killed by legend-rule-off).
 LEGEND = "classic.legend"
@@ -22,7 +22,7 @@ CASES = {LEGEND: list(mutants._cases(str(DEFAULT_ROOT), LEGEND))}
 def engine_namespaces():
     """Everything a mutation may patch: the engine's classes and modules, and the effect
     handlers' table."""
-    from engine import characteristics, combat, effects, game, keywords, triggers
+    from mtg_judge.engine import characteristics, combat, effects, game, keywords, triggers
     return {"Game": game.Game, "Combat": combat.Combat, "game": game, "combat": combat,
             "effects": effects, "keywords": keywords, "characteristics": characteristics,
             "triggers": triggers, "HANDLERS": effects.HANDLERS}
@@ -97,7 +97,7 @@ def test_unrelated_mutation_survives_and_a_stale_one_is_broken(monkeypatch):
     """On the legend fixtures, storm's mutation changes nothing: it survives. A mutation
     whose anchor text is gone from the engine is reported broken, not a survivor."""
     def stale():
-        from engine.game import Game
+        from mtg_judge.engine.game import Game
         return [rewrite(Game, "_sba_once", Edit("this text is not in the engine", "pass"))]
 
     monkeypatch.setitem(MUTATIONS, "stale", mutants.Mutation("stale", "704.3", "Stale.", stale))
@@ -124,7 +124,7 @@ def test_a_mutation_that_hangs_errors_its_cases(monkeypatch):
         pytest.skip("the case time limit uses SIGALRM: main thread only")
 
     def hang():
-        from engine.game import Game
+        from mtg_judge.engine.game import Game
 
         def forever(self):
             while True:

@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conformance import selfplay as sp
-from conformance.canonical import dumps, normalize
-from engine import legal, load_card_db, run_scenario
-from engine.errors import ScriptExhausted
-from engine.inputs import ACTIONS, json_type
-from engine.rng import SplitMix64
-from engine.scenario import ScriptInputs, build_game
+from mtg_judge.conformance import selfplay as sp
+from mtg_judge.conformance.canonical import dumps, normalize
+from mtg_judge.engine import legal, load_card_db, run_scenario
+from mtg_judge.engine.errors import ScriptExhausted
+from mtg_judge.engine.inputs import ACTIONS, json_type
+from mtg_judge.engine.rng import SplitMix64
+from mtg_judge.engine.scenario import ScriptInputs, build_game
 
 settings.register_profile("ci", max_examples=30, derandomize=True, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -244,7 +244,7 @@ def test_random_inputs_in_random_positions_never_crash_the_engine(case):
 @PROFILE
 @given(case=position_and_input())
 def test_accepts_answers_as_the_engine_does(case):
-    """``engine.legal.accepts`` (a dry run) agrees with the engine applying the input for
+    """``mtg_judge.engine.legal.accepts`` (a dry run) agrees with the engine applying the input for
     real, code included, for priority actions, declarations and casts offered by a
     resolving ability."""
     record, k, inp = case
@@ -328,7 +328,7 @@ def test_an_input_of_the_wrong_type_is_rejected(name, scenario):
     [rejected] = [e for e in result["events"] if e["type"] == "action_rejected"]
     assert rejected["code"] == "bad_input"
     # the rejection echoes only well-shaped fields, so the event itself matches its schema
-    from conformance.loader import validate
+    from mtg_judge.conformance.loader import validate
     assert validate(rejected, "event", "<event>") == []
     assert rejected["player"] == (bad["player"] if bad["player"] in ("alice", "bob") else None)
     assert rejected["action"] == (bad["action"] if bad["action"] in ACTIONS else None)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.canonical import dumps, normalize
-from conformance import protocol
-from conformance.protocol import (
+from mtg_judge.conformance.canonical import dumps, normalize
+from mtg_judge.conformance import protocol
+from mtg_judge.conformance.protocol import (
     EngineError,
     ProtocolEngine,
     build_scenario,
@@ -42,8 +42,8 @@ def serve_argv() -> list[str]:
     if not cli.exists():
         pytest.skip("tools/cli.py (mtg-judge serve) does not exist yet")
     if "__main__" in cli.read_text(encoding="utf-8"):
-        return [sys.executable, "-m", "tools.cli", "serve"]
-    return [sys.executable, "-c", "from tools.cli import main; main()", "serve"]
+        return [sys.executable, "-m", "mtg_judge.tools.cli", "serve"]
+    return [sys.executable, "-c", "from mtg_judge.tools.cli import main; main()", "serve"]
 
 
 def talk(argv: list[str], lines: list[str], timeout: float = 120) -> tuple[int, list[dict]]:
@@ -348,7 +348,7 @@ def test_engine_stop_is_idempotent(fake_engine):
 
 def _suite() -> tuple[list[dict], dict[str, dict]]:
     """(every fixture, card JSON by name) of the suite."""
-    from conformance.loader import load_all_fixtures, load_cards
+    from mtg_judge.conformance.loader import load_all_fixtures, load_cards
 
     fixtures = [fixture for _path, fixture in load_all_fixtures()]
     if not fixtures:

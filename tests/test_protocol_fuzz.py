@@ -1,5 +1,5 @@
 """Protocol fuzzing (docs/PROTOCOL.md): hostile input to ``mtg-judge serve`` and silent or
-misbehaving engines for the harness (``conformance.protocol.ProtocolEngine``).
+misbehaving engines for the harness (``mtg_judge.conformance.protocol.ProtocolEngine``).
 
 The server answers ``errored`` to anything it can't use and keeps serving, or exits cleanly
 (code 0) at the end of its input; it never hangs. The harness never hangs on an engine: every
@@ -28,11 +28,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.canonical import dumps
-from conformance.protocol import EngineError, ProtocolEngine, serve
+from mtg_judge.conformance.canonical import dumps
+from mtg_judge.conformance.protocol import EngineError, ProtocolEngine, serve
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVE = [sys.executable, "-m", "tools.cli", "serve"]
+SERVE = [sys.executable, "-m", "mtg_judge.tools.cli", "serve"]
 START = dumps({"cmd": "start", "version": 1}) + "\n"
 settings.register_profile("ci", max_examples=30, derandomize=True, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -42,8 +42,8 @@ PROFILE = settings.get_profile(os.environ.get("MTG_JUDGE_HYPOTHESIS_PROFILE", "c
 
 
 def fixture_scenario() -> dict:
-    from conformance.loader import load_cards, load_fixture
-    from conformance.protocol import build_scenario
+    from mtg_judge.conformance.loader import load_cards, load_fixture
+    from mtg_judge.conformance.protocol import build_scenario
     fixture = load_fixture(ROOT / "fixtures/classic/stack/last-in-first-out.json")
     return build_scenario(fixture, load_cards(ROOT / "fixtures/cards"))
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance import reports
-from conformance.expect import Mismatch
-from conformance.runner import Case, CaseResult, Check, summary_table
-from tools.cli import main
+from mtg_judge.conformance import reports
+from mtg_judge.conformance.expect import Mismatch
+from mtg_judge.conformance.runner import Case, CaseResult, Check, summary_table
+from mtg_judge.tools.cli import main
 
 IMPLEMENTATION = {"name": "toy-engine", "version": "2.0", "language": "rust",
                   "homepage": "https://example.org/toy", "rulesets": ["modern"],

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import tools.cli
-from conformance import rulediff
-from conformance.canonical import snapshot_text
-from conformance.runner import Case, CaseResult
-from tools.cli import main
+import mtg_judge.tools.cli
+from mtg_judge.conformance import rulediff
+from mtg_judge.conformance.canonical import snapshot_text
+from mtg_judge.conformance.runner import Case, CaseResult
+from mtg_judge.tools.cli import main
 
 CARDS_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "cards"
 
@@ -211,8 +211,8 @@ def test_snapshots_update_prints_the_review_list(tmp_path, monkeypatch):
                                  ev("damage_dealt", amount=3)], 17))
         return subprocess.CompletedProcess(command, 0, "", "")
 
-    monkeypatch.setattr(tools.cli, "SNAPSHOT_DIR", tmp_path / "__snapshots__")
-    monkeypatch.setattr(tools.cli.subprocess, "run", fake_pytest)
+    monkeypatch.setattr(mtg_judge.tools.cli, "SNAPSHOT_DIR", tmp_path / "__snapshots__")
+    monkeypatch.setattr(mtg_judge.tools.cli.subprocess, "run", fake_pytest)
     out = CliRunner().invoke(main, ["snapshots", "update"])
     assert out.exit_code == 0, out.output
     assert "--snapshot-update" in calls[0]

@@ -1,11 +1,11 @@
-"""The rulesets (DESIGN §3): every switch of ``engine.rulesets.Ruleset``, documented in its
+"""The rulesets (DESIGN §3): every switch of ``mtg_judge.engine.rulesets.Ruleset``, documented in its
 class docstring, and shown by a tiny scenario whose log or state differs with the switch.
 
 Scenarios are built here from the project's card files (``fixtures/cards``) and run with
 ``engine.run_scenario(scenario, ruleset)``. A switch that no two rulesets set differently
 (``max_hand_size``, ``first_player_skips_draw``) is shown under a
 test-only ruleset registered for the test (``custom_ruleset``). The end of the file tests
-``conformance.expect.for_ruleset``, which picks a fixture's expectation per ruleset.
+``mtg_judge.conformance.expect.for_ruleset``, which picks a fixture's expectation per ruleset.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import re
 
 import pytest
 
-import engine
-from conformance.expect import check, for_ruleset
-from engine import rulesets
-from engine.cards import CardDefinition, load_card_db
-from engine.rulesets import RULESETS, Ruleset
+from mtg_judge import engine
+from mtg_judge.conformance.expect import check, for_ruleset
+from mtg_judge.engine import rulesets
+from mtg_judge.engine.cards import CardDefinition, load_card_db
+from mtg_judge.engine.rulesets import RULESETS, Ruleset
 
 ALL = ("classic-1999", "timespiral-2006", "modern")
 OLD = ("classic-1999", "timespiral-2006")

@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from conformance import loader
+from mtg_judge.conformance import loader
 
 SCHEMA_FILES = sorted(loader.SCHEMA_DIR.glob("*.json"))
 CARD_FILES = sorted(loader.CARDS_DIR.glob("*.json"))
@@ -17,7 +17,7 @@ FIXTURE_FILES = list(loader.iter_fixture_paths())
 
 
 def _name(path):
-    return path.relative_to(loader.ROOT).as_posix()
+    return path.relative_to(loader.FIXTURES_DIR.parent).as_posix()
 
 
 def _problems(data, schema_name, path) -> str:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import selfplay as sp
-from engine import legal, load_card_db, run_scenario
-from engine.errors import ScriptExhausted
-from engine.scenario import ScriptInputs, build_game
+from mtg_judge.conformance import selfplay as sp
+from mtg_judge.engine import legal, load_card_db, run_scenario
+from mtg_judge.engine.errors import ScriptExhausted
+from mtg_judge.engine.scenario import ScriptInputs, build_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DB = load_card_db()
@@ -146,7 +146,7 @@ def test_choices_of_a_resolving_search():
 
 
 def test_plan_payment_uses_the_pool_then_single_colors_then_any_color():
-    from engine.mana import ManaCost
+    from mtg_judge.engine.mana import ManaCost
     setup = main_phase(battlefield=[("birds", "Birds of Paradise"), ("f1", "Forest"), ("m1", "Mountain")])
     setup["players"][0]["mana_pool"] = {"R": 1}
     game, _ = position(setup)
@@ -159,7 +159,7 @@ def test_plan_payment_uses_the_pool_then_single_colors_then_any_color():
 def test_a_land_enchanted_with_fertile_ground_pays_with_its_extra_color():
     """Found by selfplay: the planner left such a land out (pay_with couldn't name the color
     of the Aura's triggered mana, CR 605.1b); now ``extra_color`` does."""
-    from engine.mana import ManaCost
+    from mtg_judge.engine.mana import ManaCost
     setup = main_phase(hand=[("bolt", "Lightning Bolt")],
                        battlefield=[("f1", "Forest"), ("fg", "Fertile Ground")])
     setup["players"][0]["battlefield"][1]["attached_to"] = "f1"
@@ -302,7 +302,7 @@ def test_conservation_problem_finds_a_card_in_two_zones():
 
 def _crashing_engine(monkeypatch):
     """A planted engine bug: playing a Forest on turn 4 or later raises RuntimeError."""
-    from engine.game import Game
+    from mtg_judge.engine.game import Game
     real = Game.play_land
 
     def play_land(self, player, inp):
@@ -335,7 +335,7 @@ def test_a_failing_game_is_shrunk_and_saved_as_a_fixture_draft(monkeypatch, tmp_
 
 def test_legality_failure_when_the_engine_accepts_an_illegal_input(monkeypatch):
     """A planted bug: the engine accepts a land played at instant speed."""
-    from engine.game import Game
+    from mtg_judge.engine.game import Game
     monkeypatch.setattr(Game, "sorcery_timing_ok", lambda self, player: True)
     decks = sp.load_decks()
     settings = sp.Settings(turn_cap=8, deck_size=24, hostile_rate=0.6, shrink_tests=0)
@@ -362,7 +362,7 @@ def test_stuck_and_loop_are_reported(monkeypatch):
 
 # ----------------------------------------------------------------------------------- CLI
 def _cli(*args, timeout=900):
-    return subprocess.run([sys.executable, "-m", "tools.cli", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "mtg_judge.tools.cli", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout)
 
 
@@ -418,7 +418,7 @@ def test_an_engine_that_never_asks_again_is_a_loop(monkeypatch):
     """The watchdog: an engine stuck in an internal loop (here, a state-based action check
     that never ends) fails the game as a loop instead of hanging the run."""
     import time as _time
-    from engine.game import Game
+    from mtg_judge.engine.game import Game
     real = Game.check_state
 
     def stuck(self):
@@ -435,7 +435,7 @@ def test_an_engine_that_never_asks_again_is_a_loop(monkeypatch):
 
 def test_state_based_actions_left_undone_are_found(monkeypatch):
     """A planted bug: state-based actions are never performed (CR 704.3)."""
-    from engine.game import Game
+    from mtg_judge.engine.game import Game
     monkeypatch.setattr(Game, "check_state", lambda self: False)
     decks = sp.load_decks()
     settings = sp.Settings(turn_cap=10, deck_size=24, shrink_tests=0)

@@ -1,13 +1,13 @@
 """Benchmarks of the reference engine and the protocol (DESIGN §13). A script, not a test.
 
-    python -m tools.bench [-r 5] [-n 2] [-k EXPR] [--engine NAME=COMMAND ...]
+    python -m mtg_judge.tools.bench [-r 5] [-n 2] [-k EXPR] [--engine NAME=COMMAND ...]
 
 Measures, on every case of the suite (fixture × ruleset):
 
 * reference-engine time per scenario, in-process: each case run ``-r`` times, the case's
   time is the median of its runs; the table gives the median and p95 over cases;
 * whole-suite wall time (run and check every case) serially and with ``-n`` worker
-  processes (``conformance.runner.run_suite``), and the speed-up;
+  processes (``mtg_judge.conformance.runner.run_suite``), and the speed-up;
 * protocol round-trip time per scenario through ``mtg-judge serve`` and its overhead over
   in-process (per case: protocol median minus in-process median);
 * with ``--validate``, the same with every protocol message checked against the schemas;
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `python tools/bench.py` from a source checkout
     sys.path.insert(0, str(ROOT))
 
-from conformance.protocol import EngineError, ProtocolEngine  # noqa: E402
+from mtg_judge.conformance.protocol import EngineError, ProtocolEngine  # noqa: E402
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -50,12 +50,12 @@ def serve_command() -> str:
     """``mtg-judge serve`` if the console script is installed, else via this interpreter."""
     if shutil.which("mtg-judge"):
         return "mtg-judge serve"
-    return f"{sys.executable} -m tools.cli serve"
+    return f"{sys.executable} -m mtg_judge.tools.cli serve"
 
 
 def load_cases(keyword: str | None):
-    """The suite's cases (``conformance.runner.collect``), filtered by a ``-k`` expression."""
-    from conformance.runner import collect
+    """The suite's cases (``mtg_judge.conformance.runner.collect``), filtered by a ``-k`` expression."""
+    from mtg_judge.conformance.runner import collect
 
     return [case for case in collect(keyword=keyword) if not case.problem]
 
@@ -97,7 +97,7 @@ def protocol_runner(engine: ProtocolEngine) -> Callable[[dict, str], object]:
 
 def suite_wall_time(cases, workers: int, runs: int) -> float:
     """Median wall time (seconds) of ``run_suite(cases, workers)`` over ``runs`` runs."""
-    from conformance.runner import run_suite
+    from mtg_judge.conformance.runner import run_suite
 
     samples = []
     for _ in range(runs):
@@ -148,7 +148,7 @@ def summarize_times(name: str, times: dict[str, float], base: dict[str, float] |
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks and print the table. Returns 0 (1 if there is nothing to run)."""
-    parser = argparse.ArgumentParser(prog="python -m tools.bench", description=__doc__.split(
+    parser = argparse.ArgumentParser(prog="python -m mtg_judge.tools.bench", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-r", "--repeat", type=int, default=5,
                         help="timed runs per case (default 5)")
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print("no cases to run", file=sys.stderr)
         return 1
-    from engine import run_scenario
+    from mtg_judge.engine import run_scenario
 
     def in_process(scenario: dict, ruleset: str) -> object:
         return run_scenario(scenario, ruleset, cards=scenario.get("cards"))

@@ -1,12 +1,12 @@
 """Benchmark of the reference engine, phase.rs and python-mtg side by side (DESIGN §12, §13).
 
-    python -m tools.bench_engines [-r 3] [-k EXPR] [--selfplay-seconds 20] [--no-selfplay]
+    python -m mtg_judge.tools.bench_engines [-r 3] [-k EXPR] [--selfplay-seconds 20] [--no-selfplay]
 
 A script, not a test: it prints tables, asserts nothing.
 
 1. **Per-scenario time, same scenarios.** Every ``modern`` case of the suite is run in-process
    by the reference engine (``engine.run_scenario``) and by each adapter's ``play`` function
-   (``tools.adapters.phase_adapter``, ``tools.adapters.pymtg_adapter``): one untimed warm-up
+   (``mtg_judge.tools.adapters.phase_adapter``, ``mtg_judge.tools.adapters.pymtg_adapter``): one untimed warm-up
    run, then ``-r`` timed runs; a case's time is the median of its runs. The table shows, for
    each engine, the cases it ran (not skipped, no error), the median and p95 over them, and
    the median over the *shared* cases of (engine time / reference time). Adapter time
@@ -14,7 +14,7 @@ A script, not a test: it prints tables, asserts nothing.
    translating events): it is what a conformance run costs, not the bare engine.
 2. **Random self-play, actions per second.** Each engine plays games in which every decision
    is a uniformly random legal action, with a seeded ``random.Random``, for a fixed time
-   budget per engine: the reference engine through ``engine.game`` (see below), phase.rs
+   budget per engine: the reference engine through ``mtg_judge.engine.game`` (see below), phase.rs
    through ``Game.actions()`` / ``Game.apply`` (two 40-card decks of the suite's cards built
    with ``build_oracle_face``), python-mtg through ``mtg.Game.legal_moves`` / ``push`` (its
    bundled demo decks). An action is one applied legal action (priority passes included).
@@ -59,7 +59,7 @@ def table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 def time_cases(cases, run: Callable[[dict, str], object], repeat: int, label: str):
     """Median seconds per case; cases that skip or fail are counted, not timed."""
-    from tools.adapters.common import Skip
+    from mtg_judge.tools.adapters.common import Skip
 
     times, skipped, errors = {}, 0, 0
     for n, case in enumerate(cases, 1):
@@ -86,12 +86,12 @@ def time_cases(cases, run: Callable[[dict, str], object], repeat: int, label: st
 
 def engines() -> list[tuple[str, Callable | None, str]]:
     """(name, play function or None, why it is missing)."""
-    from engine import run_scenario
+    from mtg_judge.engine import run_scenario
 
     out = [("reference (in-process)",
             lambda sc, rs: run_scenario(sc, rs, cards=sc.get("cards")), "")]
     try:
-        from tools.adapters import phase_adapter
+        from mtg_judge.tools.adapters import phase_adapter
         if phase_adapter.phase is None:
             raise ImportError("phase-python is not installed")
         out.append(("phase.rs (adapter)", phase_adapter.play, ""))
@@ -99,7 +99,7 @@ def engines() -> list[tuple[str, Callable | None, str]]:
         out.append(("phase.rs (adapter)", None, str(exc)))
     try:
         import mtg  # noqa: F401
-        from tools.adapters import pymtg_adapter
+        from mtg_judge.tools.adapters import pymtg_adapter
         out.append(("python-mtg (adapter)", pymtg_adapter.play, ""))
     except ImportError as exc:
         out.append(("python-mtg (adapter)", None, str(exc)))
@@ -116,9 +116,9 @@ def selfplay_phase(budget: float, seed: int = 1) -> tuple[int, int, float]:
 
     import phase
 
-    from conformance.loader import CARDS_DIR
-    from tools.adapters.common import Skip
-    from tools.adapters.phase_adapter import build_face
+    from mtg_judge.conformance.loader import CARDS_DIR
+    from mtg_judge.tools.adapters.common import Skip
+    from mtg_judge.tools.adapters.phase_adapter import build_face
 
     faces = {}
     for path in sorted(CARDS_DIR.glob("*.json")):
@@ -161,11 +161,11 @@ def selfplay_phase(budget: float, seed: int = 1) -> tuple[int, int, float]:
 
 
 def selfplay_reference(budget: float, seed: int = 1) -> tuple[int, int, float]:
-    """Random self-play on the reference engine (``conformance.selfplay``: legal actions by
+    """Random self-play on the reference engine (``mtg_judge.conformance.selfplay``: legal actions by
     dry runs, invariants checked after every action and a byte-for-byte replay of each
     game, so this is a lower bound of the bare engine's speed), modern rules, for about
     ``budget`` seconds. Returns (actions, games, seconds)."""
-    from conformance import selfplay as sp
+    from mtg_judge.conformance import selfplay as sp
     decks = sp.load_decks()
     settings = sp.Settings(hostile_rate=0.0, resume_every=10 ** 9)
     actions = games = 0
@@ -204,7 +204,7 @@ def selfplay_pymtg(budget: float, seed: int = 1) -> tuple[int, int, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_engines",
+    parser = argparse.ArgumentParser(prog="python -m mtg_judge.tools.bench_engines",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("-r", "--repeat", type=int, default=3, help="timed runs per case")
     parser.add_argument("-k", "--keyword", help="only cases matching this -k expression")
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     import platform
     import os
 
-    from conformance.runner import collect
+    from mtg_judge.conformance.runner import collect
 
     cases = [c for c in collect(keyword=args.keyword, rulesets=["modern"]) if not c.problem]
     print(f"engines benchmark: {len(cases)} modern cases, {args.repeat} timed runs per case; "

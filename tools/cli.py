@@ -14,11 +14,10 @@ from pathlib import Path
 
 import click
 
-from conformance.runner import (DEFAULT_ROOT, RULESETS, Case, collect, collect_file, keyword_matches,
+from mtg_judge.conformance.runner import (DEFAULT_ROOT, RULESETS, Case, collect, collect_file, keyword_matches,
                                 run_case, run_suite, summary_table)
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SNAPSHOT_DIR = PROJECT_ROOT / "conformance" / "__snapshots__"
+from mtg_judge.conformance.resources import SNAPSHOT_DIR, checkout_root
 
 fixtures_option = click.option(
     "--fixtures", "fixtures_dir", default=str(DEFAULT_ROOT), show_default=True,
@@ -143,9 +142,9 @@ def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, valida
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
                 report_dir, fixtures_dir):
-    """The run's conformance.reports.Report, written into report_dir (if given) before
+    """The run's mtg_judge.conformance.reports.Report, written into report_dir (if given) before
     anything is printed (so that a closed stdout cannot lose it)."""
-    from conformance.reports import build_report, write_reports
+    from mtg_judge.conformance.reports import build_report, write_reports
 
     report = build_report(results, implementation, fixtures_root=fixtures_dir,
                           engine_command=engine_command, not_run=len(cases) - len(results),
@@ -164,7 +163,7 @@ def _run_report(cases, results, implementation, engine_command, rulesets, keywor
 def _finish_run(report) -> int:
     """After 'run' printed its results: the skipped checks and an early stop; returns the
     exit code (1 if a case failed or errored, or if no case passed)."""
-    from conformance.reports import skipped_checks_summary
+    from mtg_judge.conformance.reports import skipped_checks_summary
 
     lines = skipped_checks_summary(report.cases)
     if lines:
@@ -189,7 +188,7 @@ def _finish_run(report) -> int:
 def validate(fixtures_dir):
     """Check fixtures and card files: schemas plus lint (unknown card, alias or ruling id,
     duplicate id). Prints each problem as 'file: path: message'; exit 1 if any."""
-    from conformance.lint import lint
+    from mtg_judge.conformance.lint import lint
 
     problems = lint(fixtures_dir)
     for problem in problems:
@@ -237,7 +236,7 @@ def show(fixture, ruleset, priority, fixtures_dir):
     the setup, one line per event, rejected inputs marked, and whether the expectations
     are met (exit 1 if not). A file inside a fixtures tree (<root>/<document>/<mechanic>/)
     uses that tree's cards; a file anywhere else uses the cards of --fixtures."""
-    from conformance.transcript import render
+    from mtg_judge.conformance.transcript import render
 
     case = _find_case(fixture, ruleset, fixtures_dir)
     outcome = run_case(case)
@@ -254,7 +253,7 @@ def show(fixture, ruleset, priority, fixtures_dir):
 def coverage(list_missing, as_json, fixtures_dir):
     """Run the suite in-process (all cores) and report, per document, the ruling ids covered
     by a passing fixture, listed as untestable (fixtures/untestable.json), and missing."""
-    from conformance.coverage import coverage_report, coverage_table, load_untestable
+    from mtg_judge.conformance.coverage import coverage_report, coverage_table, load_untestable
 
     cases = _collect(fixtures_dir)
     results = _run_with_progress(cases, "running", workers=os.cpu_count() or 1)
@@ -274,6 +273,17 @@ def snapshots() -> None:
     """Manage the syrupy snapshots of the reference engine's logs (conformance/__snapshots__)."""
 
 
+def _snapshot_checkout() -> Path:
+    """The repository to regenerate snapshots in: they belong to the checkout's tests, so an
+    installed wheel (no checkout) gets a clear error instead of a pytest run on nothing."""
+    root = checkout_root()
+    if root is None:
+        raise click.ClickException("snapshots update needs a checkout of mtg-judge installed in "
+                                   "editable mode (pip install -e .): the snapshots belong to "
+                                   "its tests")
+    return root
+
+
 def _snapshot_texts() -> dict[str, str]:
     """Every snapshot file's content by its path relative to SNAPSHOT_DIR (POSIX form)."""
     if not SNAPSHOT_DIR.exists():
@@ -290,8 +300,9 @@ def update():
     modified one with a short event diff of its old and new log (- old, + new) and its
     final-state changes: review that list as the rules change it is. Exit 1 if some fixture
     fails."""
-    from conformance.rulediff import format_snapshot_changes
+    from mtg_judge.conformance.rulediff import format_snapshot_changes
 
+    cwd = _snapshot_checkout()
     before = _snapshot_texts()
     # "-o testpaths=conformance" rather than a path argument: syrupy only deletes orphan
     # single-file snapshots when pytest collects from testpaths (with a path argument it
@@ -299,7 +310,7 @@ def update():
     command = [sys.executable, "-m", "pytest", "-o", "testpaths=conformance",
                "--snapshot-update", "-p", "no:xdist", "-q", "-p", "no:cacheprovider"]
     click.echo(f"$ {' '.join(command)}", err=True)
-    proc = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True)
+    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     click.echo(format_snapshot_changes(before, _snapshot_texts()))
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
@@ -327,7 +338,7 @@ def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
     unknown ruleset). --json prints {"a", "b", "compared", "differ": [{"id", "title",
     "diff", "state"}], "identical": [...], "errored": [...]}.
     """
-    from conformance.rulediff import compare_rulesets, format_report, report_json
+    from mtg_judge.conformance.rulediff import compare_rulesets, format_report, report_json
 
     cases = _collect(fixtures_dir, rulesets=[ruleset_a, ruleset_b])
     report = compare_rulesets(
@@ -368,7 +379,7 @@ def mutants(names, keyword, workers, case_timeout, list_only, as_json, fixtures_
     --json prints {"mutations": [{"name", "rule", "doc", "status", "killed_by",
     "killed_by_count", "killing_cases"}], "kill_rate", "survivors", ...}.
     """
-    from conformance.mutants import MUTATIONS, format_report, run_mutants
+    from mtg_judge.conformance.mutants import MUTATIONS, format_report, run_mutants
 
     if list_only:
         for m in MUTATIONS.values():
@@ -397,7 +408,7 @@ def mutants(names, keyword, workers, case_timeout, list_only, as_json, fixtures_
 def serve():
     """Serve the reference engine over protocol v1 on stdin/stdout (one JSON object per
     line), for harnesses and for 'mtg-judge run --engine "mtg-judge serve"'."""
-    from conformance.protocol import serve as serve_protocol
+    from mtg_judge.conformance.protocol import serve as serve_protocol
 
     sys.exit(serve_protocol(sys.stdin, sys.stdout))
 
@@ -431,7 +442,7 @@ def report(report_file, html_out, junit_out, badge_out, fixtures_url, compare_wi
     the status changes instead of the table. Exit 1 for a report that cannot be read (the
     message names the file and line).
     """
-    from conformance import reports
+    from mtg_judge.conformance import reports
 
     try:
         saved = reports.read_report(report_file)
@@ -463,7 +474,7 @@ def report(report_file, html_out, junit_out, badge_out, fixtures_url, compare_wi
         sys.exit(1 if any(c.kind == "regression" for c in changes) else 0)
 
 
-from conformance.selfplay import selfplay_command  # noqa: E402  (random games, conformance/selfplay.py)
+from mtg_judge.conformance.selfplay import selfplay_command  # noqa: E402  (random games, conformance/selfplay.py)
 
 main.add_command(selfplay_command)
 

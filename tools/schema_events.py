@@ -1,6 +1,6 @@
 """Maintenance script: add event types (and their fields) to schema/event.schema.json.
 
-    python -m tools.schema_events TYPE FIELD[?] ... [--describe TEXT]
+    python -m mtg_judge.tools.schema_events TYPE FIELD[?] ... [--describe TEXT]
 
 A field ending in ``?`` is optional. New field names get permissive ``f_``/``p_`` defs;
 tighten them by hand if they deserve it. Keeps the file's 2-space JSON formatting.
@@ -12,7 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-SCHEMA = Path(__file__).resolve().parents[1] / "schema" / "event.schema.json"
+from mtg_judge.conformance.resources import SCHEMA_DIR
+
+SCHEMA = SCHEMA_DIR / "event.schema.json"
 
 
 def add_event_type(schema: dict, etype: str, fields: list[str]) -> None:

@@ -2,11 +2,11 @@
 
 Each adapter is a small program speaking docs/PROTOCOL.md on stdin/stdout:
 
-* ``python -m tools.adapters.phase_adapter``: phase.rs through its Python bindings
+* ``python -m mtg_judge.tools.adapters.phase_adapter``: phase.rs through its Python bindings
   (PyPI ``phase-python``, import name ``phase``);
-* ``python -m tools.adapters.pymtg_adapter``: the Datalog engine of PyPI ``python-mtg``
+* ``python -m mtg_judge.tools.adapters.pymtg_adapter``: the Datalog engine of PyPI ``python-mtg``
   (import name ``mtg``).
 
-:mod:`tools.adapters.common` holds the protocol loop they share. Their measured compliance is
+:mod:`mtg_judge.tools.adapters.common` holds the protocol loop they share. Their measured compliance is
 in docs/COMPLIANCE.md.
 """

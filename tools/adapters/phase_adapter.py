@@ -1,7 +1,7 @@
 """Protocol v1 adapter for phase.rs, through its Python bindings (PyPI ``phase-python``).
 
-Run it as ``python -m tools.adapters.phase_adapter``; check it with
-``mtg-judge run --engine "python -m tools.adapters.phase_adapter"``.
+Run it as ``python -m mtg_judge.tools.adapters.phase_adapter``; check it with
+``mtg-judge run --engine "python -m mtg_judge.tools.adapters.phase_adapter"``.
 
 What the phase API offers, and how the adapter uses it
 ------------------------------------------------------
@@ -96,7 +96,7 @@ import re
 import sys
 from typing import Any
 
-from tools.adapters.common import Skip, package_info, serve
+from mtg_judge.tools.adapters.common import Skip, package_info, serve
 
 try:  # the engine is optional: the handshake reports its absence as an error
     import phase

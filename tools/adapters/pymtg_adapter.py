@@ -1,8 +1,8 @@
 """Protocol v1 adapter for python-mtg (PyPI ``python-mtg``, import name ``mtg``), a Datalog
 (Soufflé) rules engine with a python-chess-style API.
 
-Run it as ``python -m tools.adapters.pymtg_adapter``; check it with
-``mtg-judge run --engine "python -m tools.adapters.pymtg_adapter"``.
+Run it as ``python -m mtg_judge.tools.adapters.pymtg_adapter``; check it with
+``mtg-judge run --engine "python -m mtg_judge.tools.adapters.pymtg_adapter"``.
 
 What python-mtg's API offers
 ----------------------------
@@ -65,7 +65,7 @@ import re
 import sys
 from typing import Any
 
-from tools.adapters.common import Skip, package_info, serve
+from mtg_judge.tools.adapters.common import Skip, package_info, serve
 
 NAME = "python-mtg"
 RULESETS = ["modern"]
