@@ -756,3 +756,118 @@ def write_file(text: str, path: Path | str) -> Path:
     path = Path(path)
     _write_atomic(path, text)
     return path
+
+
+# --------------------------------------------------------------------------------------------
+# Shards and merging (mtg-judge run --shard K/N, mtg-judge report --merge)
+
+
+def mark_shard(report: Report, shard: str, positions: dict[str, int]) -> Report:
+    """Mark ``report`` as the slice ``shard`` (``"K/N"``) of a run: its header's
+    ``selection.shard`` becomes ``shard`` and each case record gets ``position``, its index
+    in the unsharded run order (``positions``: ``{case name: index}``). Returns ``report``
+    (changed in place). Raises ``KeyError`` for a case ``positions`` lacks."""
+    report.header["selection"] = {**(report.header.get("selection") or {}), "shard": shard}
+    for case in report.cases:
+        case["position"] = positions[case["name"]]
+    return report
+
+
+def _shard_of(header: dict) -> tuple[int, int] | None:
+    shard = (header.get("selection") or {}).get("shard")
+    if shard is None:
+        return None
+    from mtg_judge.conformance.shard import parse_shard
+
+    return parse_shard(str(shard))
+
+
+def merge_reports(reports: list[tuple[str, Report]]) -> Report:
+    """Join the reports of the slices of one run (``mtg-judge run --shard K/N --report-dir``
+    in each job of a CI matrix) into the report of the whole run.
+
+    ``reports``: ``(file name, Report)`` pairs, in any order. The merged report equals the
+    report of the same run unsharded, except for the fields that are per run: the header's
+    ``started`` (the earliest of the slices), ``fixtures`` and ``engine`` (the first
+    slice's: the folder and the command line may differ between machines). Case records
+    come in the unsharded run order (their ``position``, which the merged records no longer
+    carry), the footer is recounted (``not_run`` summed) and ``selection.shard`` is gone.
+    Reports that are not slices (no ``selection.shard``) are joined in the given order.
+
+    Raises :class:`ReportError` naming the file and what was expected when: no report is
+    given; two reports come from different suite versions (``suite``), report versions or
+    engines (the handshake's ``implementation``), or selections (``rulesets``,
+    ``keyword``); some reports are slices and others not; slices of different N, a slice
+    given twice, or a slice missing (every K of 1..N must be there); a case appears in two
+    reports; a slice's case record has no integer ``position``.
+    """
+    if not reports:
+        raise ReportError("--merge", 0, "no report to merge")
+    first_name, first = reports[0]
+
+    def selection(header: dict) -> dict:
+        return {k: v for k, v in (header.get("selection") or {}).items() if k != "shard"}
+
+    shards = []
+    for name, report in reports:
+        header = report.header
+        for key, what in (("report_version", "report version"), ("suite", "suite version"),
+                          ("implementation", "engine (the handshake's implementation)")):
+            if header.get(key) != first.header.get(key):
+                raise ReportError(name, 1, f"a different {what} from {first_name}: "
+                                  f"{_compact(header.get(key))} vs "
+                                  f"{_compact(first.header.get(key))}; only the slices of one "
+                                  "run can be merged")
+        if selection(header) != selection(first.header):
+            raise ReportError(name, 1, f"a different selection from {first_name}: "
+                              f"{_compact(selection(header))} vs "
+                              f"{_compact(selection(first.header))} (every slice must select "
+                              "the same cases: the same --ruleset and -k)")
+        try:
+            shards.append(_shard_of(header))
+        except ValueError as exc:
+            raise ReportError(name, 1, f"selection.shard: {exc}") from None
+    sharded = [s is not None for s in shards]
+    if any(sharded) and not all(sharded):
+        name = reports[sharded.index(False)][0]
+        raise ReportError(name, 1, "not a slice (no selection.shard) while others are: merge "
+                                   "the reports of one sharded run")
+    if all(sharded):
+        counts = {n for _, n in shards}
+        if len(counts) > 1:
+            raise ReportError(reports[0][0], 1, "slices of different runs: "
+                              + ", ".join(f"{name} is {k}/{n}"
+                                          for (name, _), (k, n) in zip(reports, shards)))
+        total = counts.pop()
+        seen: dict[int, str] = {}
+        for (name, _), (k, _n) in zip(reports, shards):
+            if k in seen:
+                raise ReportError(name, 1, f"slice {k}/{total} given twice (also {seen[k]})")
+            seen[k] = name
+        missing = [f"{k}/{total}" for k in range(1, total + 1) if k not in seen]
+        if missing:
+            raise ReportError("--merge", 0, f"slice {', '.join(missing)} missing: every slice "
+                              f"1/{total} to {total}/{total} must be merged")
+    owner: dict[str, str] = {}
+    merged: list[tuple[int, int, dict]] = []
+    for order, (name, report) in enumerate(reports):
+        for number, case in enumerate(report.cases):
+            if case["name"] in owner:
+                raise ReportError(name, 0, f"case {case['name']} is also in {owner[case['name']]}")
+            owner[case["name"]] = name
+            record = dict(case)
+            position = record.pop("position", None)
+            if all(sharded) and (not isinstance(position, int) or isinstance(position, bool)):
+                raise ReportError(name, 0, f"case {case['name']}: no integer 'position' (the "
+                                  "run order); was it written by mtg-judge run --shard?")
+            merged.append(((position, 0) if all(sharded) else (order, number), number, record))
+    merged.sort(key=lambda item: item[0])
+    cases = [record for _, _, record in merged]
+    header = dict(first.header)
+    header["selection"] = selection(first.header)
+    header["rulesets"] = sorted({c["ruleset"] for c in cases if c["ruleset"] != "-"})
+    starts = [r.header.get("started") for _, r in reports if isinstance(r.header.get("started"), str)]
+    if starts:
+        header["started"] = min(starts)
+    not_run = sum(int(r.footer.get("not_run") or 0) for _, r in reports)
+    return Report(header, cases, footer_record(cases, not_run))

@@ -33,6 +33,28 @@ def _collect(fixtures_dir: Path, **kwargs) -> list[Case]:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
 
 
+def _check_shard(ctx, param, value):
+    """--shard K/N as (K, N); a usage error (exit 2) for anything else."""
+    if value is None:
+        return None
+    from mtg_judge.conformance.shard import parse_shard
+
+    try:
+        return parse_shard(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _bundle_cases(path: Path, **kwargs) -> list[Case]:
+    """bundle_cases() with a damaged bundle turned into a clean error (exit 1)."""
+    from mtg_judge.conformance.bundle import BundleError, bundle_cases
+
+    try:
+        return bundle_cases(path, **kwargs)
+    except BundleError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def _check_keyword(ctx, param, value):
     try:
         keyword_matches(value, "")
@@ -82,9 +104,18 @@ def main() -> None:
 @click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path),
               metavar="DIR", help="Write report.jsonl, index.html, badge.json and junit.xml "
                                   "into DIR (created if needed).")
+@click.option("--shard", metavar="K/N", callback=_check_shard,
+              help="Run only slice K of N (1 <= K <= N): a deterministic split balanced by "
+                   "script length; the N slices together run every selected case once. "
+                   "Merge their report.jsonl with 'mtg-judge report --merge'.")
+@click.option("--bundle", "bundle_path", metavar="PATH",
+              type=click.Path(exists=True, path_type=Path),
+              help="Play the cases of a bundle (a folder or zip written by 'mtg-judge "
+                   "export') instead of a fixtures directory.")
 @fixtures_option
-def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, validate_protocol,
-        fail_fast, max_fail, report_dir, fixtures_dir):
+@click.pass_context
+def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
+        validate_protocol, fail_fast, max_fail, report_dir, shard, bundle_path, fixtures_dir):
     """Run the suite and report per document; exit 0 only if nothing failed or errored
     and at least one case passed.
 
@@ -108,9 +139,22 @@ def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, valida
             raise click.BadParameter(f"{engine_command!r}: {exc}", param_hint="--engine") from None
     if fail_fast:
         max_fail = 1
-    cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+    if bundle_path is not None:
+        if ctx.get_parameter_source("fixtures_dir") is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--bundle and --fixtures are two sources of cases: give one")
+        cases = _bundle_cases(bundle_path, rulesets=rulesets or None, keyword=keyword)
+        fixtures_dir = bundle_path
+    else:
+        cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+    positions = None
+    if shard is not None:
+        from mtg_judge.conformance.shard import select
+
+        positions = {case.name: i for i, case in select(cases, *shard)}
+        cases = [case for case in cases if case.name in positions]
     if not cases:
-        raise click.ClickException("no cases selected (check --fixtures, --ruleset and -k)")
+        raise click.ClickException("no cases selected (check --fixtures, --bundle, --ruleset, "
+                                   "-k and --shard)")
     if workers is None:
         workers = 1 if engine_command else (os.cpu_count() or 1)
     implementation: dict = {}
@@ -122,7 +166,7 @@ def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, valida
     except Exception as exc:  # an engine that cannot even start (EngineError)
         raise click.ClickException(f"cannot run the engine: {exc}") from None
     report = _run_report(cases, results, implementation, engine_command, rulesets, keyword,
-                         report_dir, fixtures_dir)
+                         report_dir, fixtures_dir, shard, positions)
     click.echo(summary_table(results, "document"))
     if by_mechanic:
         click.echo()
@@ -141,14 +185,17 @@ def run(rulesets, keyword, workers, engine_command, timeout, by_mechanic, valida
 
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
-                report_dir, fixtures_dir):
+                report_dir, fixtures_dir, shard=None, positions=None):
     """The run's mtg_judge.conformance.reports.Report, written into report_dir (if given) before
-    anything is printed (so that a closed stdout cannot lose it)."""
-    from mtg_judge.conformance.reports import build_report, write_reports
+    anything is printed (so that a closed stdout cannot lose it). A slice (shard = (K, N))
+    is marked as such, each case with its position in the unsharded order."""
+    from mtg_judge.conformance.reports import build_report, mark_shard, write_reports
 
     report = build_report(results, implementation, fixtures_root=fixtures_dir,
                           engine_command=engine_command, not_run=len(cases) - len(results),
                           selection={"rulesets": list(rulesets) or None, "keyword": keyword})
+    if shard is not None:
+        mark_shard(report, f"{shard[0]}/{shard[1]}", positions)
     if report_dir is not None:
         try:
             paths = write_reports(report, report_dir)
@@ -414,8 +461,11 @@ def serve():
 
 
 @main.command()
-@click.argument("report_file", metavar="REPORT.jsonl",
+@click.argument("report_files", metavar="REPORT.jsonl...", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--merge", is_flag=True,
+              help="Join the report.jsonl files of the slices of one run ('run --shard K/N', "
+                   "every K of 1..N) into the report of the whole run, in run order.")
 @click.option("--html", "html_out", metavar="OUT", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the static HTML page to OUT.")
 @click.option("--junit", "junit_out", metavar="OUT",
@@ -423,6 +473,12 @@ def serve():
 @click.option("--badge", "badge_out", metavar="OUT",
               type=click.Path(dir_okay=False, path_type=Path),
               help="Write the shields.io endpoint badge JSON to OUT.")
+@click.option("--jsonl", "jsonl_out", metavar="OUT",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report (the merged one with --merge) as JSON Lines to OUT.")
+@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Write report.jsonl, index.html, badge.json and junit.xml into DIR, as "
+                   "'run --report-dir' does.")
 @click.option("--fixtures-url", metavar="URL",
               help="Base URL of the fixture links in the HTML (e.g. a repository's "
                    "blob/main/fixtures URL). Default: file:// links into the report's "
@@ -433,22 +489,30 @@ def serve():
                    "(e.g. two versions of an engine); exit 1 if a case that passed in "
                    "REPORT.jsonl does not pass in B.jsonl.")
 @click.option("--by-mechanic", is_flag=True, help="Also print the summary per mechanic.")
-def report(report_file, html_out, junit_out, badge_out, fixtures_url, compare_with,
-           by_mechanic):
-    """Re-render a saved REPORT.jsonl (written by 'run --report-dir').
+def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, report_dir,
+           fixtures_url, compare_with, by_mechanic):
+    """Re-render a saved REPORT.jsonl (written by 'run --report-dir'), or merge the
+    reports of the slices of a sharded run (--merge A.jsonl B.jsonl ...).
 
     Prints its summary table per document (and per mechanic), its skipped checks, and
-    writes the files asked for with --html, --junit and --badge. With --compare, prints
-    the status changes instead of the table. Exit 1 for a report that cannot be read (the
-    message names the file and line).
+    writes the files asked for with --html, --junit, --badge, --jsonl and --report-dir.
+    With --compare, prints the status changes instead of the table. Exit 1 for a report
+    that cannot be read (the message names the file and line) or reports that cannot be
+    merged (different suite versions, engines or selections, a slice missing or given
+    twice, a case in two reports).
     """
     from mtg_judge.conformance import reports
 
+    if len(report_files) > 1 and not merge:
+        raise click.UsageError("several reports given: add --merge to join the slices of a "
+                               "sharded run, or give one report")
     try:
-        saved = reports.read_report(report_file)
+        loaded = [(str(path), reports.read_report(path)) for path in report_files]
         other = reports.read_report(compare_with) if compare_with else None
+        saved = reports.merge_reports(loaded) if merge else loaded[0][1]
     except reports.ReportError as exc:
         raise click.ClickException(str(exc)) from None
+    report_file = report_files[0] if not merge else "the merged report"
     if other is not None:
         changes = reports.compare(saved, other)
         click.echo(reports.format_changes(changes, saved, other, str(report_file),
@@ -463,15 +527,65 @@ def report(report_file, html_out, junit_out, badge_out, fixtures_url, compare_wi
     outputs = [(html_out, lambda: reports.render_html(saved, fixtures_url)),
                (junit_out, lambda: reports.render_junit(saved)),
                (badge_out, lambda: json.dumps(reports.badge(saved), indent=2,
-                                              sort_keys=True) + "\n")]
+                                              sort_keys=True) + "\n"),
+               (jsonl_out, lambda: reports.dump_jsonl(saved))]
     for out, render in outputs:
         if out is not None:
             try:
                 click.echo(f"wrote {reports.write_file(render(), out)}", err=True)
             except OSError as exc:
                 raise click.ClickException(f"cannot write {out}: {exc}") from None
+    if report_dir is not None:
+        try:
+            for path in reports.write_reports(saved, report_dir, fixtures_url).values():
+                click.echo(f"wrote {path}", err=True)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the report into {report_dir}: "
+                                       f"{exc}") from None
     if other is not None:
         sys.exit(1 if any(c.kind == "regression" for c in changes) else 0)
+
+
+@main.command()
+@click.argument("out", metavar="OUT", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["dir", "zip"]), default=None,
+              help="A folder (dir) or one zip file (zip). Default: zip if OUT ends with .zip, "
+                   "else dir.")
+@click.option("--ruleset", "rulesets", multiple=True, type=click.Choice(RULESETS),
+              help="Export only this ruleset (repeatable). Default: every fixture's rulesets.")
+@click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
+              help="Export only the cases whose '<id>[<ruleset>]' matches EXPR (like run -k).")
+@click.option("--force", is_flag=True,
+              help="Replace an existing zip file, or a bundle exported into OUT before.")
+@fixtures_option
+def export(out, fmt, rulesets, keyword, force, fixtures_dir):
+    """Write the suite as plain data for engines in any language: a bundle.
+
+    OUT receives manifest.json (suite version, rulesets, the case ids '<id>[<ruleset>]' in
+    run order, the sha256 of every file), cases/<fixture id>/<ruleset>.json (each case as
+    the 'scenario' of a protocol 'run' message: its cards embedded, its expectation
+    resolved for that ruleset) and schema/*.schema.json. The bytes are deterministic: two
+    exports are identical, a zip too (fixed timestamps and order). Play a bundle with
+    'mtg-judge run --bundle OUT'. Exit 1 if a fixture has a problem or OUT is in the way.
+    """
+    from mtg_judge.conformance.bundle import BundleError, bundle_files, write_bundle
+
+    if fmt is None:
+        fmt = "zip" if out.suffix.lower() == ".zip" else "dir"
+    cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+    if not cases:
+        raise click.ClickException("no cases selected (check --fixtures, --ruleset and -k)")
+    try:
+        files = bundle_files(cases, {"rulesets": list(rulesets) or None, "keyword": keyword},
+                             root=fixtures_dir)
+        write_bundle(files, out, fmt, force=force)
+    except BundleError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc}") from None
+    size = sum(len(data) for data in files.values())
+    click.echo(f"wrote {out} ({fmt}): {len(cases)} cases, {len(files)} files, "
+               f"{size / 1e6:.1f} MB uncompressed")
 
 
 from mtg_judge.conformance.selfplay import selfplay_command  # noqa: E402  (random games, conformance/selfplay.py)
