@@ -21,7 +21,7 @@ from mtg_judge.conformance.loader import (
     iter_fixture_paths,
     load_json,
     load_rulings,
-    validate,
+    _validate,
 )
 
 #: Bases of the references of objects created during play (FORMAT §1): ``token#1``…
@@ -137,7 +137,7 @@ def _load(path: Path, schema_name: str, file: str, problems: list[FixtureError])
     except FixtureError as exc:
         problems.append(FixtureError(file, exc.path, exc.message, exc.expected))
         return None
-    errors = validate(data, schema_name, file)
+    errors = _validate(data, schema_name, file, from_json=True)
     problems += errors
     return None if errors else data
 
@@ -159,7 +159,7 @@ def _lint_cards(cards_dir: Path, label, problems: list[FixtureError]) -> set[str
         except FixtureError as exc:
             problems.append(FixtureError(file, exc.path, exc.message, exc.expected))
             continue
-        problems += validate(data, "card", file)
+        problems += _validate(data, "card", file, from_json=True)
         name = data.get("name") if isinstance(data, dict) else None
         if not isinstance(name, str):
             continue

@@ -7,6 +7,34 @@ Every file is read with :func:`load_json` and checked against its JSON Schema in
 
 Every problem is a :class:`FixtureError` that names the file, the JSON path inside it
 (``$.setup.players[0].hand[2].card``) and what was expected there.
+
+Speed (issue 10). Validation is two-stage:
+
+1. a yes/no from ``jsonschema_rs`` (Rust): one compiled validator per schema, built once
+   per process over a registry of every ``schema/*.json`` by ``$id`` (offline: no
+   retriever is needed since every ``$ref`` names one of them). It takes about 0.1 ms per
+   fixture where the ``jsonschema`` library takes 15-50 ms, so a cold ``collect()`` of
+   the whole suite stops being dominated by validation;
+2. only when that says *invalid* (or cannot take the data at all, e.g. a dict with a
+   non-string key), the ``jsonschema`` library runs exactly as before and words the
+   errors: same messages, same order (``best_match``), same JSON paths. The ``jsonschema``
+   library is imported only then, which also keeps it (≈0.1 s of imports) out of the
+   start-up of every command whose files are valid.
+
+Why this design rather than the alternatives: a cache keyed by content hash would also
+need the schema files in its key, a place on disk to live (read-only installs, CI's fresh
+clones) and would not help a cold run; compiling the ``jsonschema`` validators once was
+already done (``functools.cache``), the cost is in the Python evaluation itself. The
+two-stage check keeps the wording in one place (the ``jsonschema`` path, unchanged), so
+the fast path can only change *speed*, never a message.
+
+The fast path is trusted only for a *valid* verdict, so the two validators need only agree
+on what is valid. Known differences all make ``jsonschema_rs`` stricter, which just falls
+back to the slow path: Python's ``re`` lets ``$`` match before a final newline, and a NaN
+is a number to ``jsonschema``. The one way it is more lenient, a tuple taken as a JSON
+array, is excluded by :func:`_plain_json` before the fast path is used.
+``tests/test_fast_validation.py`` checks that both agree on every fixture, card, schema
+example and bad-input file of the repository.
 """
 
 from __future__ import annotations
@@ -18,10 +46,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match, relevance
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource, Unresolvable
+import jsonschema_rs
 
 from mtg_judge.conformance.resources import CARDS_DIR, FIXTURES_DIR, RULINGS_FILE, SCHEMA_DIR
 
@@ -111,25 +136,73 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 SCHEMA_BASE_URI = "https://mtg-judge.dev/schema/"
 
 
+def _schema_file_name(schema_name: str) -> str:
+    return schema_name if schema_name.endswith(".schema.json") else f"{schema_name}.schema.json"
+
+
 @functools.cache
-def _registry() -> Registry:
-    """Every schema in ``schema/`` by its ``$id`` (so ``$ref`` between files resolves offline)."""
-    resources = []
+def _schema_documents() -> dict[str, Any]:
+    """Every schema in ``schema/`` by its ``$id``, read once per process."""
+    documents = {}
     for path in sorted(SCHEMA_DIR.glob("*.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((contents["$id"], Resource.from_contents(contents)))
-    return Registry().with_resources(resources)
+        documents[contents["$id"]] = contents
+    return documents
 
 
 @functools.cache
-def _validator(schema_name: str) -> Draft202012Validator:
-    name = schema_name if schema_name.endswith(".schema.json") else f"{schema_name}.schema.json"
+def _registry() -> Any:
+    """Every schema in ``schema/`` by its ``$id`` (so ``$ref`` between files resolves
+    offline), as a ``referencing.Registry`` for the ``jsonschema`` library."""
+    from referencing import Registry, Resource
+
+    return Registry().with_resources(
+        (uri, Resource.from_contents(contents)) for uri, contents in _schema_documents().items())
+
+
+def _schema(schema_name: str) -> dict:
+    """The schema document of ``schema_name``; ValueError naming the known ones if none."""
     try:
-        schema = _registry().contents(SCHEMA_BASE_URI + name)
-    except NoSuchResource:
+        return _schema_documents()[SCHEMA_BASE_URI + _schema_file_name(schema_name)]
+    except KeyError:
         known = sorted(p.name.removesuffix(".schema.json") for p in SCHEMA_DIR.glob("*.schema.json"))
         raise ValueError(f"no schema {schema_name!r} in {SCHEMA_DIR} (known: {', '.join(known)})") from None
-    return Draft202012Validator(schema, registry=_registry())
+
+
+@functools.cache
+def _fast_registry() -> Any:
+    """Every schema by its ``$id`` as a ``jsonschema_rs.Registry``."""
+    return jsonschema_rs.Registry(list(_schema_documents().items()))
+
+
+@functools.cache
+def _fast_validator(schema_name: str) -> Any:
+    """The compiled ``jsonschema_rs`` validator of ``schema_name`` (the yes/no stage)."""
+    return jsonschema_rs.Draft202012Validator(_schema(schema_name), registry=_fast_registry())
+
+
+@functools.cache
+def _validator(schema_name: str) -> Any:
+    """The ``jsonschema`` library's validator of ``schema_name`` (the wording stage)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(_schema(schema_name), registry=_registry())
+
+
+def _plain_json(instance: Any) -> bool:
+    """True unless ``instance`` holds a tuple somewhere: ``jsonschema_rs`` takes a tuple
+    for a JSON array, the ``jsonschema`` library does not (data read from a file never
+    holds one)."""
+    stack = [instance]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, tuple):
+            return False
+    return True
 
 
 def validate(instance: Any, schema_name: str, file: str | Path) -> list[FixtureError]:
@@ -141,14 +214,36 @@ def validate(instance: Any, schema_name: str, file: str | Path) -> list[FixtureE
     first (jsonschema's ``best_match`` order); each descends into ``anyOf``/``if``
     branches to the most specific cause. Returns ``[]`` when the instance is valid.
     Raises ValueError for an unknown schema name.
+
+    A valid instance is recognised by ``jsonschema_rs`` alone; the ``jsonschema`` library
+    words the errors of an invalid one (see the module's docstring).
     """
+    return _validate(instance, schema_name, file, from_json=False)
+
+
+def _validate(instance: Any, schema_name: str, file: str | Path, from_json: bool) -> list[FixtureError]:
+    """:func:`validate`; ``from_json``: ``instance`` was parsed from JSON text (so it holds
+    no tuple and :func:`_plain_json` can be skipped)."""
+    fast = _fast_validator(schema_name)
+    try:
+        if fast.is_valid(instance) and (from_json or _plain_json(instance)):
+            return []
+    except Exception:  # noqa: BLE001 - data it cannot convert (a non-string key...): ask jsonschema
+        pass
+    return _errors(instance, schema_name, file)
+
+
+def _errors(instance: Any, schema_name: str, file: str | Path) -> list[FixtureError]:
+    """Every error of ``instance`` worded by the ``jsonschema`` library, most relevant first."""
+    from jsonschema.exceptions import best_match, relevance
+
     validator = _validator(schema_name)
     base_uri = validator.schema["$id"]
     errors = sorted(validator.iter_errors(instance), key=relevance, reverse=True)
     return [_to_fixture_error(best_match([error]), file, base_uri) for error in errors]
 
 
-def _to_fixture_error(error: ValidationError, file: str | Path, base_uri: str) -> FixtureError:
+def _to_fixture_error(error: Any, file: str | Path, base_uri: str) -> FixtureError:
     """Turn a jsonschema error into a FixtureError with a readable message and expectation.
 
     ``base_uri`` is the ``$id`` of the schema being applied (to resolve a ``$ref`` when
@@ -196,6 +291,8 @@ _EXPECTED = {
 
 def _allowed_properties(schema: dict, base_uri: str) -> list[str]:
     """The property names ``schema`` declares, including those of the schema its ``$ref`` names."""
+    from referencing.exceptions import Unresolvable
+
     names = set(schema.get("properties", {}))
     if "$ref" in schema:
         try:
@@ -207,8 +304,9 @@ def _allowed_properties(schema: dict, base_uri: str) -> list[str]:
 
 
 def _first(data: Any, schema_name: str, file: str | Path) -> Any:
-    """Return ``data`` if it matches the schema, else raise its most relevant error."""
-    errors = validate(data, schema_name, file)
+    """Return ``data`` (parsed from JSON) if it matches the schema, else raise its most
+    relevant error."""
+    errors = _validate(data, schema_name, file, from_json=True)
     if errors:
         raise errors[0]
     return data
