@@ -1,9 +1,214 @@
-"""pytest plugin of mtg-judge (entry point ``pytest11``): inert unless ``--mtg-engine`` is given."""
+"""pytest plugin of mtg-judge (entry point ``pytest11``): the suite in an engine author's CI.
+
+Inert unless ``--mtg-engine "COMMAND"`` is given: then no other hook does anything and
+nothing but this module (which imports only pytest) is loaded, so another project's pytest
+run is neither broken nor slowed. With it, from any folder (no test file needed)::
+
+    pytest -n auto --mtg-engine "./my-engine --protocol"
+    pytest --mtg-engine "python my_engine.py" --mtg-ruleset modern -k "combat and not trample"
+    pytest --mtg-engine "./my-engine" --mtg-fixtures mtg-judge-bundle.zip --junitxml junit.xml
+
+every case of the suite (each fixture under each of its rulesets) is one pytest item named
+``<fixture id>[<ruleset>]``, with the node id ``mtg-judge/<document>/<mechanic>::<fixture
+id>[<ruleset>]`` (stable: the same on every xdist worker and every run). An item runs its
+case on the engine through protocol v1 (docs/PROTOCOL.md) exactly as ``mtg-judge run
+--engine`` does (:func:`mtg_judge.conformance.runner.run_case`): a failed case fails with
+the readable text of ``CaseResult.describe()`` (the mismatches), an errored case (a crash,
+a timeout, a bad reply, an ``errored`` reply) fails with its error, a skipped case (a
+ruleset the engine does not declare, a ``skipped`` reply, no check applicable) is a pytest
+skip with the reason. Each pytest process (each xdist worker) starts one engine process and
+reuses it for its cases; after a crash, a timeout or a bad reply the engine is restarted for
+the next case; an engine that cannot start at all errors every case at once.
+
+Options (``pytest --help``, group ``mtg-judge``): ``--mtg-engine COMMAND``,
+``--mtg-fixtures PATH`` (a fixtures folder or a bundle of ``mtg-judge export``; default the
+installed suite's fixtures), ``--mtg-ruleset NAME`` (repeatable), ``--mtg-timeout SECONDS``
+(per reply, default 30), ``--mtg-validate-protocol``. pytest's ``-k``, ``-x``,
+``--junitxml`` and ``-n`` (pytest-xdist) work as usual.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+_SUITE = pytest.StashKey["_Suite"]()
+
 
 def pytest_addoption(parser):
-    group = parser.getgroup("mtg-judge")
+    group = parser.getgroup("mtg-judge", "mtg-judge conformance suite (docs/PROTOCOL.md §9)")
     group.addoption("--mtg-engine", metavar="COMMAND", default=None,
-                    help="Run the mtg-judge suite against this engine (protocol v1).")
+                    help="Run the mtg-judge suite against this engine (protocol v1): one "
+                         "pytest item per case, named '<fixture id>[<ruleset>]'. Without it "
+                         "the plugin does nothing.")
+    group.addoption("--mtg-fixtures", metavar="PATH", default=None,
+                    help="The cases: a fixtures folder, or a bundle folder or zip written by "
+                         "'mtg-judge export'. Default: the installed suite's fixtures.")
+    group.addoption("--mtg-ruleset", metavar="NAME", action="append", default=None,
+                    help="Run only this ruleset (repeatable): modern, timespiral-2006, "
+                         "classic-1999.")
+    group.addoption("--mtg-timeout", metavar="SECONDS", type=float, default=30.0,
+                    help="Seconds to wait for each engine reply (default 30).")
+    group.addoption("--mtg-validate-protocol", action="store_true", default=False,
+                    help="Check every protocol message against schema/protocol-*.schema.json.")
+
+
+class _Suite:
+    """The plugin's state in one pytest process: the options, and the engine process shared
+    by the items of this process (started by the first item that runs)."""
+
+    def __init__(self, command: str, fixtures: Path | None, rulesets: list[str] | None,
+                 timeout: float, validate: bool):
+        self.command, self.fixtures, self.rulesets = command, fixtures, rulesets
+        self.timeout, self.validate = timeout, validate
+        self.engine = None
+        self.fatal: str | None = None  # why the engine could not start at all
+
+    def cases(self) -> list:
+        """The selected cases, in run order. Raises ``pytest.UsageError`` for a bad source."""
+        from mtg_judge.conformance.bundle import BundleError, load_cases
+        from mtg_judge.conformance.resources import FIXTURES_DIR
+
+        source = self.fixtures if self.fixtures is not None else FIXTURES_DIR
+        try:
+            return load_cases(source, rulesets=self.rulesets)
+        except BundleError as exc:
+            raise pytest.UsageError(f"--mtg-fixtures: {exc}") from None
+        except Exception as exc:  # FixtureError and friends name the file
+            raise pytest.UsageError(f"--mtg-fixtures {source}: {type(exc).__name__}: "
+                                    f"{exc}") from None
+
+    def run(self, case):
+        """Run one case on this process's engine; a CaseResult, never raises."""
+        from mtg_judge.conformance.protocol import EngineError, ProtocolEngine
+        from mtg_judge.conformance.runner import CaseResult, _engine_error_message, run_case
+
+        if self.fatal is None and self.engine is None:
+            self.engine = ProtocolEngine(self.command, self.timeout, validate=self.validate)
+            try:
+                self.engine.start()
+            except EngineError as exc:
+                self.fatal = f"cannot start the engine {self.command!r}: " \
+                             f"{_engine_error_message(exc)}"
+        if self.fatal is not None:
+            return CaseResult(case, "errored", message=self.fatal, error_kind="crash")
+        return run_case(case, self.engine)
+
+    def stop(self) -> None:
+        if self.engine is not None:
+            self.engine.stop()
+            self.engine = None
+
+
+def pytest_configure(config):
+    command = config.getoption("mtg_engine", None)
+    if command is None:
+        return
+    import shlex
+
+    try:
+        if not shlex.split(command):
+            raise ValueError("empty command")
+    except ValueError as exc:
+        raise pytest.UsageError(f"--mtg-engine {command!r}: {exc}") from None
+    rulesets = config.getoption("mtg_ruleset")
+    known = ("modern", "timespiral-2006", "classic-1999")
+    for name in rulesets or []:
+        if name not in known:
+            raise pytest.UsageError(f"--mtg-ruleset {name!r}: expected one of "
+                                    f"{', '.join(known)}")
+    timeout = config.getoption("mtg_timeout")
+    if not timeout > 0:
+        raise pytest.UsageError(f"--mtg-timeout {timeout}: expected a number of seconds > 0")
+    fixtures = config.getoption("mtg_fixtures")
+    if fixtures is not None:
+        fixtures = Path(fixtures).expanduser()
+        if not fixtures.exists():
+            raise pytest.UsageError(f"--mtg-fixtures {fixtures}: no such folder or bundle "
+                                    "(expected a fixtures folder, or a bundle folder or zip "
+                                    "written by 'mtg-judge export')")
+        fixtures = fixtures.resolve()
+    config.stash[_SUITE] = _Suite(command, fixtures, rulesets, timeout,
+                                  config.getoption("mtg_validate_protocol"))
+
+
+class MtgGroup(pytest.Collector):
+    """The cases of one ``<document>/<mechanic>`` (node id ``mtg-judge/<document>/<mechanic>``)."""
+
+    def __init__(self, *, cases=(), **kwargs):
+        super().__init__(**kwargs)
+        self.cases = list(cases)
+
+    def collect(self):
+        return [MtgCase.from_parent(self, name=case.name, case=case) for case in self.cases]
+
+
+class CaseNotPassed(Exception):
+    """Raised by :class:`MtgCase` for a failed or errored case; holds the ``CaseResult``."""
+
+    def __init__(self, result):
+        super().__init__(result.describe())
+        self.result = result
+
+
+class MtgCase(pytest.Item):
+    """One case (a fixture under one ruleset) run on the ``--mtg-engine`` engine."""
+
+    def __init__(self, *, case, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+
+    def runtest(self):
+        result = self.config.stash[_SUITE].run(self.case)
+        self.user_properties.append(("mtg_status", result.status))
+        if result.error_kind:
+            self.user_properties.append(("mtg_error_kind", result.error_kind))
+        if result.status == "skipped":
+            _skip(result.message or "skipped")
+        if result.status in ("failed", "errored"):
+            raise CaseNotPassed(result)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CaseNotPassed):
+            return excinfo.value.result.describe()
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.case.path, 0, self.case.name
+
+
+def _skip(reason: str) -> None:
+    """pytest.skip, reported at the case's fixture file (``-rs``) rather than at this line."""
+    try:
+        raise pytest.skip.Exception(reason, _use_item_location=True)
+    except TypeError:  # a pytest without that (private) argument
+        pytest.skip(reason)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Add one item per case (before ``-k`` and others deselect). Runs in every xdist worker
+    (the controller does not collect); the cases come in run order, so every worker builds
+    the same node ids in the same order."""
+    suite = config.stash.get(_SUITE, None)
+    if suite is None:
+        return
+    groups: dict[str, list] = {}
+    for case in suite.cases():
+        key = "/".join(part for part in ("mtg-judge", case.document, case.mechanic) if part)
+        groups.setdefault(key, []).append(case)
+    for key, cases in groups.items():
+        group = MtgGroup.from_parent(session, name=key, nodeid=key, cases=cases)
+        collected = group.collect()
+        # What a collector that pytest walked itself reports: the terminal's "collected N
+        # items" counts these.
+        config.hook.pytest_collectreport(report=pytest.CollectReport(
+            group.nodeid, "passed", None, collected))
+        items.extend(collected)
+
+
+def pytest_sessionfinish(session):
+    suite = session.config.stash.get(_SUITE, None)
+    if suite is not None:
+        suite.stop()
