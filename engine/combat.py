@@ -257,11 +257,9 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
 def put_combat_damage_on_stack(game: "Game", assignments: list) -> None:
     """1999/2006 rules: assigned combat damage is put on the stack as one object; players
     get priority; it is dealt when that object resolves (``resolve_combat_damage``)."""
-    import copy
-
     from .objects import StackItem
     ref = game.next_ref("combat_damage")
-    parts = [{"source": copy.deepcopy(src), "target": t if isinstance(t, str) else t.ref, "amount": n}
+    parts = [{"source": src.copy(), "target": t if isinstance(t, str) else t.ref, "amount": n}
              for src, t, n in assignments]
     item = StackItem(ref=ref, kind="combat_damage", controller=game.active,
                      ability={"targets": [], "effects": [], "combat_damage": parts})

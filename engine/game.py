@@ -10,11 +10,11 @@ is left unchanged (CR 732-style reversal, done by a transaction).
 
 from __future__ import annotations
 
-import copy
 from contextlib import contextmanager
 from typing import Any, Iterator
 
 from . import characteristics as ch
+from . import rollback
 from .cards import CardDefinition
 from .errors import GameOver, IllegalAction, ScriptError
 from .mana import ManaCost, parse_mana_symbols
@@ -303,22 +303,14 @@ class Game:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Restore the whole game state if the body raises IllegalAction (CR 732-like:
-        an illegal action is reversed as if it never happened); the log is truncated."""
-        keep = {"inputs": self.inputs, "cards": self.cards, "events": self.events}
-        for k in keep:
-            setattr(self, k, None)
-        snap = copy.deepcopy(self.__dict__)
-        for k, v in keep.items():
-            setattr(self, k, v)
-        n_events = len(self.events)
+        an illegal action is reversed as if it never happened); the log is truncated.
+        The state is saved by ``rollback.save`` (a shallow copy of what can change) and
+        put back in place, so references to the game's objects stay valid."""
+        saved = rollback.save(self)
         try:
             yield
         except IllegalAction:
-            self.__dict__.clear()
-            self.__dict__.update(snap)
-            for k, v in keep.items():
-                setattr(self, k, v)
-            del self.events[n_events:]
+            saved.restore()
             raise
 
     # ----------------------------------------------------------- the turn
@@ -662,7 +654,7 @@ class Game:
         probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=obj, x=x, modes=modes,
                           kicked=tuple(kicked))
         if alternative == "morph":
-            probe.obj = copy.copy(obj)
+            probe.obj = obj.copy()
             probe.obj.face_down = True
         targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
         self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=x, source=None))
@@ -690,7 +682,7 @@ class Game:
             from .keywords import STORM
             self.add_trigger(stack_obj, "storm", STORM, {"event": "cast_self", "object": stack_obj,
                                                           "storm_count": self.spells_cast_this_turn - 1,
-                                                          "spell_lki": copy.deepcopy(item)})
+                                                          "spell_lki": item.copy()})
         self.fire_triggers({"event": "spell_cast", "spell": item, "player": player})
         return item
 
@@ -740,7 +732,7 @@ class Game:
         {3}, "without paying its mana cost", or one granted by a permanent such as Fist of
         Suns), plus additional costs (kicker, buyback)."""
         d = obj.definition
-        as_spell = copy.copy(obj)  # the spell as it will be: controlled by its caster
+        as_spell = obj.copy()  # the spell as it will be: controlled by its caster
         as_spell.controller = player
         if alternative is None:
             cost = d.mana_cost
@@ -779,18 +771,16 @@ class Game:
         return cost
 
     def dry_run(self, fn: Any) -> None:
-        """Run ``fn(clone)`` on a copy of the game, to check that something would succeed
-        without changing anything; IllegalAction propagates."""
-        keep = {"inputs": self.inputs, "cards": self.cards, "events": self.events}
-        for k in keep:
-            setattr(self, k, None)
+        """Run ``fn(game)`` to check that something would succeed without changing
+        anything: the game is restored afterwards whatever happens (``rollback``), events
+        logged meanwhile are dropped; there is no input source meanwhile (``fn`` may set
+        one). IllegalAction (and any other exception) propagates."""
+        saved = rollback.save(self)
+        self.inputs = None
         try:
-            clone = copy.deepcopy(self)
+            fn(self)
         finally:
-            for k, v in keep.items():
-                setattr(self, k, v)
-        clone.inputs, clone.cards, clone.events = None, self.cards, []
-        fn(clone)
+            saved.restore()
 
     def _spell_ability(self, d: CardDefinition, modes: Any) -> tuple[dict, list]:
         """The spell ability as data: ``{"targets": [...], "effects": [...]}``, with the
@@ -1005,7 +995,7 @@ class Game:
         cost = dict(ab.get("cost", {}))
         x = self._x_value(ManaCost.parse(cost.get("mana", "")), inp)
         item = StackItem(ref=self.next_ref("ability"), kind="ability", controller=player, ability=ab,
-                         source=src.ref, source_card=src.card, source_lki=copy.deepcopy(src),
+                         source=src.ref, source_card=src.card, source_lki=src.copy(),
                          ability_index=idx, x=x)
         item.targets = self.choose_targets(item, ab.get("targets", ()), inp.get("targets"))
         paid = self.pay_costs(player, cost, inp, x=x, source=src)
@@ -1330,7 +1320,7 @@ class Game:
         cost = self._total_cost(player, obj, "without_paying", kws, [], False)
         pool = self.players[player].pool
         try:
-            copy.deepcopy(pool).pay(cost)
+            pool.copy().pay(cost)
             return "pool"
         except IllegalAction:
             pass
@@ -1689,7 +1679,7 @@ class Game:
         ref = self.next_ref("ability")
         controller = src.controller or src.owner
         info = triggers.event_info(event)
-        self.pending_triggers.append({"ref": ref, "source": copy.deepcopy(src), "ability": ab,
+        self.pending_triggers.append({"ref": ref, "source": src.copy(), "ability": ab,
                                       "index": key, "controller": controller, "event": info})
         self.log("ability_triggered", controller=controller, object=ref, source=src.ref,
                  source_card=src.card, ability=key, trigger=ab["trigger"]["event"])

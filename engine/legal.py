@@ -16,7 +16,7 @@ answer?*
   permanents, spells and abilities on the stack, CR 115) and its payment named by
   ``pay_with`` (a simple deterministic choice among untapped mana sources, CR 601.2g–h).
   Every priority candidate is kept only if the engine accepts it on a dry run
-  (``Game.dry_run``: a deep copy of the game). Declarations get a reasonable set (no
+  (``Game.dry_run``: the game, restored afterwards). Declarations get a reasonable set (no
   attack, each single attacker, all attackers, CR 508.1; no block, every blocker on
   something, a few random legal blocks, CR 509.1); choices get their options.
 - :func:`candidate_actions` is the same enumeration without the dry runs, grouped
@@ -37,7 +37,6 @@ untapped mana sources, whether every target has a legal candidate.
 
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -129,7 +128,7 @@ def accepts(game: Any, decision: dict, inp: dict) -> tuple[bool, str | None]:
     ``(True, None)`` or ``(False, code)`` (a rejection code, docs/FORMAT.md §8).
 
     Priority actions (CR 117), declarations (CR 508.1, 509.1) and casts offered by a
-    resolving ability (CR 702.62a, 702.35a) run on a deep copy of the game
+    resolving ability (CR 702.62a, 702.35a) run on the game, restored afterwards
     (``Game.dry_run``); the other answers are checked against the same rules the engine
     applies to them. Never changes ``game``. An exception other than IllegalAction from
     the engine propagates: the engine crashed on this input.
@@ -566,7 +565,7 @@ def _cast_candidates(game: Any, player: str, obj: GameObject, sources: list[_Sou
                 probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=ability, obj=obj, x=x,
                                   modes=modes_used, kicked=tuple(kicked))
                 if face_down:
-                    probe.obj = copy.copy(obj)
+                    probe.obj = obj.copy()
                     probe.obj.face_down = True
                 for targets in target_choices(game, probe, ability.get("targets", ())):
                     inp: dict = {"action": "cast", "player": player, "card": obj.ref}
@@ -997,7 +996,7 @@ def _choose(game: Any, decision: dict) -> list[Candidate]:
         if eff is not None:
             cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
             try:
-                copy.deepcopy(game.players[player].pool).pay(cost)
+                game.players[player].pool.copy().pay(cost)
                 out.insert(0, c("yes"))
             except IllegalAction:
                 pass
@@ -1069,7 +1068,7 @@ def _validate_choose(game: Any, decision: dict, inp: dict) -> None:
             raise IllegalAction("invalid_choice", "answer yes or no")
         eff = _find_effect(effects, "pay_optional")
         cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
-        copy.deepcopy(game.players[player].pool).pay(cost, inp.get("mana"))
+        game.players[player].pool.copy().pay(cost, inp.get("mana"))
         return
     if reason == "search":
         if choice == "none":

@@ -109,6 +109,10 @@ class ManaPool:
     def total(self) -> int:
         return sum(self.mana.values())
 
+    def copy(self) -> "ManaPool":
+        """An independent pool with the same mana (to try a payment without spending)."""
+        return ManaPool(dict(self.mana))
+
     def as_dict(self) -> dict[str, int]:
         """Non-zero amounts, in a stable order."""
         return {k: self.mana[k] for k in POOL_ORDER if self.mana.get(k)}

@@ -81,6 +81,14 @@ class GameObject:
     def is_token(self) -> bool:
         return self.definition.is_token
 
+    def copy(self) -> "GameObject":
+        """A copy of the object as it is now, e.g. its last known information (CR 113.7a,
+        603.10): its own ``counters``; the card data is shared (it is immutable)."""
+        new = GameObject.__new__(GameObject)
+        new.__dict__.update(self.__dict__)
+        new.counters = dict(self.counters)
+        return new
+
 
 @dataclass
 class StackItem:
@@ -116,6 +124,19 @@ class StackItem:
     @property
     def card(self) -> str:
         return self.obj.card if self.obj is not None else self.ref
+
+    def copy(self) -> "StackItem":
+        """A copy of the spell or ability as it is now (storm copies a spell as it last
+        existed, CR 702.40a): its objects copied (:meth:`GameObject.copy`), its own target
+        and mode lists and trigger information; the ability data is shared (never changed)."""
+        new = StackItem.__new__(StackItem)
+        new.__dict__.update(self.__dict__)
+        new.obj = self.obj.copy() if self.obj is not None else None
+        new.source_lki = self.source_lki.copy() if self.source_lki is not None else None
+        new.targets = list(self.targets)
+        new.modes = list(self.modes)
+        new.trigger_event = dict(self.trigger_event) if self.trigger_event is not None else None
+        return new
 
 
 @dataclass
