@@ -461,7 +461,7 @@ def serve():
 
 
 @main.command()
-@click.argument("report_files", metavar="REPORT.jsonl...", nargs=-1, required=True,
+@click.argument("report_files", metavar="REPORT.jsonl", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--merge", is_flag=True,
               help="Join the report.jsonl files of the slices of one run ('run --shard K/N', "
