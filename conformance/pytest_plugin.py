@@ -133,6 +133,18 @@ def pytest_configure(config):
                                   config.getoption("mtg_validate_protocol"))
 
 
+def pytest_report_header(config):
+    suite = config.stash.get(_SUITE, None)
+    if suite is None:
+        return None
+    from mtg_judge.conformance.protocol import _package_version
+
+    source = suite.fixtures or "the installed suite's fixtures"
+    rulesets = ", ".join(suite.rulesets) if suite.rulesets else "all"
+    return (f"mtg-judge {_package_version()}: engine {suite.command!r}, cases from {source}, "
+            f"rulesets {rulesets}, timeout {suite.timeout:g} s")
+
+
 class MtgGroup(pytest.Collector):
     """The cases of one ``<document>/<mechanic>`` (node id ``mtg-judge/<document>/<mechanic>``)."""
 

@@ -151,6 +151,8 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
         from mtg_judge.conformance.shard import select
 
         positions = {case.name: i for i, case in select(cases, *shard)}
+        click.echo(f"shard {shard[0]}/{shard[1]}: {len(positions)} of {len(cases)} cases",
+                   err=True)
         cases = [case for case in cases if case.name in positions]
     if not cases:
         raise click.ClickException("no cases selected (check --fixtures, --bundle, --ruleset, "
