@@ -99,11 +99,11 @@ def bundle_files(cases: list, selection: dict | None = None, root: Path | str | 
     """
     from mtg_judge.conformance.runner import plan_checks
 
-    bad = [f"{c.name} ({c.path}): {c.problem}" for c in cases if c.problem]
+    bad = [c for c in cases if c.problem]
     if bad:
-        raise BundleError(cases[0].path.parent if cases else ".",
-                          "cannot export fixtures with problems (run mtg-judge validate):\n  "
-                          + "\n  ".join(bad))
+        raise BundleError(bad[0].path, f"cannot export {len(bad)} case(s) with problems (run "
+                          "mtg-judge validate):\n  "
+                          + "\n  ".join(f"{c.name}: {c.problem}" for c in bad))
     files: dict[str, bytes] = {}
     entries = []
     for case in cases:
@@ -223,7 +223,10 @@ def write_bundle(files: dict[str, bytes], out: Path | str, fmt: str = "dir",
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:
     """A deterministic zip of ``files`` (``{posix path: bytes}``): entries sorted by path,
-    timestamps :data:`ZIP_DATE`, mode 0644, deflate level 9, no extra fields."""
+    timestamps :data:`ZIP_DATE`, mode 0644, deflate level 9, no extra fields. The
+    compressed bytes are those of the Python's zlib: identical for every export with the
+    same zlib (a different zlib build, e.g. zlib-ng, may compress differently; the files
+    inside, and so the manifest's sha256s, are the same)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in sorted(files):
