@@ -54,6 +54,10 @@ def pytest_addoption(parser):
                     help="Check every protocol message against schema/protocol-*.schema.json.")
 
 
+class SourceError(Exception):
+    """The cases cannot be read from ``--mtg-fixtures`` (the message names the file)."""
+
+
 class _Suite:
     """The plugin's state in one pytest process: the options, and the engine process shared
     by the items of this process (started by the first item that runs)."""
@@ -66,7 +70,8 @@ class _Suite:
         self.fatal: str | None = None  # why the engine could not start at all
 
     def cases(self) -> list:
-        """The selected cases, in run order. Raises ``pytest.UsageError`` for a bad source."""
+        """The selected cases, in run order. Raises :class:`SourceError` for a bad source
+        (a damaged bundle, an unreadable cards folder), naming the file."""
         from mtg_judge.conformance.bundle import BundleError, load_cases
         from mtg_judge.conformance.resources import FIXTURES_DIR
 
@@ -74,10 +79,9 @@ class _Suite:
         try:
             return load_cases(source, rulesets=self.rulesets)
         except BundleError as exc:
-            raise pytest.UsageError(f"--mtg-fixtures: {exc}") from None
+            raise SourceError(f"--mtg-fixtures: {exc}") from None
         except Exception as exc:  # FixtureError and friends name the file
-            raise pytest.UsageError(f"--mtg-fixtures {source}: {type(exc).__name__}: "
-                                    f"{exc}") from None
+            raise SourceError(f"--mtg-fixtures {source}: {type(exc).__name__}: {exc}") from None
 
     def run(self, case):
         """Run one case on this process's engine; a CaseResult, never raises."""
@@ -112,8 +116,9 @@ def pytest_configure(config):
             raise ValueError("empty command")
     except ValueError as exc:
         raise pytest.UsageError(f"--mtg-engine {command!r}: {exc}") from None
+    from mtg_judge.conformance.runner import RULESETS as known
+
     rulesets = config.getoption("mtg_ruleset")
-    known = ("modern", "timespiral-2006", "classic-1999")
     for name in rulesets or []:
         if name not in known:
             raise pytest.UsageError(f"--mtg-ruleset {name!r}: expected one of "
@@ -206,8 +211,16 @@ def pytest_collection_modifyitems(session, config, items):
     suite = config.stash.get(_SUITE, None)
     if suite is None:
         return
+    try:
+        cases = suite.cases()
+    except SourceError as exc:
+        # A collection error (also forwarded by xdist workers): "ERROR collecting mtg-judge"
+        # with the message, and pytest stops with "1 error during collection".
+        config.hook.pytest_collectreport(report=pytest.CollectReport(
+            "mtg-judge", "failed", str(exc), []))
+        return
     groups: dict[str, list] = {}
-    for case in suite.cases():
+    for case in cases:
         key = "/".join(part for part in ("mtg-judge", case.document, case.mechanic) if part)
         groups.setdefault(key, []).append(case)
     for key, cases in groups.items():

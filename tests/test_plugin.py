@@ -164,3 +164,18 @@ def test_inert_without_mtg_engine(outside):
     assert [line for line in proc.stdout.splitlines() if "::" in line] == \
         ["test_mine.py::test_nothing_of_mtg_judge_loaded"]
     assert "--mtg-engine" in pytest_run(outside, "--help").stdout
+
+
+def test_a_damaged_bundle_is_a_collection_error(outside, tmp_path):
+    from click.testing import CliRunner
+
+    from mtg_judge.tools.cli import main
+
+    damaged = tmp_path / "bundle"
+    assert CliRunner().invoke(main, ["export", str(damaged), "-k", "trample"]).exit_code == 0
+    case = next((damaged / "cases").rglob("modern.json"))
+    case.write_text(case.read_text(encoding="utf-8").replace("alice", "alicia"), encoding="utf-8")
+    proc = pytest_run(outside, "--mtg-engine", SERVE, "--mtg-fixtures", str(damaged))
+    assert proc.returncode == 2, proc.stdout
+    assert "ERROR collecting mtg-judge" in proc.stdout
+    assert f"{case}: sha256 differs" in proc.stdout.replace("\n", "")
