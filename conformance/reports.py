@@ -799,7 +799,9 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
     engines (the handshake's ``implementation``), or selections (``rulesets``,
     ``keyword``); some reports are slices and others not; slices of different N, a slice
     given twice, or a slice missing (every K of 1..N must be there); a case appears in two
-    reports; a slice's case record has no integer ``position``.
+    reports; a slice's case record has no integer ``position``; two cases share a
+    position, or (when no case was left unrun) positions leave gaps: slices of different
+    case sets.
     """
     if not reports:
         raise ReportError("--merge", 0, "no report to merge")
@@ -862,6 +864,14 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
                                   "run order); was it written by mtg-judge run --shard?")
             merged.append(((position, 0) if all(sharded) else (order, number), number, record))
     merged.sort(key=lambda item: item[0])
+    not_run = sum(int(r.footer.get("not_run") or 0) for _, r in reports)
+    if all(sharded):
+        positions = [key[0] for key, _, _ in merged]
+        if len(set(positions)) != len(positions) or (
+                not not_run and positions != list(range(len(positions)))):
+            raise ReportError("--merge", 0, "the slices' case positions overlap or leave gaps: "
+                              "they were run on different cases (other fixtures, bundle or "
+                              "selection)")
     cases = [record for _, _, record in merged]
     header = dict(first.header)
     header["selection"] = selection(first.header)
@@ -869,5 +879,4 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
     starts = [r.header.get("started") for _, r in reports if isinstance(r.header.get("started"), str)]
     if starts:
         header["started"] = min(starts)
-    not_run = sum(int(r.footer.get("not_run") or 0) for _, r in reports)
     return Report(header, cases, footer_record(cases, not_run))

@@ -195,6 +195,17 @@ def test_merge_refuses_missing_repeated_and_overlapping_slices(tmp_path):
         result = invoke("report", "--merge", *files)
         assert result.exit_code == 1, (files, result.output)
         assert message in result.output, result.output
+    # slices run on different case sets: positions collide or leave a gap
+    for name, positions in (("collide", (0, 0, 1)), ("gap", (0, 1, 3))):
+        paths = []
+        for k, position in enumerate(positions, 1):
+            path = _report(tmp_path, f"{name}{k}", f"{k}/3", [f"x.y.{name}{k}[modern]"])
+            lines = path.read_text().splitlines()
+            case = json.loads(lines[1])
+            path.write_text(lines[0] + "\n" + json.dumps({**case, "position": position}) + "\n")
+            paths.append(path)
+        result = invoke("report", "--merge", *paths)
+        assert result.exit_code == 1 and "overlap or leave gaps" in result.output, result.output
     usage = invoke("report", one, two)
     assert usage.exit_code == 2 and "--merge" in usage.output
     # unsharded reports with distinct cases join in the given order
