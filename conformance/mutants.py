@@ -107,6 +107,15 @@ def applied(name: str) -> Iterator[Mutation]:
 # Patch helpers
 
 
+def _defining(owner: Any, attr: str) -> Any:
+    """Where ``owner.attr`` is defined: for a class, the class of its MRO whose body defines
+    it (``Game`` is composed of mixins, one per part of the rules: ``Game._sba_once`` is
+    ``StateBasedActions._sba_once``); a module is its own."""
+    if isinstance(owner, type):
+        return next((cls for cls in owner.__mro__ if attr in cls.__dict__), owner)
+    return owner
+
+
 def _owner_attr(owner: Any, attr: str) -> Any:
     """The function ``owner.attr`` as defined (not bound), or MutationError."""
     target = owner.__dict__.get(attr) if isinstance(owner, type) else getattr(owner, attr, None)
@@ -116,13 +125,16 @@ def _owner_attr(owner: Any, attr: str) -> Any:
 
 
 def replace(owner: Any, attr: str, new: Any) -> Any:
-    """A patcher replacing ``owner.attr`` (a class or a module) by ``new``."""
+    """A patcher replacing ``owner.attr`` (a class or a module; for a class, in the class
+    that defines it) by ``new``."""
+    owner = _defining(owner, attr)
     _owner_attr(owner, attr)
     return mock.patch.object(owner, attr, new)
 
 
 def wrap(owner: Any, attr: str, make: Callable[[Callable], Callable]) -> Any:
-    """A patcher replacing ``owner.attr`` by ``make(original)``."""
+    """A patcher replacing ``owner.attr`` (where it is defined) by ``make(original)``."""
+    owner = _defining(owner, attr)
     original = _owner_attr(owner, attr)
     return mock.patch.object(owner, attr, functools.wraps(original)(make(original)))
 
@@ -145,7 +157,9 @@ def _pattern(text: str) -> str:
 
 def rewrite(owner: Any, attr: str, *edits: Edit) -> Any:
     """A patcher replacing ``owner.attr`` by the same function recompiled from its source
-    with ``edits`` applied (in the globals of its module, which stay untouched)."""
+    with ``edits`` applied (in the globals of its module, which stay untouched); for a
+    class, in the class that defines it."""
+    owner = _defining(owner, attr)
     original = _owner_attr(owner, attr)
     source = textwrap.dedent(inspect.getsource(original))
     where = f"{original.__module__}.{original.__qualname__}"
@@ -454,7 +468,7 @@ def _intervening_if() -> list:
 
     ``Game.resolve_top``: the condition is not checked again on resolution."""
     Game = _engine()[0]
-    return [rewrite(Game, "resolve_top", Edit('not triggers.condition_holds( self, item.source_lki, '
+    return [rewrite(Game, "resolve_top", Edit('not condition_holds( self, item.source_lki, '
                                               'item.ability.get("condition"))', "False"))]
 
 

@@ -118,6 +118,12 @@ class CardDefinition:
         return d
 
 
+def describe(data: Any) -> str:
+    """A canonical one-line text of card data for messages (sorted keys: a message must not
+    depend on the order keys came in)."""
+    return json.dumps(data, sort_keys=True, default=dict)
+
+
 def normalize_keyword(k: Any) -> dict:
     """``"flying"`` → ``{"keyword": "flying"}``; an object is returned as a plain dict."""
     if isinstance(k, str):

@@ -8,9 +8,13 @@ taken as printed/current (no type- or color-changing effects exist in the card p
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from . import keywords as keyword_abilities
+from .conditions import condition_holds
 from .objects import GameObject, StackItem
 
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
@@ -23,7 +27,6 @@ def static_effects(game: "Game") -> list[tuple[GameObject, dict]]:
     """Every static ability's effect of every permanent on the battlefield, in timestamp
     order: ``[(source, effect dict)]``. A static ability with a ``condition`` (e.g.
     threshold, CR 207.2c) applies only while it holds."""
-    from .triggers import condition_holds
     out = []
     for perm in sorted(game.battlefield, key=lambda o: o.timestamp):
         for ab in perm.chars.abilities:
@@ -36,10 +39,9 @@ def triggered_abilities(game: "Game", obj: GameObject) -> list[tuple[Any, dict]]
     """The triggered abilities of a permanent: printed ones (keyed by their index in the
     card's abilities) and those of its keywords (keyed by the keyword, e.g. ``flanking``).
     A face-down permanent has none (CR 708.2a)."""
-    from .keywords import triggered_from_keywords
     out: list[tuple[Any, dict]] = [(i, ab) for i, ab in enumerate(obj.chars.abilities) if ab.get("kind") == "triggered"]
     if obj.zone == "battlefield":
-        out += triggered_from_keywords(keywords(game, obj))
+        out += keyword_abilities.triggered_from_keywords(keywords(game, obj))
     return out
 
 
@@ -183,8 +185,6 @@ _CREATURE_TYPES: list[str] = []
 def all_creature_types() -> list[str]:
     """CR 205.3m: the creature types (as found on creature and kindred cards)."""
     if not _CREATURE_TYPES:
-        import json
-        from pathlib import Path
         data = json.loads((Path(__file__).parent / "data" / "creature_types.json").read_text(encoding="utf-8"))
         _CREATURE_TYPES.extend(data["creature_types"])
     return _CREATURE_TYPES

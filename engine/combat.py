@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
 from .errors import IllegalAction
+from .objects import StackItem
 
 if TYPE_CHECKING:
     from .game import Game
@@ -257,7 +258,6 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
 def put_combat_damage_on_stack(game: "Game", assignments: list) -> None:
     """1999/2006 rules: assigned combat damage is put on the stack as one object; players
     get priority; it is dealt when that object resolves (``resolve_combat_damage``)."""
-    from .objects import StackItem
     ref = game.next_ref("combat_damage")
     parts = [{"source": src.copy(), "target": t if isinstance(t, str) else t.ref, "amount": n}
              for src, t, n in assignments]

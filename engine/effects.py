@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import characteristics as ch
+from .cards import CardDefinition, describe
 from .errors import IllegalAction
-from .mana import ManaCost, parse_mana_symbols
+from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
 from .objects import ContinuousEffect, GameObject, Shield, StackItem
-from .game import describe
+from .rng import random_choice, shuffle_library
+from .turn import COMBAT_STEPS
 
 if TYPE_CHECKING:
     from .game import Game
@@ -194,7 +196,6 @@ def _discard(ctx: Context, eff: dict) -> None:
         if n == 0:
             continue
         if eff.get("random"):
-            from .scenario import random_choice
             for _ in range(n):
                 g.discard(random_choice(g, "random_discard", p, list(g.players[p].hand)))
             continue
@@ -298,7 +299,6 @@ def _add_mana(ctx: Context, eff: dict) -> None:
 
 def _create_token(ctx: Context, eff: dict) -> None:
     """CR 111.1: a token is created on the battlefield under the controller's control."""
-    from .cards import CardDefinition
     g = ctx.game
     definition = CardDefinition.token(dict(eff["token"]))
     for _ in range(ctx.amount(eff.get("count", 1))):
@@ -330,7 +330,6 @@ def _additional_combat_phase(ctx: Context, eff: dict) -> None:
     if g.step not in ("precombat_main", "postcombat_main"):
         return
     i = g.plan.index(g.step)
-    from .game import COMBAT_STEPS
     g.plan[i + 1:i + 1] = COMBAT_STEPS + ["postcombat_main"]
     g.log("phases_added", phases=["combat", "postcombat_main"])
 
@@ -363,7 +362,6 @@ def _exchange_control(ctx: Context, eff: dict) -> None:
 
 
 def _shuffle_library(ctx: Context, eff: dict) -> None:
-    from .scenario import shuffle_library
     for p in ctx.players(eff.get("player", "controller")):
         shuffle_library(ctx.game, p)
 
@@ -419,7 +417,6 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
     """CR 707.10: put a copy of a spell on the stack (not cast); its controller may
     choose new targets for it (707.10c) — a ``choose_targets`` decision answered with the
     same or other targets."""
-    import copy as _copy
     g = ctx.game
     ref = g.next_ref("copy")
     src_obj = original.obj
@@ -438,7 +435,6 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
     g.stack.append(item)
     g.log("spell_copied", object=ref, card=ref, original=original.ref, original_card=original.card,
           controller=ctx.controller, targets=item.targets)
-    _ = _copy
     return item
 
 
@@ -472,7 +468,6 @@ def _cast_exiled(ctx: Context, eff: dict) -> None:
 def _search_library(ctx: Context, eff: dict) -> None:
     """CR 701.19: search a library for a card matching the filter (finding none is
     allowed, 701.19b); reveal it, put it where the effect says; then shuffle (701.20)."""
-    from .scenario import shuffle_library
     g = ctx.game
     for p in ctx.players(eff.get("player", "controller")):
         lib = g.players[p].library
@@ -555,7 +550,6 @@ def _choose_on_resolution(ctx: Context, reason: str, valid: Callable[[Any], Any]
 def _grant_keyword_choice(ctx: Context, eff: dict) -> None:
     """"Gains your choice of …" (Greater Morphling): the answer names the keyword as the
     state does (``flying``, ``rampage:1``, ``landwalk:Island``, ``protection:red``)."""
-    from .mana import COLOR_NAMES
 
     def valid(choice: Any) -> dict:
         if not isinstance(choice, str):
@@ -599,7 +593,6 @@ def _modify_pt_choice(ctx: Context, eff: dict) -> None:
 
 def _set_colors_choice(ctx: Context, eff: dict) -> None:
     """"Becomes the colors of your choice" (layer 5): the answer is a list of color names."""
-    from .mana import COLOR_NAMES
     names = list(COLOR_NAMES.values())
 
     def valid(choice: Any) -> list:

@@ -43,10 +43,13 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import characteristics as ch
 from . import combat
+from . import keywords as keyword_abilities
 from .errors import IllegalAction
+from .inputs import shape_problem
 from .mana import COLORS, COLOR_NAMES, ManaCost, parse_mana_symbols
 from .objects import GameObject, StackItem
 from .rng import SplitMix64
+from .targets import target_spec_active, with_x
 
 #: The documented decision kinds (``Game.ask``) and the input ``action`` each accepts.
 DECISION_ACTIONS: dict[str, tuple[str, ...]] = {
@@ -133,7 +136,6 @@ def accepts(game: Any, decision: dict, inp: dict) -> tuple[bool, str | None]:
     applies to them. Never changes ``game``. An exception other than IllegalAction from
     the engine propagates: the engine crashed on this input.
     """
-    from .inputs import shape_problem
 
     kind = decision.get("kind")
     player = decision.get("player")
@@ -420,7 +422,6 @@ def target_choices(game: Any, item: StackItem, specs: Any, limit: int | None = T
     target only if that kicker is paid, CR 702.33e), and each combination must pass
     ``Game.choose_targets`` (distinct targets, not itself, CR 115.5). ``[[]]`` when there is
     nothing to target; ``[]`` when some target has no legal candidate."""
-    from .game import target_spec_active, with_x
 
     raw = list(specs or ())
     specs_x = [with_x(s, item.x) for s in raw]
@@ -866,7 +867,6 @@ def pending_target_item(game: Any, decision: dict) -> tuple[StackItem, list] | N
     specs: a triggered ability being put on the stack (found by its ``ability_triggered``
     event, CR 603.3d) or a copy of a spell (storm, Twincast: the copied spell's specs,
     CR 707.10c). None if it can't be found."""
-    from .keywords import triggered_from_keywords
 
     ref, player = decision.get("ability"), decision["player"]
     if decision.get("reason") == "copy_targets":
@@ -899,7 +899,7 @@ def pending_target_item(game: Any, decision: dict) -> tuple[StackItem, list] | N
             return None
         ab = abilities[key]
     else:
-        ab = next((a for k, a in triggered_from_keywords(ch.keywords(game, src)) if k == key), None)
+        ab = next((a for k, a in keyword_abilities.triggered_from_keywords(ch.keywords(game, src)) if k == key), None)
         if ab is None:
             return None
     item = StackItem(ref=ref, kind="ability", controller=player, ability=ab, source=src.ref,

@@ -1,10 +1,20 @@
-"""The game's only source of randomness: SplitMix64 (Steele, Lea & Flood, 2014).
+"""The game's only source of randomness, SplitMix64 (Steele, Lea & Flood, 2014), and the
+random outcomes drawn from it: shuffles (CR 701.20) and random picks (CR 701.9c), each logged
+and each fixable by a script.
 
 Documented so that any engine, in any language, can reproduce a game's random outcomes
 from its seed (docs/FORMAT.md §7). No global ``random`` is used anywhere in the engine.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import ScriptError
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import GameObject
 
 _MASK = (1 << 64) - 1
 
@@ -46,3 +56,33 @@ class SplitMix64:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def random_choice(game: Game, kind: str, player: str, options: list[GameObject]) -> GameObject:
+    """A random pick among ``options`` (CR 701.9c random discard): from a ``random`` script
+    input if the next input is one, else from the game's PRNG. Logged as ``random_outcome``."""
+    scripted = game.inputs.take_random() if hasattr(game.inputs, "take_random") else None
+    if scripted is not None:
+        pick = next((o for o in options if o.card == scripted or o.ref == scripted), None)
+        if pick is None:
+            raise ScriptError("bad_input", f"random outcome {scripted!r} is not one of the options", None)
+    else:
+        pick = options[game.rng.below(len(options))]
+    game.log("random_outcome", kind=kind, player=player, result=pick.card, scripted=scripted is not None)
+    return pick
+
+
+def shuffle_library(game: Game, player: str) -> None:
+    """CR 701.20: randomize a library (the PRNG's Fisher–Yates, or a scripted order)."""
+    lib = game.players[player].library
+    scripted = game.inputs.take_random() if hasattr(game.inputs, "take_random") else None
+    if scripted is not None:
+        by_card = {o.card: o for o in lib}
+        if sorted(scripted) != sorted(by_card):
+            raise ScriptError("bad_input", "a scripted shuffle must list every card of the library", None)
+        lib[:] = [by_card[c] for c in scripted]
+    else:
+        game.rng.shuffle(lib)
+    game.log("random_outcome", kind="shuffle", player=player, result=[o.card for o in lib],
+             scripted=scripted is not None)
+    game.log("library_shuffled", player=player)

@@ -14,41 +14,10 @@ from .cards import CardDefinition, load_card_db
 from .inputs import NOT_AN_OBJECT, json_type
 from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
 from .game import PHASE_OF, Game
-from .objects import GameObject, Player
+from .objects import Player
 from .rulesets import get_ruleset
 
 MACROS = ("advance", "resolve")
-
-
-# --------------------------------------------------------------------- randomness
-def random_choice(game: Game, kind: str, player: str, options: list[GameObject]) -> GameObject:
-    """A random pick among ``options`` (CR 701.9c random discard): from a ``random`` script
-    input if the next input is one, else from the game's PRNG. Logged as ``random_outcome``."""
-    scripted = game.inputs.take_random() if hasattr(game.inputs, "take_random") else None
-    if scripted is not None:
-        pick = next((o for o in options if o.card == scripted or o.ref == scripted), None)
-        if pick is None:
-            raise ScriptError("bad_input", f"random outcome {scripted!r} is not one of the options", None)
-    else:
-        pick = options[game.rng.below(len(options))]
-    game.log("random_outcome", kind=kind, player=player, result=pick.card, scripted=scripted is not None)
-    return pick
-
-
-def shuffle_library(game: Game, player: str) -> None:
-    """CR 701.20: randomize a library (the PRNG's Fisher–Yates, or a scripted order)."""
-    lib = game.players[player].library
-    scripted = game.inputs.take_random() if hasattr(game.inputs, "take_random") else None
-    if scripted is not None:
-        by_card = {o.card: o for o in lib}
-        if sorted(scripted) != sorted(by_card):
-            raise ScriptError("bad_input", "a scripted shuffle must list every card of the library", None)
-        lib[:] = [by_card[c] for c in scripted]
-    else:
-        game.rng.shuffle(lib)
-    game.log("random_outcome", kind="shuffle", player=player, result=[o.card for o in lib],
-             scripted=scripted is not None)
-    game.log("library_shuffled", player=player)
 
 
 # ------------------------------------------------------------------------ inputs

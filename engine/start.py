@@ -10,6 +10,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .errors import GameOver, IllegalAction
+from .rng import shuffle_library
 
 if TYPE_CHECKING:
     from .cards import CardDefinition
@@ -44,8 +45,6 @@ def start_game(game: "Game", deck_rules: str | None) -> None:
     """CR 103: check decks (if ``deck_rules``), shuffle every library, draw opening hands,
     then each player in turn order keeps or takes mulligans (``Ruleset.mulligan``).
     Raises GameOver if a deck is illegal (the game does not start)."""
-    from .scenario import shuffle_library
-
     if deck_rules:
         illegal = []
         for pid in game.order:
@@ -67,8 +66,6 @@ def start_game(game: "Game", deck_rules: str | None) -> None:
 
 
 def _mulligans(game: "Game", pid: str) -> None:
-    from .scenario import shuffle_library
-
     taken = 0
     while True:
         inp = game.ask("mulligan", pid, mulligans=taken)

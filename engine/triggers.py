@@ -13,6 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
+from . import keywords as kw
+from .conditions import condition_holds
+from .errors import IllegalAction
+from .objects import StackItem
 
 if TYPE_CHECKING:
     from .game import Game
@@ -88,45 +92,6 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
     return False
 
 
-def condition_holds(game: "Game", source: "GameObject", cond: dict | None) -> bool:
-    """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
-    ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
-    (suspend, CR 702.62b), ``kicked`` (an index), ``cards_in_graveyard_at_least`` /
-    ``threshold`` (the controller's graveyard)."""
-    if not cond:
-        return True
-    current = game.objects.get(source.ref)
-    gone = current is None  # the object has changed zones: it is a new object (CR 400.7)
-    current = current or source
-    for key, want in cond.items():
-        if gone and key in ("came_under_control_since_last_upkeep", "suspended", "in_exile"):
-            if want:
-                return False
-            continue
-        if key == "came_under_control_since_last_upkeep":
-            p = game.players[current.controller or current.owner]
-            if (current.upkeep_mark >= p.upkeeps - 1) != want:
-                return False
-        elif key == "suspended":
-            is_susp = (current.zone == "exile" and current.counters.get("time", 0) > 0
-                       and any(k["keyword"] == "suspend" for k in current.chars.keywords))
-            if is_susp != want:
-                return False
-        elif key == "in_exile":
-            if (current.zone == "exile") != want:
-                return False
-        elif key == "kicked":
-            if want not in current.kicked:
-                return False
-        elif key in ("cards_in_graveyard_at_least", "threshold"):
-            who = current.controller or current.owner
-            if len(game.players[who].graveyard) < want:
-                return False
-        else:
-            raise ValueError(f"unknown condition {key!r}")
-    return True
-
-
 def event_info(event: dict) -> dict:
     """The part of an event an ability remembers, as refs: ``triggering_object``,
     ``triggering_card`` (the card alias, to find it in a new zone), ``blocking_creature``,
@@ -144,3 +109,86 @@ def event_info(event: dict) -> dict:
         if key in event:
             info[key] = event[key]
     return info
+
+
+class TriggeredAbilities:
+    """Triggered abilities: noticing events, waiting, going on the stack (a mixin of
+    :class:`~.game.Game`)."""
+
+    def fire_triggers(self, event: dict, lki: list[GameObject] | None = None) -> None:
+        """CR 603.2: check every triggered ability of permanents on the battlefield (and,
+        for leaves-the-battlefield events, of the objects that left, CR 603.10a; for the
+        beginning of a step, of suspended cards in exile, CR 702.62a) against the event.
+        Each one that triggers, and whose intervening "if" holds (CR 603.4), waits in
+        ``pending_triggers`` until a player would receive priority."""
+
+        sources = list(self.battlefield) + [o for o in (lki or []) if o not in self.battlefield]
+        candidates = [(src, key, ab) for src in sources for key, ab in ch.triggered_abilities(self, src)
+                      if ab.get("zone", "battlefield") == "battlefield" and not ab.get("mana_ability")]
+        for pid in self.order:
+            for obj in self.players[pid].exile:
+                # abilities that work in exile (CR 113.6b): suspend's upkeep trigger, and
+                # printed ones marked "zone": "exile"
+                candidates += [(obj, i, ab) for i, ab in enumerate(obj.chars.abilities)
+                               if ab.get("kind") == "triggered" and ab.get("zone") == "exile"]
+                if event["event"] == "beginning_of_step":
+                    candidates += [(obj, key, ab) for key, ab in kw.exile_triggered_from_keywords(
+                        [dict(k) for k in obj.chars.keywords])]
+        for src, key, ab in candidates:
+            if matches(self, src, ab["trigger"], event) and condition_holds(
+                    self, src, ab.get("condition")):
+                self.add_trigger(src, key, ab, event)
+
+    def add_trigger(self, src: GameObject, key: Any, ab: Any, event: dict) -> None:
+        """Record that ability ``ab`` (printed index or keyword name ``key``) of ``src``
+        triggered on ``event``; logged as ``ability_triggered``."""
+        ref = self.next_ref("ability")
+        controller = src.controller or src.owner
+        info = event_info(event)
+        self.pending_triggers.append({"ref": ref, "source": src.copy(), "ability": ab,
+                                      "index": key, "controller": controller, "event": info})
+        self.log("ability_triggered", controller=controller, object=ref, source=src.ref,
+                 source_card=src.card, ability=key, trigger=ab["trigger"]["event"])
+
+    def put_triggers_on_stack(self) -> None:
+        """CR 603.3b: the active player puts their triggered abilities on the stack in the
+        order they choose, then each other player in turn order; targets are chosen as each
+        is put on the stack (CR 603.3d), and one with no legal target is removed."""
+        pending, self.pending_triggers = self.pending_triggers, []
+        for pid in self.apnap():
+            mine = [t for t in pending if t["controller"] == pid]
+            if len(mine) > 1:
+                mine = self.decide("order_triggers", pid, "order_triggers",
+                                   lambda inp, mine=mine: self._trigger_order(inp, mine),
+                                   options=[t["ref"] for t in mine])
+            for t in mine:
+                item = StackItem(ref=t["ref"], kind="ability", controller=pid, ability=t["ability"],
+                                 source=t["source"].ref, source_card=t["source"].card, source_lki=t["source"],
+                                 ability_index=t["index"], trigger_event=t["event"])
+                specs = list(t["ability"].get("targets", ()))
+                if specs:
+                    if not self._any_legal_targets(item, specs):
+                        self.log("ability_removed", object=item.ref, card=item.ref, reason="no_legal_targets")
+                        continue
+                    item.targets = self.decide("choose_targets", pid, "choose_targets",
+                                               lambda inp, item=item, specs=specs:
+                                               self.choose_targets(item, specs, inp.get("targets")),
+                                               ability=item.ref)
+                self.stack.append(item)
+                self.log("ability_put_on_stack", controller=pid, object=item.ref, card=item.ref,
+                         source=item.source, targets=item.targets)
+
+    def _trigger_order(self, inp: dict, mine: list[dict]) -> list[dict]:
+        order = inp.get("order")
+        if not isinstance(order, list) or len(order) != len(mine):
+            raise IllegalAction("invalid_order", f"order all {len(mine)} triggers")
+        left = list(mine)
+        out = []
+        for ref in order:
+            t = next((t for t in left if t["ref"] == ref), None) or next(
+                (t for t in left if t["source"].card == ref or t["source"].ref == ref), None)
+            if t is None:
+                raise IllegalAction("invalid_order", f"{ref!r} is not one of the pending triggers")
+            left.remove(t)
+            out.append(t)
+        return out

@@ -1,0 +1,155 @@
+"""Keyword actions and the basic events they cause: tap, untap, draw, discard, destroy,
+sacrifice, counters, life gain and loss, and damage with its prevention (CR 701, 119, 120,
+121, 122, 615)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import characteristics as ch
+from .errors import IllegalAction
+from .keywords import MADNESS_CAST, SUSPEND_CAST
+from .objects import GameObject, StackItem
+
+
+class Actions:
+    """Keyword actions, life and damage (a mixin of :class:`~.game.Game`)."""
+
+    def tap(self, obj: GameObject) -> None:
+        obj.tapped = True
+        self.log("tapped", object=obj.ref, card=obj.card)
+
+    def untap(self, obj: GameObject) -> None:
+        if obj.tapped:
+            obj.tapped = False
+            self.log("untapped", object=obj.ref, card=obj.card)
+
+    def draw(self, player: str, n: int = 1) -> None:
+        """CR 121: draw the top card; drawing from an empty library makes the player lose
+        at the next state-based action check (CR 704.5b)."""
+        p = self.players[player]
+        for _ in range(n):
+            if not p.library:
+                p.drew_from_empty = True
+                self.log("draw_from_empty_library", player=player)
+                continue
+            top = p.library[0]
+            new = self.move(top, "hand")
+            self.log("card_drawn", player=player, object=new.ref, card=new.card)
+
+    def discard(self, obj: GameObject) -> None:
+        """CR 701.9: put a card from its owner's hand into their graveyard. Madness (CR
+        702.35a) replaces that: its owner may exile it instead, and then its madness
+        ability triggers; the card was still discarded."""
+        to = "graveyard"
+        if any(k["keyword"] == "madness" for k in obj.definition.keywords):
+            to = "exile"
+            if self.rules.madness_exile_optional:
+                def answer(inp: dict) -> bool:
+                    if inp.get("choice") not in ("yes", "no"):
+                        raise IllegalAction("invalid_choice", "madness: exile it instead? answer yes or no")
+                    return inp["choice"] == "yes"
+                if not self.decide("choose", obj.owner, "choose", answer, reason="madness", card=obj.card):
+                    to = "graveyard"
+        new = self.move(obj, to, cause="discard")
+        self.log("card_discarded", player=obj.owner, object=new.ref, card=new.card,
+                 **({"madness": True} if to == "exile" else {}))
+        self.fire_triggers({"event": "discarded", "player": obj.owner, "object": new})
+        if to == "exile":
+            self.add_trigger(new, "madness", MADNESS_CAST, {"event": "madness_exiled", "object": new})
+
+    def destroy(self, obj: GameObject, can_regenerate: bool = True) -> None:
+        """CR 701.8: move a permanent to its owner's graveyard, unless a regeneration shield
+        replaces it (CR 701.19: tap it, remove all damage, remove it from combat)."""
+        if obj.zone != "battlefield":
+            return
+        if obj.regen_shields and can_regenerate:
+            obj.regen_shields -= 1
+            self.log("regenerated", object=obj.ref, card=obj.card)
+            obj.damage = 0
+            obj.dealt_deathtouch_damage = False
+            if not obj.tapped:
+                self.tap(obj)
+            if self.combat is not None and self.combat.remove(obj.ref):
+                self.log("removed_from_combat", object=obj.ref, card=obj.card)
+            return
+        self.log("destroyed", object=obj.ref, card=obj.card)
+        self.move(obj, "graveyard", cause="destroy")
+
+    def sacrifice(self, obj: GameObject) -> None:
+        """CR 701.17: the controller moves it to its owner's graveyard (no regeneration)."""
+        self.log("sacrificed", object=obj.ref, card=obj.card)
+        self.move(obj, "graveyard", cause="sacrifice")
+
+    def gain_life(self, player: str, n: int) -> None:
+        if n <= 0:
+            return
+        p = self.players[player]
+        p.life += n
+        self.log("life_gained", player=player, amount=n, life=p.life)
+
+    def lose_life(self, player: str, n: int) -> None:
+        if n <= 0:
+            return
+        p = self.players[player]
+        p.life -= n
+        self.log("life_lost", player=player, amount=n, life=p.life)
+
+    def deal_damage(self, source: Any, target: Any, amount: int, combat: bool = False) -> int:
+        """CR 120: ``source`` (GameObject or StackItem) deals ``amount`` damage to
+        ``target`` (a GameObject or a player id). Prevention (CR 615) applies first:
+        protection (CR 702.16e), then shields in creation order. Damage to a player causes
+        life loss; damage to a creature is marked on it. Returns the damage dealt."""
+        if amount <= 0:
+            return 0
+        src_obj = source.obj or source.source_lki if isinstance(source, StackItem) else source
+        src_ref = (source.obj.ref if source.obj else source.source) if isinstance(source, StackItem) else source.ref
+        src_card = (source.obj.card if source.obj else source.source_card) if isinstance(source, StackItem) else source.card
+        tgt_ref = target if isinstance(target, str) else target.ref
+        prevented = 0
+        if not isinstance(target, str) and ch.protected_from(self, target, source):
+            prevented = amount
+        for shield in list(self.shields):
+            if prevented >= amount:
+                break
+            if shield.to != tgt_ref or (shield.source is not None and shield.source != src_ref):
+                continue
+            n = amount - prevented if shield.amount is None else min(shield.amount, amount - prevented)
+            prevented += n
+            if shield.amount is not None:
+                shield.amount -= n
+            if shield.amount == 0 or shield.source is not None:
+                self.shields.remove(shield)
+        if prevented:
+            self.log("damage_prevented", source=src_ref, source_card=src_card, target=tgt_ref, amount=prevented)
+        dealt = amount - prevented
+        if dealt <= 0:
+            return 0
+        if isinstance(target, str):
+            self.log("damage_dealt", source=src_ref, source_card=src_card, target=target, amount=dealt, combat=combat)
+            self.lose_life(target, dealt)
+        else:
+            target.damage += dealt
+            if src_obj is not None and any(k["keyword"] == "deathtouch" for k in ch.keywords(self, src_obj)):
+                target.dealt_deathtouch_damage = True
+            self.log("damage_dealt", source=src_ref, source_card=src_card, target=target.ref,
+                     target_card=target.card, amount=dealt, combat=combat)
+        if src_obj is not None and any(k["keyword"] == "lifelink" for k in ch.keywords(self, src_obj)):
+            self.gain_life(src_obj.controller or src_obj.owner, dealt)
+        self.fire_triggers({"event": "deals_damage", "source": src_ref, "target": target, "combat": combat})
+        return dealt
+
+    def remove_counters(self, obj: GameObject, kind: str, n: int) -> None:
+        """Remove ``n`` counters of ``kind``; removing the last time counter from an exiled
+        card with suspend triggers its cast ability, whatever removed it (CR 702.62a)."""
+        have = obj.counters.get(kind, 0)
+        n = min(n, have)
+        if not n:
+            return
+        obj.counters[kind] = have - n
+        if not obj.counters[kind]:
+            del obj.counters[kind]
+        self.log("counters_removed", object=obj.ref, card=obj.card, counter=kind, count=n)
+        if (kind == "time" and have - n == 0 and obj.zone == "exile"
+                and any(k["keyword"] == "suspend" for k in obj.chars.keywords)):
+            self.add_trigger(obj, "suspend", SUSPEND_CAST, {"event": "last_time_counter_removed", "object": obj})

@@ -1,0 +1,284 @@
+"""Casting spells and activating abilities: announcing, modes, additional and alternative
+costs, X, targets, the total cost, then paying (CR 601, 602, 118 costs; kicker 702.33,
+buyback 702.27, flashback 702.34, madness 702.35, morph 702.37, storm 702.40)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import characteristics as ch
+from .cards import CardDefinition
+from .errors import IllegalAction
+from .keywords import STORM, cycling_ability, landcycling_ability
+from .mana import ManaCost
+from .objects import GameObject, StackItem
+from .turn import MAIN_PHASES
+
+
+class Casting:
+    """Casting spells and activating abilities (a mixin of :class:`~.game.Game`)."""
+
+    def cast(self, player: str, inp: dict, *, forced: str | None = None) -> StackItem:
+        """CR 601.2: cast a spell: announce it (move it to the stack), choose modes, kicker
+        and buyback (additional costs), an alternative cost, X and targets; determine the
+        total cost (CR 601.2f: the mana cost or an alternative cost, plus additional
+        costs); activate mana abilities and pay. Then the spell is cast (``spell_cast``)
+        and "whenever you cast" abilities (and storm) trigger.
+
+        From the hand; from the graveyard with flashback (CR 702.34); from exile when an
+        effect allows it (Spelljack) or ``forced`` by a resolving suspend or madness trigger
+        (``forced`` = ``"suspend"`` or ``"madness"``: timing is ignored, CR 702.62a,
+        702.35a). Everything is checked before anything changes.
+        Raises IllegalAction (``not_in_hand``, ``sorcery_timing``, ``split_second``,
+        ``cant_cast``, ``invalid_alternative``, ``cannot_pay``, ``invalid_target`` …)."""
+        ref = inp.get("card")
+        obj = self.find(ref) if isinstance(ref, str) else None
+        if obj is None:
+            raise IllegalAction("unknown_object", f"no object {ref!r}")
+        alternative = forced if forced in ("madness",) else inp.get("alternative")
+        if forced == "suspend":
+            alternative = "without_paying"
+        d = obj.definition
+        card_kws = {k["keyword"]: dict(k) for k in d.keywords}
+        # where may it be cast from?
+        if forced is not None:
+            if obj.zone != "exile" or obj.owner != player:
+                raise IllegalAction("not_in_hand", f"{ref} is not the exiled card to cast")
+        elif obj.zone == "hand" and obj.owner == player:
+            if alternative in ("flashback", "madness", "without_paying"):
+                # CR 702.34a: flashback works from a graveyard; CR 702.35a: madness only as
+                # its trigger resolves; nothing lets a card in hand be cast without paying
+                raise IllegalAction("invalid_alternative", f"{d.name} can't be cast from a hand with "
+                                    f"alternative {alternative!r}")
+        elif obj.zone == "graveyard" and obj.owner == player and alternative == "flashback":
+            if "flashback" not in card_kws:
+                raise IllegalAction("invalid_alternative", f"{d.name} has no flashback")
+        elif obj.zone == "exile" and obj.may_cast_free_by == player:
+            if alternative != "without_paying":
+                raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
+        else:
+            raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand (or castable from its zone)")
+        if ch.is_type(obj, "Land"):
+            raise IllegalAction("is_a_land", f"{d.name} is a land: lands are played, not cast (CR 305.9)")
+        self.check_can_cast(player, obj, ignore_timing=forced is not None,
+                            face_down=alternative == "morph")
+        # CR 601.2b: modes, kicker, buyback, alternative cost
+        if alternative == "morph":
+            if "morph" not in card_kws:
+                raise IllegalAction("invalid_alternative", f"{d.name} has no morph: it can't be cast face down (CR 702.37c)")
+            spell_ability, modes = {"targets": [], "effects": []}, []
+        else:
+            spell_ability, modes = self._spell_ability(d, inp.get("modes"))
+        kicked = self._kicker_choice(card_kws.get("kicker"), inp.get("kicker"))
+        for k in kicked:
+            extra = [e for e in (d.spell or {}).get("kicker_effects", ()) if e.get("kicker", 0) == k]
+            for e in extra:
+                spell_ability = {"targets": list(spell_ability.get("targets", ())) + list(e.get("targets", ())),
+                                 "effects": list(spell_ability.get("effects", ())) + list(e.get("effects", ()))}
+        buyback = bool(inp.get("buyback"))
+        if buyback and "buyback" not in card_kws:
+            raise IllegalAction("invalid_alternative", f"{d.name} has no buyback")
+        cost = self._total_cost(player, obj, alternative, card_kws, kicked, buyback)
+        x = self._x_value(d.mana_cost, inp)
+        # CR 601.2c: targets, checked against the card as it will be on the stack
+        probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=obj, x=x, modes=modes,
+                          kicked=tuple(kicked))
+        if alternative == "morph":
+            probe.obj = obj.copy()
+            probe.obj.face_down = True
+        targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
+        self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=x, source=None))
+        # now the spell is cast
+        stack_obj = self.move(obj, "stack", controller=player, face_down=alternative == "morph")
+        stack_obj.exile_on_leaving_stack = alternative == "flashback"
+        stack_obj.kicked = tuple(kicked)
+        if forced == "suspend" and "Creature" in d.types:
+            stack_obj.haste_from_suspend = player
+        item = StackItem(ref=stack_obj.ref, kind="spell", controller=player, ability=spell_ability, obj=stack_obj,
+                         x=x, modes=modes, targets=targets, kicked=tuple(kicked), buyback=buyback,
+                         alternative=alternative or forced,
+                         cast_in_main_phase=(player == self.active and self.step in MAIN_PHASES))
+        self.stack.append(item)
+        paid = self.pay_costs(player, {"mana": cost}, inp, x=x, source=None)
+        self.spells_cast_this_turn += 1
+        extra = {"face_down": True} if stack_obj.face_down else {}
+        self.log("spell_cast", player=player, object=item.ref, card=item.card, name=stack_obj.name,
+                 targets=[t for t in item.targets if t is not None], modes=modes, x=x, mana_paid=paid, **extra,
+                 **({"kicked": list(kicked)} if kicked else {}), **({"buyback": True} if buyback else {}),
+                 **({"alternative": item.alternative} if item.alternative else {}))
+        storms = 0 if stack_obj.face_down else (
+            sum(1 for k in d.keywords if k["keyword"] == "storm") + self.spell_keywords(item).count("storm"))
+        for _ in range(storms):  # CR 702.40b: each instance triggers separately
+            self.add_trigger(stack_obj, "storm", STORM, {"event": "cast_self", "object": stack_obj,
+                                                          "storm_count": self.spells_cast_this_turn - 1,
+                                                          "spell_lki": item.copy()})
+        self.fire_triggers({"event": "spell_cast", "spell": item, "player": player})
+        return item
+
+    def spell_keywords(self, item: StackItem) -> list[str]:
+        """Keywords static abilities give to spells on the stack (``affected: {"spells":
+        filter}``, e.g. "Instant and sorcery spells you cast have storm")."""
+        out = []
+        for src, eff in ch.static_effects(self):
+            spells = eff.get("affected", {}).get("spells") if isinstance(eff.get("affected"), dict) else None
+            if eff.get("type") == "grant_keywords" and spells is not None and ch.matches(self, item, spells, src.controller):
+                out += [k if isinstance(k, str) else k["keyword"] for k in eff.get("keywords", ())]
+        return out
+
+    def check_can_cast(self, player: str, obj: GameObject, ignore_timing: bool = False,
+                       face_down: bool = False) -> None:
+        """The restrictions on casting ``obj`` now, apart from costs and targets: timing
+        (CR 307.1; flash, CR 702.8), split second on the stack (CR 702.61a) and "can't be
+        cast" effects (Meddling Mage). Raises IllegalAction."""
+        d = obj.definition
+        if any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
+               for k in ch.keywords(self, it.obj)):
+            raise IllegalAction("split_second", "a spell with split second is on the stack: no spells can be cast")
+        for src, eff in ch.static_effects(self):
+            if eff.get("type") == "cant_cast":
+                name = src.chosen_name if eff.get("name") == "chosen" else eff.get("name")
+                if name is not None and name == d.name and not face_down:
+                    raise IllegalAction("cant_cast", f"spells named {name} can't be cast ({src.name})")
+        if ignore_timing:
+            return
+        instant_speed = not face_down and ("Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords))
+        if not instant_speed and not self.sorcery_timing_ok(player):
+            raise IllegalAction("sorcery_timing", f"{d.name} can be cast only in your main phase with an empty stack")
+
+    def _kicker_choice(self, kicker: dict | None, chosen: Any) -> list[int]:
+        """CR 702.33: which kicker costs the player declares (each at most once)."""
+        if not chosen:
+            return []
+        costs = list((kicker or {}).get("costs", ()))
+        if (not isinstance(chosen, list) or len(set(chosen)) != len(chosen)
+                or not all(isinstance(i, int) and 0 <= i < len(costs) for i in chosen)):
+            raise IllegalAction("invalid_choice", f"kicker: choose among {len(costs)} kicker cost(s), each once (CR 702.33c)")
+        return sorted(chosen)
+
+    def _total_cost(self, player: str, obj: GameObject, alternative: Any, kws: dict, kicked: list[int],
+                    buyback: bool) -> ManaCost:
+        """CR 601.2f: the mana cost or the one alternative cost (flashback, madness, morph's
+        {3}, "without paying its mana cost", or one granted by a permanent such as Fist of
+        Suns), plus additional costs (kicker, buyback)."""
+        d = obj.definition
+        as_spell = obj.copy()  # the spell as it will be: controlled by its caster
+        as_spell.controller = player
+        if alternative is None:
+            cost = d.mana_cost
+        elif alternative == "flashback":
+            cost = ManaCost.parse(kws["flashback"]["cost"])
+        elif alternative == "madness":
+            cost = ManaCost.parse(kws["madness"]["cost"])
+        elif alternative == "morph":
+            cost = ManaCost.parse("{3}")
+        elif alternative == "without_paying":
+            cost = ManaCost.parse("")
+        else:
+            src = self.find(alternative) if isinstance(alternative, str) else None
+            effs = [eff for s, eff in ch.static_effects(self) if s is src and eff.get("type") == "alternative_cost"]
+            if src is None or src.controller != player or not effs or not ch.matches(
+                    self, as_spell, effs[0].get("filter"), player):
+                raise IllegalAction("invalid_alternative", f"no alternative cost {alternative!r} for {d.name}")
+            cost = ManaCost.parse(effs[0]["cost"])
+        cost = ManaCost(cost.generic, cost.colored, d.mana_cost.x if alternative is None else cost.x, cost.present)
+        for k in kicked:
+            cost = cost.add(ManaCost.parse(kws["kicker"]["costs"][k]))
+        if buyback:
+            cost = cost.add(ManaCost.parse(kws["buyback"]["cost"]))
+        if not cost.present:
+            return cost
+        # CR 601.2f: then cost increases, then reductions (generic mana only, not below 0)
+        for kind in ("cost_increase", "cost_reduction"):
+            for src, eff in ch.static_effects(self):
+                if eff.get("type") != kind or not ch.matches(self, as_spell, eff.get("filter"), src.controller, src):
+                    continue
+                delta = ManaCost.parse(eff["cost"])
+                if kind == "cost_increase":
+                    cost = cost.add(delta)
+                else:
+                    cost = ManaCost(max(0, cost.generic - delta.generic), cost.colored, cost.x, cost.present)
+        return cost
+
+    def _spell_ability(self, d: CardDefinition, modes: Any) -> tuple[dict, list]:
+        """The spell ability as data: ``{"targets": [...], "effects": [...]}``, with the
+        chosen modes' parts concatenated (CR 700.2). Auras target what they enchant
+        (CR 303.4a)."""
+        if d.enchant is not None:
+            return {"targets": [d.enchant], "effects": []}, []
+        spell = d.spell or {"targets": [], "effects": []}
+        if "modes" in spell:
+            choose = spell.get("choose", 1)
+            if (not isinstance(modes, list) or len(modes) != choose or len(set(modes)) != choose
+                    or not all(isinstance(m, int) and 0 <= m < len(spell["modes"]) for m in modes)):
+                raise IllegalAction("invalid_mode", f"choose {choose} of {len(spell['modes'])} modes (0-based)")
+            targets, effects = [], []
+            for m in sorted(modes):
+                targets += list(spell["modes"][m].get("targets", ()))
+                effects += list(spell["modes"][m].get("effects", ()))
+            return {"targets": targets, "effects": effects}, sorted(modes)
+        if modes:
+            raise IllegalAction("invalid_mode", f"{d.name} is not modal")
+        return spell, []
+
+    def _x_value(self, cost: ManaCost, inp: dict) -> int:
+        x = inp.get("x")
+        if cost.x:
+            if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+                raise IllegalAction("invalid_x", "choose X, a whole number 0 or more (CR 107.3a)")
+            return x
+        if x not in (None, 0):
+            raise IllegalAction("invalid_x", "this cost has no X")
+        return 0
+
+    def activate(self, player: str, inp: dict) -> None:
+        """CR 602: activate an activated ability (it goes on the stack) or a mana ability
+        (CR 605: it resolves at once). ``ability`` is the index in the card's abilities, or
+        the name of a keyword ability that is activated (``landcycling``, from the hand,
+        CR 702.29). Split second forbids all but mana abilities (CR 702.61a).
+        Raises IllegalAction."""
+        ref = inp.get("source")
+        src = self.find(ref) if isinstance(ref, str) else None
+        if src is None:
+            raise IllegalAction("unknown_object", f"no object {ref!r}")
+        idx = inp.get("ability", 0)
+        if idx in ("landcycling", "cycling"):
+            kw = next((dict(k) for k in src.chars.keywords if k["keyword"] == idx), None)
+            if kw is None:
+                raise IllegalAction("no_such_ability", f"{src.name} has no {idx}")
+            if src.zone != "hand" or src.owner != player:
+                raise IllegalAction("not_in_hand", f"{src.name} is cycled from its owner's hand")
+            if any(eff.get("type") == "cant_cycle" for _, eff in ch.static_effects(self)):
+                raise IllegalAction("cant_cycle", "players can't cycle cards (CR 702.29e)")
+            ab = landcycling_ability(kw) if idx == "landcycling" else cycling_ability(kw)
+        else:
+            if src.zone != "battlefield":
+                raise IllegalAction("not_on_battlefield", f"{src.name} is not on the battlefield")
+            if src.controller != player:
+                raise IllegalAction("not_controller", f"only {src.controller} can activate {src.name}'s abilities (CR 602.2)")
+            abilities = ch.abilities(self, src)
+            if (not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(abilities)
+                    or abilities[idx].get("kind") not in ("activated", "mana")):
+                raise IllegalAction("no_such_ability", f"{src.name} has no activated ability {idx!r}")
+            ab = abilities[idx]
+            if ab["kind"] == "mana":
+                self.activate_mana_ability(player, src, idx, inp.get("color"), inp)
+                return
+        if any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
+               for k in ch.keywords(self, it.obj)):
+            raise IllegalAction("split_second", "a spell with split second is on the stack: only mana abilities "
+                                "can be activated")
+        if ab.get("timing") == "sorcery" and not self.sorcery_timing_ok(player):
+            raise IllegalAction("sorcery_timing", "activate only as a sorcery")
+        cost = dict(ab.get("cost", {}))
+        x = self._x_value(ManaCost.parse(cost.get("mana", "")), inp)
+        item = StackItem(ref=self.next_ref("ability"), kind="ability", controller=player, ability=ab,
+                         source=src.ref, source_card=src.card, source_lki=src.copy(),
+                         ability_index=idx, x=x)
+        item.targets = self.choose_targets(item, ab.get("targets", ()), inp.get("targets"))
+        paid = self.pay_costs(player, cost, inp, x=x, source=src)
+        self.stack.append(item)
+        self.log("ability_activated", player=player, object=item.ref, card=item.ref, source=src.ref,
+                 source_card=src.card, ability=idx, targets=item.targets, x=x, mana_paid=paid)
+        if ab.get("cycling"):
+            self.log("card_cycled", player=player, object=src.ref, card=src.card)
+            self.fire_triggers({"event": "cycled", "player": player, "object": src, "cycled_card": src.card})

@@ -1,0 +1,49 @@
+"""Conditions of abilities: intervening "if" clauses of triggered abilities (CR 603.4) and
+conditional static abilities such as threshold (CR 207.2c), checked against the game now."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import GameObject
+
+
+def condition_holds(game: "Game", source: "GameObject", cond: dict | None) -> bool:
+    """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
+    ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
+    (suspend, CR 702.62b), ``kicked`` (an index), ``cards_in_graveyard_at_least`` /
+    ``threshold`` (the controller's graveyard)."""
+    if not cond:
+        return True
+    current = game.objects.get(source.ref)
+    gone = current is None  # the object has changed zones: it is a new object (CR 400.7)
+    current = current or source
+    for key, want in cond.items():
+        if gone and key in ("came_under_control_since_last_upkeep", "suspended", "in_exile"):
+            if want:
+                return False
+            continue
+        if key == "came_under_control_since_last_upkeep":
+            p = game.players[current.controller or current.owner]
+            if (current.upkeep_mark >= p.upkeeps - 1) != want:
+                return False
+        elif key == "suspended":
+            is_susp = (current.zone == "exile" and current.counters.get("time", 0) > 0
+                       and any(k["keyword"] == "suspend" for k in current.chars.keywords))
+            if is_susp != want:
+                return False
+        elif key == "in_exile":
+            if (current.zone == "exile") != want:
+                return False
+        elif key == "kicked":
+            if want not in current.kicked:
+                return False
+        elif key in ("cards_in_graveyard_at_least", "threshold"):
+            who = current.controller or current.owner
+            if len(game.players[who].graveyard) < want:
+                return False
+        else:
+            raise ValueError(f"unknown condition {key!r}")
+    return True

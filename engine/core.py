@@ -1,0 +1,75 @@
+"""The game's records and look-ups: the event log, references and timestamps of objects,
+finding objects and players, turn order (CR 101.4 APNAP, 109, 400.7 references, 613.7
+timestamps)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CardDefinition
+from .objects import GameObject, StackItem
+
+
+class GameCore:
+    """The bookkeeping every part of the game uses (a mixin of :class:`~.game.Game`, which
+    holds the attributes)."""
+
+    def log(self, type_: str, **fields: Any) -> dict:
+        """Append an event ``{"type": type_, **fields}`` to the log and return it."""
+        ev = {"type": type_, **fields}
+        self.events.append(ev)
+        return ev
+
+    def zone_name(self, zone: str) -> str:
+        """The zone's name in the log under this ruleset (``exile`` or its old name)."""
+        return self.rules.exile_zone_name if zone == "exile" else zone
+
+    def new_timestamp(self) -> int:
+        """CR 613.7: a new, larger timestamp."""
+        self.clock += 1
+        return self.clock
+
+    def next_ref(self, kind: str) -> str:
+        """A reference for an object created during play: ``token#1``, ``ability#2`` …"""
+        self.serial[kind] += 1
+        return f"{kind}#{self.serial[kind]}"
+
+    def create_card_object(self, alias: str, definition: CardDefinition, owner: str, zone: str) -> GameObject:
+        """A card's first object (from the setup): its reference is its alias."""
+        obj = GameObject(ref=alias, card=alias, definition=definition, owner=owner, zone=zone,
+                         timestamp=self.new_timestamp())
+        self.incarnation[alias] = 1
+        self.objects[alias] = obj
+        self.by_card[alias] = obj
+        return obj
+
+    def find(self, ref: str) -> GameObject | None:
+        """The object a script names: a current reference (``bolt#2``) or a card alias
+        (``bolt``: whatever object that card is now)."""
+        if ref in self.objects:
+            return self.objects[ref]
+        return self.by_card.get(ref)
+
+    def find_stack_item(self, ref: str) -> StackItem | None:
+        """A spell or ability on the stack by its reference or its card alias."""
+        for item in self.stack:
+            if item.ref == ref or (item.obj is not None and item.obj.card == ref):
+                return item
+        return None
+
+    def opponents(self, player: str) -> list[str]:
+        return [p for p in self.order if p != player and not self.players[p].lost]
+
+    def apnap(self) -> list[str]:
+        """CR 101.4: the active player, then the others in turn order."""
+        i = self.order.index(self.active)
+        return self.order[i:] + self.order[:i]
+
+    def living(self) -> list[str]:
+        return [p for p in self.order if not self.players[p].lost]
+
+    def combat_attackers(self) -> set:
+        return set(self.combat.attackers) if self.combat is not None else set()
+
+    def combat_blockers(self) -> set:
+        return set(self.combat.blockers) if self.combat is not None else set()

@@ -1,0 +1,90 @@
+"""Players' decisions: asking the input source, rejecting an illegal answer with a typed
+code and reversing whatever it did (CR 732-like handling of illegal actions; transactions and
+dry runs through ``rollback``)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from . import rollback
+from .errors import IllegalAction
+from .inputs import rejection_fields, shape_problem
+
+
+class Decisions:
+    """Asking players to decide and undoing illegal answers (a mixin of :class:`~.game.Game`)."""
+
+    def ask(self, kind: str, player: str | None, **info: Any) -> dict:
+        """Ask the input source for the answer to a decision; return the raw input dict
+        (with its script index under ``at``). An input of the wrong shape is rejected
+        with ``bad_input`` and the question is asked again."""
+        while True:
+            inp = self.inputs.next(self, {"kind": kind, "player": player, **info})
+            problem = shape_problem(inp)
+            if problem is None:
+                return inp
+            self.reject(inp, IllegalAction("bad_input", problem))
+
+    def reject(self, inp: Any, err: IllegalAction) -> None:
+        """Log a typed rejection of an input (docs/FORMAT.md §8); its ``at``, ``player``
+        and ``action`` are echoed only when of their documented shape (else null)."""
+        self.log("action_rejected", **rejection_fields(inp), code=err.code, message=err.message)
+
+    def decide(self, kind: str, player: str, action: str, handler: Any, transactional: bool = False,
+               **info: Any) -> Any:
+        """Ask ``player`` until an input of type ``action`` is accepted by ``handler``.
+
+        ``handler(inp)`` applies the answer or raises IllegalAction (then the input is
+        rejected and asked again). With ``transactional`` the game state is restored on a
+        rejection, so a handler may fail half-way.
+        """
+        while True:
+            inp = self.ask(kind, player, **info)
+            try:
+                if self.over:
+                    raise IllegalAction("game_over", "the game is over")
+                if inp.get("action") != action:
+                    raise IllegalAction("wrong_decision", f"{player} must answer {kind!r} with {action!r}, "
+                                        f"not {inp.get('action')!r}")
+                if inp.get("player", player) != player:
+                    raise IllegalAction("wrong_decision", f"{kind!r} is {player}'s decision")
+                if transactional:
+                    with self.transaction():
+                        return handler(inp)
+                return handler(inp)
+            except IllegalAction as err:
+                self.reject(inp, err)
+
+    def _yes(self, player: str, reason: str, about: str) -> bool:
+        """A yes/no ``choose`` decision ("you may …", CR 603.5)."""
+        def answer(inp: dict) -> bool:
+            if inp.get("choice") not in ("yes", "no"):
+                raise IllegalAction("invalid_choice", "answer yes or no")
+            return inp["choice"] == "yes"
+        return self.decide("choose", player, "choose", answer, reason=reason, about=about)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Restore the whole game state if the body raises IllegalAction (CR 732-like:
+        an illegal action is reversed as if it never happened); the log is truncated.
+        The state is saved by ``rollback.save`` (a shallow copy of what can change) and
+        put back in place, so references to the game's objects stay valid."""
+        saved = rollback.save(self)
+        try:
+            yield
+        except IllegalAction:
+            saved.restore()
+            raise
+
+    def dry_run(self, fn: Any) -> None:
+        """Run ``fn(game)`` to check that something would succeed without changing
+        anything: the game is restored afterwards whatever happens (``rollback``), events
+        logged meanwhile are dropped; there is no input source meanwhile (``fn`` may set
+        one). IllegalAction (and any other exception) propagates."""
+        saved = rollback.save(self)
+        self.inputs = None
+        try:
+            fn(self)
+        finally:
+            saved.restore()

@@ -1,0 +1,92 @@
+"""Priority: who may act, passing in succession, resolving the top of the stack or ending the
+step, and state-based actions and triggers before a player receives priority (CR 117, 405,
+307.1 sorcery timing)."""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .turn import MAIN_PHASES
+
+
+#: The inputs a player with priority may give (CR 117.1).
+PRIORITY_ACTIONS = ("pass", "cast", "activate", "play_land", "suspend", "turn_face_up")
+
+
+class Priority:
+    """Priority rounds (a mixin of :class:`~.game.Game`)."""
+
+    def priority_round(self) -> None:
+        """CR 117: the active player receives priority; a player with priority acts or
+        passes; when all pass in succession the top of the stack resolves (and the active
+        player receives priority again, CR 117.3b) or, with an empty stack, the step
+        ends (CR 500.2)."""
+        self.priority = self.active
+        passes = 0
+        announced = None
+        while True:
+            if self.check_state_and_triggers():
+                passes = 0
+                announced = None
+            player = self.priority
+            if announced != player:
+                self.log("priority_received", player=player)
+                announced = player
+            inp = self.ask("priority", player)
+            action = inp.get("action")
+            try:
+                if self.over:
+                    raise IllegalAction("game_over", "the game is over")
+                if action not in PRIORITY_ACTIONS:
+                    raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
+                if inp.get("player", player) != player:
+                    raise IllegalAction("not_your_priority", f"{player} has priority, not {inp.get('player')}")
+                if action == "pass":
+                    self.log("priority_passed", player=player)
+                    passes += 1
+                    if passes >= len(self.living()):
+                        if not self.stack:
+                            self.priority = None
+                            return
+                        self.resolve_top()
+                        passes = 0
+                        self.priority = self.active
+                        announced = None
+                    else:
+                        self.priority = self.next_player(player)
+                    continue
+                handler = {"cast": self.cast, "activate": self.activate, "play_land": self.play_land,
+                           "suspend": self.special_action, "turn_face_up": self.special_action}.get(action)
+                if handler is None:
+                    raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
+                with self.transaction():
+                    handler(player, inp)
+                passes = 0  # CR 117.3c: after acting, the same player receives priority
+                announced = None
+            except IllegalAction as err:
+                self.reject(inp, err)
+
+    def next_player(self, player: str) -> str:
+        living = self.living()
+        i = self.order.index(player)
+        while True:
+            i = (i + 1) % len(self.order)
+            if self.order[i] in living:
+                return self.order[i]
+
+    def check_state_and_triggers(self) -> bool:
+        """CR 117.5: before a player receives priority, check state-based actions until
+        none happen, then put triggered abilities on the stack; repeat until neither
+        happens. Returns True if anything happened."""
+        anything = False
+        while True:
+            did = self.check_state()
+            if self.pending_triggers:
+                self.put_triggers_on_stack()
+                did = True
+            if not did:
+                return anything
+            anything = True
+
+    def sorcery_timing_ok(self, player: str) -> bool:
+        """CR 307.1: the player's own main phase with an empty stack."""
+        return player == self.active and self.step in MAIN_PHASES and not self.stack

@@ -1,0 +1,90 @@
+"""Targets: checking chosen targets against target specs as a spell or ability is put on the
+stack, and again as it resolves (CR 115, 601.2c, 603.3d, 608.2b)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import characteristics as ch
+from .cards import describe
+from .errors import IllegalAction
+from .objects import StackItem
+
+
+def with_x(spec: Any, x: int) -> Any:
+    """A target spec with ``"X"`` in its filter replaced by the chosen X (Spell Blast)."""
+    flt = spec.get("filter") if hasattr(spec, "get") else None
+    if not flt or "X" not in flt.values():
+        return spec
+    return {**spec, "filter": {k: (x if v == "X" else v) for k, v in flt.items()}}
+
+
+def target_spec_active(spec: Any, kicked: tuple) -> bool:
+    """CR 601.2c / 702.33e: a target that depends on a kicker cost is chosen only if that
+    kicker was declared (``"condition": {"kicked": i}`` on the target spec)."""
+    cond = spec.get("condition") if hasattr(spec, "get") else None
+    return not cond or cond.get("kicked") in kicked
+
+
+class Targeting:
+    """Choosing and re-checking targets (a mixin of :class:`~.game.Game`)."""
+
+    def choose_targets(self, item: StackItem, specs: Any, chosen: Any) -> list:
+        """CR 601.2c / 602.2b / 603.3d: check the chosen targets against the target specs.
+        Returns the list of target refs (player ids for players).
+        Raises IllegalAction ``missing_targets`` or ``invalid_target``."""
+        specs = [with_x(spec, item.x) for spec in (specs or ())]
+        active = [i for i, spec in enumerate(specs) if target_spec_active(spec, item.kicked)]
+        chosen = list(chosen or [])
+        if len(chosen) != len(active):
+            raise IllegalAction("missing_targets", f"{len(active)} target(s) needed, {len(chosen)} given")
+        out: list = [None] * len(specs)
+        for i, ref in zip(active, chosen):
+            spec = specs[i]
+            target = self.resolve_target_ref(ref)
+            if target is None:
+                raise IllegalAction("invalid_target", f"no such object or player {ref!r}")
+            source = item.obj if item.kind == "spell" else item.source_lki
+            src_for_protection: Any = item if item.kind == "spell" else source
+            if not ch.target_kinds_match(self, spec, target, item.controller, src_for_protection):
+                raise IllegalAction("invalid_target", f"{ref} is not a legal target for {describe(spec)}")
+            if isinstance(target, StackItem) and target is item:
+                raise IllegalAction("invalid_target", "a spell can't target itself (CR 115.5)")
+            out[i] = target if isinstance(target, str) else target.ref
+            for j in spec.get("distinct_from", ()):
+                if j < len(out) and out[j] is not None and out[j] == out[i]:
+                    raise IllegalAction("invalid_target", f"target {i} must be another object than target {j}")
+        return out
+
+    def resolve_target_ref(self, ref: Any) -> Any:
+        """A script's target name → a player id, a StackItem or a GameObject (or None)."""
+        if not isinstance(ref, str):
+            return None
+        if ref in self.players:
+            return ref
+        item = self.find_stack_item(ref)
+        if item is not None:
+            return item
+        return self.find(ref)
+
+    def target_still_legal(self, item: StackItem, spec: Any, ref: str | None) -> bool:
+        """CR 608.2b: is a chosen target still legal as the spell or ability resolves?
+        (Gone, changed zones, or no longer matching the spec or protection.)"""
+        spec = with_x(spec, item.x)
+        if ref is None:
+            return False
+        if ref in self.players:
+            return not self.players[ref].lost and ch.target_kinds_match(self, spec, ref, item.controller, item)
+        stack_item = next((s for s in self.stack if s.ref == ref), None)
+        if stack_item is not None:
+            return ch.target_kinds_match(self, spec, stack_item, item.controller, item)
+        obj = self.objects.get(ref)
+        if obj is None:
+            return False
+        src: Any = item if item.kind == "spell" else item.source_lki
+        return ch.target_kinds_match(self, spec, obj, item.controller, src)
+
+    def _any_legal_targets(self, item: StackItem, specs: list) -> bool:
+        candidates: list[Any] = list(self.living()) + list(self.battlefield) + list(self.stack)
+        return all(any(ch.target_kinds_match(self, spec, c, item.controller, item.source_lki) for c in candidates)
+                   for spec in specs)
