@@ -339,7 +339,7 @@ def test_validate_protocol_needs_an_engine(tree):
 
 
 def test_validate_protocol_passes_the_reference_engine(tmp_path):
-    pytest.importorskip("engine")
+    pytest.importorskip("mtg_judge.engine")
     out_dir = tmp_path / "report"
     serve = f"{sys.executable} -m mtg_judge.tools.cli serve"
     code, output = run_cli("run", "--engine", serve, "--validate-protocol", "-k",

@@ -163,7 +163,7 @@ def test_serve_writes_canonical_lines():
 
 
 def test_reference_implementation():
-    engine = pytest.importorskip("engine")
+    engine = pytest.importorskip("mtg_judge.engine")
     if not hasattr(engine, "RULESETS"):
         pytest.skip("engine.RULESETS does not exist yet")
     impl = protocol.IMPLEMENTATION
@@ -357,7 +357,7 @@ def _suite() -> tuple[list[dict], dict[str, dict]]:
 
 
 def _run_scenario():
-    engine = pytest.importorskip("engine")
+    engine = pytest.importorskip("mtg_judge.engine")
     if not (hasattr(engine, "run_scenario") and hasattr(engine, "RULESETS")):
         pytest.skip("engine.run_scenario / engine.RULESETS do not exist yet")
     return engine.run_scenario
