@@ -1,6 +1,7 @@
 """Self-play and fuzzing (conformance/selfplay.py, engine/legal.py): legal actions, the
 decks, hostile inputs, the invariants, shrinking, fixture drafts, the CLI, and the CI run of
-1,000 random games with every invariant checked."""
+random games with every invariant checked (216 games; the 1,000 of the long run are marked
+``slow``)."""
 
 from __future__ import annotations
 
@@ -271,11 +272,37 @@ class _HostileProbe(sp.SelfPlayInputs):
         documented code (bad_input exactly for the wrong types)."""
         self.checked += 1
         self.kinds.add(decision["kind"])
-        invalid = bool(sp.input_schema_errors(inp))
+        invalid = _input_is_invalid(inp)
         ok, code = legal.accepts(game, decision, inp)
         if invalid != (group == "wrong type") or ok or code not in sp.documented_codes() \
                 or (code == "bad_input") != (group == "wrong type"):
             self.problems.append((decision, group, inp, invalid, ok, code))
+
+
+def _input_is_invalid(inp) -> bool:
+    """``bool(sp.input_schema_errors(inp))``, asked of jsonschema_rs first (a thousand times
+    faster): its yes is trusted, as in conformance/loader.py (tests/test_fast_validation.py
+    checks that it never accepts what jsonschema refuses); a no is confirmed by jsonschema."""
+    try:
+        if _fast_input_validator().is_valid(inp):
+            return False
+    except Exception:  # noqa: BLE001 - data it cannot take: jsonschema decides
+        pass
+    return bool(sp.input_schema_errors(inp))
+
+
+_FAST_INPUT_VALIDATOR = []
+
+
+def _fast_input_validator():
+    if not _FAST_INPUT_VALIDATOR:
+        import jsonschema_rs
+
+        from mtg_judge.conformance import loader
+        _FAST_INPUT_VALIDATOR.append(jsonschema_rs.Draft202012Validator(
+            {"$ref": loader.SCHEMA_BASE_URI + "scenario.schema.json#/$defs/input"},
+            registry=loader._fast_registry()))
+    return _FAST_INPUT_VALIDATOR[0]
 
 
 # ---------------------------------------------------------------------------- invariants
@@ -397,21 +424,26 @@ def test_selfplay_a_few_games_with_a_deck_file(tmp_path):
     assert "games            3" in proc.stdout and "invariant checks" in proc.stdout
 
 
-def test_ci_plays_a_thousand_random_games_with_every_invariant_and_no_failure(tmp_path):
-    """The CI run: 1,000 short games (turn cap 8, 24-card samples of the decks, the three
-    rulesets, every deck pairing), two processes, every invariant checked."""
+@pytest.mark.parametrize("games", [216, pytest.param(1000, marks=pytest.mark.slow)])
+def test_ci_plays_random_games_with_every_invariant_and_no_failure(tmp_path, games):
+    """The CI run: short games (turn cap 8, 24-card samples of the decks, the three
+    rulesets, every deck pairing), two processes, every invariant checked. 216 games by
+    default: every pairing of the six decks under each of the three rulesets twice (the
+    game plan cycles through them, conformance/selfplay.py). The 1,000 games of the long
+    run are marked ``slow``: `pytest -m slow` (.ci/run runs it as its second command)."""
     out = tmp_path / "ci.json"
     workers = "2" if (os.cpu_count() or 1) >= 2 else "1"
-    proc = _cli("selfplay", "--games", "1000", "--seed", "1", "--turn-cap", "8", "--deck-size", "24",
+    proc = _cli("selfplay", "--games", str(games), "--seed", "1", "--turn-cap", "8", "--deck-size", "24",
                 "-n", workers, "--json", str(out), "--save-failures", str(tmp_path / "failures"), timeout=1800)
     figures = json.loads(out.read_text()) if out.exists() else {}
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
-    assert figures["games"] == 1000 and figures["failed"] == 0 and figures["failures"] == []
-    assert figures["turn_cap_hits"] + figures["ended"] == 1000
+    assert figures["games"] == games and figures["failed"] == 0 and figures["failures"] == []
+    assert figures["turn_cap_hits"] + figures["ended"] == games
     checks = figures["checks"]
     assert set(checks) >= {"conservation", "legality", "loop", "exception", "determinism"}
-    assert checks["determinism"] >= 1100  # every game replayed, every 10th also resumed
-    assert figures["actions"] > 100_000 and figures["hostile_inputs"] > 5_000
+    assert checks["determinism"] >= games + games // 10  # every game replayed, every 10th also resumed
+    assert figures["actions"] > 100 * games and figures["hostile_inputs"] > 5 * games
+    assert len(figures["by_ruleset"]) == 3
 
 
 def test_an_engine_that_never_asks_again_is_a_loop(monkeypatch):
