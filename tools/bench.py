@@ -1,35 +1,61 @@
 """Benchmarks of the reference engine and the protocol (DESIGN §13). A script, not a test.
 
-    python -m mtg_judge.tools.bench [-r 5] [-n 2] [-k EXPR] [--engine NAME=COMMAND ...]
+    python -m mtg_judge.tools.bench [-r 5] [-n 2] [-k EXPR] [--cli-runs 5] [--baseline REV]
+                                    [--engine NAME=COMMAND ...] [--no-protocol]
 
 Measures, on every case of the suite (fixture × ruleset):
 
+* **the command as a user types it**: ``mtg-judge run -n 1`` and ``mtg-judge run`` (the
+  default workers, every core) as subprocesses, wall-clock from the shell's point of view:
+  interpreter start-up, imports, collection, the run, the summary; ``--cli-runs`` runs each,
+  the median is shown;
+* **collection** (``mtg_judge.conformance.runner.collect()`` of every case), cold: the first
+  call in a fresh process, with the import of the runner shown apart;
 * reference-engine time per scenario, in-process: each case run ``-r`` times, the case's
   time is the median of its runs; the table gives the median and p95 over cases;
-* whole-suite wall time (run and check every case) serially and with ``-n`` worker
-  processes (``mtg_judge.conformance.runner.run_suite``), and the speed-up;
+* whole-suite wall time in-process (run and check every case, collection excluded)
+  serially and with ``-n`` worker processes (``run_suite``), and the speed-up;
 * protocol round-trip time per scenario through ``mtg-judge serve`` and its overhead over
   in-process (per case: protocol median minus in-process median);
 * with ``--validate``, the same with every protocol message checked against the schemas;
 * the same per-scenario protocol time for any other engine given with ``--engine``
   (e.g. a third-party adapter), side by side with the reference engine.
 
-Nothing is asserted: the numbers are printed, with ratios that mean something across
-machines. Times are wall-clock (``time.perf_counter``).
+The collection, per-scenario and in-process measures run in a fresh subprocess (a *probe*)
+so that collection is cold and both columns below are measured the same way.
+
+``--baseline REV`` (e.g. ``--baseline 8488881``) checks REV out into a temporary ``git
+worktree`` and measures the same things there, interleaved with the working tree's runs
+(baseline, now, baseline, now, ...) so that a load on the machine weighs on both alike;
+the table then has a column per tree and the ratio baseline / now (above 1: now is
+faster). A REV from before the package rename (top-level ``engine``, ``conformance``,
+``tools``) runs as ``python -c "from tools.cli import main; main()"`` with the worktree as
+working directory and on ``PYTHONPATH``; a later one through a folder of symbolic links
+``mtg_judge/<engine|conformance|tools|fixtures|schema>`` put first on ``PYTHONPATH``. The
+worktree is removed afterwards (``git worktree remove --force``).
+
+Nothing is asserted: the numbers are printed, medians with ratios that mean something
+across machines. Times are wall-clock (``time.perf_counter``); the load average is printed
+before and after, since other processes on the machine slow every column.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import math
 import os
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `python tools/bench.py` from a source checkout
@@ -95,18 +121,6 @@ def protocol_runner(engine: ProtocolEngine) -> Callable[[dict, str], object]:
     return run
 
 
-def suite_wall_time(cases, workers: int, runs: int) -> float:
-    """Median wall time (seconds) of ``run_suite(cases, workers)`` over ``runs`` runs."""
-    from mtg_judge.conformance.runner import run_suite
-
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run_suite(cases, workers=workers)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
-
 def _progress(text: str) -> None:
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K" + text)
@@ -146,17 +160,221 @@ def summarize_times(name: str, times: dict[str, float], base: dict[str, float] |
             _ms(percentile(values, 95)), _s(sum(values)) if values else "-", ratio)
 
 
+# --------------------------------------------------------------------------------------------
+# A tree to measure: the working tree, or an older commit checked out in a git worktree
+
+#: Run in a fresh interpreter by :func:`probe`: argv = prefix ("" or "mtg_judge."), repeat,
+#: workers, suite runs, -k expression. Prints one JSON object.
+PROBE = r"""
+import importlib, json, statistics, sys, time
+t0 = time.perf_counter()
+prefix, repeat, workers, runs, keyword = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] or None
+runner = importlib.import_module(prefix + "conformance.runner")
+t1 = time.perf_counter()
+cases = runner.collect(keyword=keyword)
+t2 = time.perf_counter()
+cases = [c for c in cases if not c.problem]
+run_scenario = importlib.import_module(prefix + "engine").run_scenario
+per_case = {}
+for case in cases:
+    if repeat:
+        run_scenario(case.scenario, case.ruleset, cards=case.scenario.get("cards"))
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run_scenario(case.scenario, case.ruleset, cards=case.scenario.get("cards"))
+        samples.append(time.perf_counter() - start)
+    if samples:
+        per_case[case.name] = statistics.median(samples)
+suite = {}
+for n in sorted({1, workers}):
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        runner.run_suite(cases, workers=n)
+        samples.append(time.perf_counter() - start)
+    suite[str(n)] = statistics.median(samples) if samples else None
+print(json.dumps({"import": t1 - t0, "collect": t2 - t1, "cases": len(cases), "per_case": per_case, "suite": suite}))
+"""
+
+
+@dataclass
+class Tree:
+    """How to run one version of the project: ``cli`` is the command line of ``mtg-judge``,
+    ``python`` runs the probe, both with ``cwd`` and ``env``; ``prefix`` is the package
+    prefix of its modules (``"mtg_judge."``, or ``""`` before the rename)."""
+
+    label: str
+    cli: list[str]
+    cwd: Path
+    env: dict[str, str]
+    prefix: str
+    notes: list[str] = field(default_factory=list)
+
+
+def current_tree() -> Tree:
+    """The working tree as installed: the ``mtg-judge`` console script next to this
+    interpreter (else on PATH, else ``python -m mtg_judge.tools.cli``)."""
+    script = Path(sys.executable).parent / "mtg-judge"
+    if script.exists():
+        cli = [str(script)]
+    elif shutil.which("mtg-judge"):
+        cli = [shutil.which("mtg-judge")]
+    else:
+        cli = [sys.executable, "-m", "mtg_judge.tools.cli"]
+    head = _git("rev-parse", "--short", "HEAD") or "?"
+    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    changed = len(dirty.splitlines()) if dirty else 0
+    label = f"now ({head}" + (f" + {changed} modified files)" if changed else ")")
+    return Tree(label, cli, ROOT, dict(os.environ), "mtg_judge.")
+
+
+@contextlib.contextmanager
+def baseline_tree(rev: str) -> Iterator[Tree]:
+    """REV checked out (detached) into a temporary ``git worktree``, removed afterwards."""
+    short = _git("rev-parse", "--short", f"{rev}^{{commit}}")
+    if not short:
+        raise SystemExit(f"bench: --baseline {rev}: not a commit of {ROOT}")
+    tmp = Path(tempfile.mkdtemp(prefix="mtg-judge-bench-"))
+    path = tmp / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(path), short],
+                   check=True, capture_output=True, text=True)
+    try:
+        env = dict(os.environ)
+        pyproject = (path / "pyproject.toml").read_text(encoding="utf-8") \
+            if (path / "pyproject.toml").exists() else ""
+        if "mtg_judge" in pyproject:  # after the rename: mtg_judge.* -> the worktree's folders
+            shim = tmp / "shim" / "mtg_judge"
+            shim.mkdir(parents=True)
+            (shim / "__init__.py").write_text("")
+            for name in ("engine", "conformance", "tools", "fixtures", "schema"):
+                if (path / name).is_dir():
+                    (shim / name).symlink_to(path / name, target_is_directory=True)
+            env["PYTHONPATH"] = str(shim.parent)
+            tree = Tree(f"{short}", [sys.executable, "-m", "mtg_judge.tools.cli"], path, env, "mtg_judge.",
+                        [f"{short}: mtg_judge.* imported from the worktree through {shim}"])
+        else:  # before the rename: top-level engine, conformance, tools
+            env["PYTHONPATH"] = str(path)
+            tree = Tree(f"{short}", [sys.executable, "-c", "from tools.cli import main; main()"], path, env,
+                        "", [f"{short}: python -c \"from tools.cli import main; main()\" in the worktree"])
+        yield tree
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)],
+                       capture_output=True, text=True)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True, text=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _git(*args: str) -> str:
+    proc = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def probe(tree: Tree, repeat: int, workers: int, runs: int, keyword: str | None) -> dict:
+    """Run :data:`PROBE` for ``tree`` in a fresh interpreter; its JSON result."""
+    proc = subprocess.run([sys.executable, "-c", PROBE, tree.prefix, str(repeat), str(workers), str(runs),
+                           keyword or ""], cwd=tree.cwd, env=tree.env, capture_output=True, text=True)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise SystemExit(f"bench: the probe failed in {tree.label} (exit {proc.returncode}):\n"
+                         f"{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def time_cli(tree: Tree, args: list[str]) -> tuple[float, int]:
+    """Wall seconds of one ``mtg-judge <args>`` subprocess, start-up included; its exit code."""
+    start = time.perf_counter()
+    proc = subprocess.run([*tree.cli, *args], cwd=tree.cwd, env=tree.env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start, proc.returncode
+
+
+def whole_command(trees: list[Tree], args, workers: int) -> tuple[list[list[str]], dict[str, list[dict]]]:
+    """The rows of the side-by-side table: one measure per row, a column per tree, and the
+    ratio first tree / last tree when there are two; and the probes' results by tree label
+    (the first probe of each tree also timed every case and the in-process suite)."""
+    keyword = ["-k", args.keyword] if args.keyword else []
+    commands = [(f"mtg-judge run -n 1 (subprocess wall)", ["run", "-n", "1", *keyword]),
+                (f"mtg-judge run (default workers: {os.cpu_count()})", ["run", *keyword])]
+    probes: dict[str, list[dict]] = {t.label: [] for t in trees}
+    cli: dict[tuple[str, str], list[float]] = {}
+    codes: dict[tuple[str, str], set[int]] = {}
+    for i in range(max(1, args.probe_runs)):
+        for tree in trees:
+            _progress(f"probe {i + 1}/{args.probe_runs}: {tree.label}")
+            probes[tree.label].append(probe(tree, args.repeat if i == 0 else 0, workers,
+                                            args.suite_runs if i == 0 else 0, args.keyword))
+    for i in range(max(1, args.cli_runs)):
+        for name, cmd in commands:
+            for tree in trees:
+                _progress(f"{name} {i + 1}/{args.cli_runs}: {tree.label}")
+                seconds, code = time_cli(tree, cmd)
+                cli.setdefault((name, tree.label), []).append(seconds)
+                codes.setdefault((name, tree.label), set()).add(code)
+    _progress("")
+
+    def median_of(label: str, key: str) -> float:
+        return statistics.median(p[key] for p in probes[label])
+
+    rows: list[tuple[str, list[float], Callable[[float], str]]] = []
+    rows.append(("import of the runner, fresh process", [median_of(t.label, "import") for t in trees], _s))
+    rows.append(("collection, cold (collect())", [median_of(t.label, "collect") for t in trees], _s))
+    per_case = [list(probes[t.label][0]["per_case"].values()) for t in trees]
+    rows.append(("engine per scenario, median over cases",
+                 [statistics.median(v) if v else math.nan for v in per_case], _ms))
+    rows.append(("engine per scenario, p95", [percentile(v, 95) for v in per_case], _ms))
+    for n in sorted({1, workers}):
+        rows.append((f"suite in-process, run_suite -n {n} (no collection)",
+                     [probes[t.label][0]["suite"].get(str(n)) or math.nan for t in trees], _s))
+    for name, _ in commands:
+        rows.append((name, [statistics.median(cli[(name, t.label)]) for t in trees], _s))
+    out = [["measure", *[t.label for t in trees], *(["ratio (before / now)"] if len(trees) == 2 else [])]]
+    for name, values, fmt in rows:
+        ratio = [_ratio(values[0] / values[1]) if values[1] and not math.isnan(values[1]) else "-"] \
+            if len(trees) == 2 else []
+        out.append([name, *[fmt(v) for v in values], *ratio])
+    for (name, label), seen in codes.items():
+        if seen != {0}:
+            out.append([f"  (exit codes of {name} in {label}: {sorted(seen)})", *[""] * (len(out[0]) - 1)])
+    cases = [str(probes[t.label][0]["cases"]) for t in trees]
+    out.append(["cases collected", *cases, *([""] if len(trees) == 2 else [])])
+    return out, probes
+
+
+def grid(rows: list[list[str]]) -> str:
+    """An aligned text table: the first row is the header, the first column left-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    fmt = lambda r: "  ".join(  # noqa: E731
+        r[i].ljust(widths[i]) if i == 0 else r[i].rjust(widths[i]) for i in range(len(r)))
+    return "\n".join([fmt(rows[0]), "-" * (sum(widths) + 2 * (len(widths) - 1)), *map(fmt, rows[1:])])
+
+
+def _load() -> str:
+    try:
+        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmarks and print the table. Returns 0 (1 if there is nothing to run)."""
+    """Run the benchmarks and print the tables. Returns 0 (1 if there is nothing to run)."""
     parser = argparse.ArgumentParser(prog="python -m mtg_judge.tools.bench", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-r", "--repeat", type=int, default=5,
                         help="timed runs per case (default 5)")
     parser.add_argument("-n", "--workers", default="2",
-                        help="worker processes for the parallel suite run, or 'auto' "
+                        help="worker processes for the parallel in-process suite run, or 'auto' "
                              "(default 2)")
     parser.add_argument("--suite-runs", type=int, default=3,
-                        help="whole-suite runs per setting; the median is shown (default 3)")
+                        help="in-process whole-suite runs per setting; the median is shown (default 3)")
+    parser.add_argument("--cli-runs", type=int, default=5,
+                        help="runs of each 'mtg-judge run' command per tree; the median is shown "
+                             "(default 5)")
+    parser.add_argument("--probe-runs", type=int, default=3,
+                        help="fresh processes timing import and cold collection per tree; the "
+                             "median is shown (default 3)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also measure commit REV (checked out into a temporary git worktree) "
+                             "and print both columns and their ratio, e.g. --baseline 8488881")
     parser.add_argument("-k", "--keyword", help="only cases matching this -k expression")
     parser.add_argument("--serve", default=None,
                         help="command of the reference protocol server "
@@ -173,30 +391,34 @@ def main(argv: list[str] | None = None) -> int:
                              "validated against schema/protocol-*.schema.json")
     args = parser.parse_args(argv)
     workers = (os.cpu_count() or 1) if args.workers == "auto" else int(args.workers)
-    repeat = max(1, args.repeat)
+    args.repeat = max(1, args.repeat)
 
     cases = load_cases(args.keyword)
     if not cases:
         print("no cases to run", file=sys.stderr)
         return 1
-    from mtg_judge.engine import run_scenario
+    print(f"mtg-judge benchmark: {len(cases)} cases (fixture x ruleset), {args.repeat} timed runs "
+          f"per case, {args.cli_runs} runs per command; Python {platform.python_version()} on "
+          f"{platform.machine()}, {os.cpu_count()} CPUs; {_load()} at the start")
 
-    def in_process(scenario: dict, ruleset: str) -> object:
-        return run_scenario(scenario, ruleset, cards=scenario.get("cards"))
+    now = current_tree()
+    with contextlib.ExitStack() as stack:
+        trees = [stack.enter_context(baseline_tree(args.baseline))] if args.baseline else []
+        trees.append(now)
+        rows, probes = whole_command(trees, args, workers)
+        notes = [note for tree in trees for note in tree.notes]
+    print()
+    print(grid(rows))
+    print("\nmedians; 'subprocess wall' rows are the command as typed, start-up included; "
+          "the probe rows come from fresh processes (collection cold)."
+          + ("\nratio = baseline time / current time (above 1: faster now)." if args.baseline else ""))
+    for note in notes:
+        print(note)
 
-    print(f"mtg-judge benchmark: {len(cases)} cases (fixture x ruleset), {repeat} timed runs "
-          f"per case; Python {platform.python_version()} on {platform.machine()}, "
-          f"{os.cpu_count()} CPUs")
-    local, errors = time_cases(cases, in_process, repeat, "in-process")
-    rows = [summarize_times("reference engine in-process, per scenario", local)]
-    problems = {"in-process": errors}
-
-    serial = suite_wall_time(cases, 1, args.suite_runs)
-    parallel = suite_wall_time(cases, workers, args.suite_runs)
-    rows.append(("suite wall time, serial", "", "", _s(serial), _ratio(1.0)))
-    rows.append((f"suite wall time, -n {workers}", "", "", _s(parallel),
-                 _ratio(serial / parallel) + " speed-up"))
-
+    # Per-scenario in-process times of the working tree (its first probe), for the protocol rows.
+    local = probes[now.label][0]["per_case"]
+    table_rows = [summarize_times("reference engine in-process, per scenario", local)] if local else []
+    problems: dict[str, dict[str, str]] = {}
     serve = args.serve or serve_command()
     engines = [] if args.no_protocol else [("reference via serve", serve, False)]
     if args.validate and not args.no_protocol:
@@ -207,22 +429,22 @@ def main(argv: list[str] | None = None) -> int:
     for name, command, validate in engines:
         try:
             with ProtocolEngine(command, timeout=args.timeout, validate=validate) as eng:
-                times, errors = time_cases(cases, protocol_runner(eng), repeat, name)
+                times, errors = time_cases(cases, protocol_runner(eng), args.repeat, name)
         except EngineError as exc:
             problems[name] = {"(start)": str(exc)}
             continue
         problems[name] = errors
-        rows.append(summarize_times(f"{name}, per scenario", times, local))
+        table_rows.append(summarize_times(f"{name}, per scenario", times, local))
         if name == "reference via serve":
             overhead = [times[k] - local[k] for k in times if k in local]
-            rows.append(("protocol overhead, per scenario",
-                         _ms(statistics.median(overhead) if overhead else math.nan),
-                         _ms(percentile(overhead, 95)), _s(sum(overhead)), ""))
-
-    print()
-    print(table(rows))
-    print("\nratio: per-scenario rows give the median over cases of (time / in-process time);"
-          "\nsuite rows give serial time / time. p95 is nearest-rank over cases.")
+            table_rows.append(("protocol overhead, per scenario",
+                               _ms(statistics.median(overhead) if overhead else math.nan),
+                               _ms(percentile(overhead, 95)), _s(sum(overhead)), ""))
+    if engines:
+        print()
+        print(table(table_rows))
+        print("\nratio: per-scenario rows give the median over cases of (time / in-process time). "
+              "p95 is nearest-rank over cases.")
     if local:
         slowest = sorted(local.items(), key=lambda item: -item[1])[:5]
         print("\nslowest scenarios in-process: " + ", ".join(
@@ -232,6 +454,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{name}: {len(errs)} case(s) not timed:")
             for case, message in sorted(errs.items())[:10]:
                 print(f"  {case}: {message.splitlines()[0][:160]}")
+    print(f"\n{_load()} at the end")
     return 0
 
 
