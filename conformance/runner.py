@@ -17,7 +17,7 @@ import re
 import sys
 import threading
 import traceback
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -521,6 +521,8 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
     chunks of about 1/8 of a worker's share (at most 32 cases) so that the progress bar
     moves and the last chunks balance the workers; with ``max_fail`` a chunk is one case,
     so that the run stops where the serial one would (cases already running finish)."""
+    from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for a parallel run
+
     _reference_engine()  # import the engine once, before the workers are forked
     if limit.max_fail is not None:
         size = 1
