@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,12 @@ class CardDefinition:
 
     def __deepcopy__(self, memo: dict) -> "CardDefinition":  # immutable: share it
         return self
+
+    @cached_property
+    def static_abilities(self) -> tuple:
+        """The card's static abilities (``"kind": "static"``), computed once (the definition
+        is immutable): most cards have none, and the layers look at every permanent's."""
+        return tuple(ab for ab in self.abilities if ab.get("kind") == "static")
 
     @property
     def is_permanent_card(self) -> bool:

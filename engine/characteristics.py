@@ -27,12 +27,20 @@ def static_effects(game: "Game") -> list[tuple[GameObject, dict]]:
     """Every static ability's effect of every permanent on the battlefield, in timestamp
     order: ``[(source, effect dict)]``. A static ability with a ``condition`` (e.g.
     threshold, CR 207.2c) applies only while it holds."""
+    # (a face-down permanent has no abilities, CR 708.2a)
+    holders = [perm for perm in game.battlefield if not perm.face_down and perm.definition.static_abilities]
+    if not holders:
+        return []
     out = []
-    for perm in sorted(game.battlefield, key=lambda o: o.timestamp):
-        for ab in perm.chars.abilities:
-            if ab.get("kind") == "static" and condition_holds(game, perm, ab.get("condition")):
+    for perm in sorted(holders, key=_timestamp):
+        for ab in perm.chars.static_abilities:
+            if condition_holds(game, perm, ab.get("condition")):
                 out.append((perm, ab["effect"]))
     return out
+
+
+def _timestamp(obj: GameObject) -> int:
+    return obj.timestamp
 
 
 def triggered_abilities(game: "Game", obj: GameObject) -> list[tuple[Any, dict]]:

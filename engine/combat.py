@@ -323,5 +323,5 @@ def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers:
         for b in blockers:
             if dict((t.ref, n) for t, n in out if not isinstance(t, str)).get(b.ref, 0) < lethal_damage(game, b):
                 raise IllegalAction("invalid_damage_assignment",
-                                    f"lethal damage to every blocker before the player (CR 702.19c)")
+                                    "lethal damage to every blocker before the player (CR 702.19c)")
     return out

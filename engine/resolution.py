@@ -53,7 +53,6 @@ class Resolution:
         if item in self.stack:
             self.stack.remove(item)
         if item.kind == "spell" and item.obj is not None and item.obj.zone == "stack":
-            d = item.obj.definition
             if item.obj.chars.types and any(t in item.obj.chars.types for t in ("Artifact", "Creature",
                                                                                  "Enchantment", "Land",
                                                                                  "Planeswalker", "Battle")):

@@ -90,8 +90,9 @@ def save(game: "Game") -> Saved:
         pool = p.pool
         instances.append((pool, pool.__dict__.copy()))
         dicts.append((pool.mana, pool.mana.copy()))
-    for obj in game.objects.values():
-        _save_object(out, obj)
+    for obj in game.objects.values():  # _save_object, inlined: the loop that matters
+        instances.append((obj, obj.__dict__.copy()))
+        dicts.append((obj.counters, obj.counters.copy()))
     for item in game.stack:
         instances.append((item, item.__dict__.copy()))
         lists.append((item.targets, item.targets.copy()))

@@ -7,7 +7,7 @@ checkpoint in a fresh game and offering the probe as the next input.
 
 from __future__ import annotations
 
-import copy
+import json
 from typing import Any, Callable
 
 from .cards import CardDefinition, load_card_db
@@ -230,7 +230,7 @@ def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> 
     def on_read(game: Game, i: int) -> None:
         after = i - 1
         if after in wanted and after not in seen:
-            seen[after] = copy.deepcopy(game.state())
+            seen[after] = _json_copy(game.state())
 
     game = _play(scenario, ruleset, db, script, on_read)
     final = game.state()
@@ -244,6 +244,18 @@ def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> 
             probes.append(probe(scenario, ruleset, db, script[:after + 1], action))
         checkpoints.append({"after": after, "state": seen[after], "probes": probes})
     return {"events": game.events, "state": final, "checkpoints": checkpoints}
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (dicts, lists, tuples, scalars): a checkpoint's state
+    shares nothing with the game or with a later state."""
+    if type(value) is dict:
+        return {k: _json_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_json_copy(v) for v in value]
+    if type(value) is tuple:
+        return tuple(_json_copy(v) for v in value)
+    return value
 
 
 def probe(scenario: dict, ruleset: str, cards: dict, prefix: list[dict], action: dict) -> dict:
@@ -263,7 +275,24 @@ def _card_db(cards: Any) -> dict[str, CardDefinition]:
         return _default_db()
     if isinstance(cards, dict) and all(isinstance(v, CardDefinition) for v in cards.values()):
         return cards
+    if isinstance(cards, dict):
+        try:
+            key = json.dumps(cards)  # the order of keys is kept, as given
+        except (TypeError, ValueError):  # not JSON data: no cache, load_card_db says what is wrong
+            return load_card_db(cards)
+        db = _BUILT.get(key)
+        if db is None:
+            db = load_card_db(cards)  # ScenarioError for a malformed card (not cached)
+            if len(_BUILT) >= 256:
+                _BUILT.clear()
+            _BUILT[key] = db
+        return dict(db)
     return load_card_db(cards)
+
+
+#: Definitions built from ``{name: card dict}`` data, by its JSON text: the same cards come
+#: with every run of a fixture, and definitions are immutable, so runs share them.
+_BUILT: dict[str, dict[str, CardDefinition]] = {}
 
 
 _DEFAULT: dict[str, CardDefinition] = {}
