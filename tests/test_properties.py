@@ -48,8 +48,12 @@ def spec_below(rng: SplitMix64, n: int) -> int:
 
 
 @PROFILE
-@given(seed=st.integers(0, MASK), n=st.integers(1, 1 << 64), draws=st.integers(1, 20))
+@given(seed=st.integers(0, MASK), n=st.integers(1, 1 << 63), draws=st.integers(1, 20))
 def test_below_is_in_range_and_follows_the_documented_rejection(seed, n, draws):
+    # n <= 2^63: above it, (2^63 // n) * n is 0 and the documented rejection never ends (the
+    # engine draws below the size of a library or a list of options). Hypothesis tries the
+    # integer constants it finds in the loaded modules' code, so which n it draws depends on
+    # what else the process imported: under xdist it drew one above 2^63 and the test hung.
     a, b = SplitMix64(seed), SplitMix64(seed)
     for _ in range(draws):
         x = a.below(n)
