@@ -16,10 +16,13 @@ class Actions:
     """Keyword actions, life and damage (a mixin of :class:`~.game.Game`)."""
 
     def tap(self, obj: GameObject) -> None:
+        """Tap the permanent (the keyword action "tap", CR 701); logged as ``tapped``."""
         obj.tapped = True
         self.log("tapped", object=obj.ref, card=obj.card)
 
     def untap(self, obj: GameObject) -> None:
+        """Untap the permanent if it is tapped (the keyword action "untap", CR 701); logged as
+        ``untapped``."""
         if obj.tapped:
             obj.tapped = False
             self.log("untapped", object=obj.ref, card=obj.card)
@@ -82,6 +85,7 @@ class Actions:
         self.move(obj, "graveyard", cause="sacrifice")
 
     def gain_life(self, player: str, n: int) -> None:
+        """CR 119.3: the player gains ``n`` life (nothing for ``n`` of 0 or less)."""
         if n <= 0:
             return
         p = self.players[player]
@@ -89,6 +93,8 @@ class Actions:
         self.log("life_gained", player=player, amount=n, life=p.life)
 
     def lose_life(self, player: str, n: int) -> None:
+        """CR 119.3: the player loses ``n`` life (nothing for ``n`` of 0 or less); losing the
+        game at 0 life is a state-based action (CR 704.5a)."""
         if n <= 0:
             return
         p = self.players[player]

@@ -58,6 +58,7 @@ class GameCore:
         return None
 
     def opponents(self, player: str) -> list[str]:
+        """The player's opponents still in the game, in turn order (CR 102.2)."""
         return [p for p in self.order if p != player and not self.players[p].lost]
 
     def apnap(self) -> list[str]:
@@ -66,10 +67,13 @@ class GameCore:
         return self.order[i:] + self.order[:i]
 
     def living(self) -> list[str]:
+        """The players who have not lost, in turn order (CR 104.3)."""
         return [p for p in self.order if not self.players[p].lost]
 
     def combat_attackers(self) -> set:
+        """The refs of the attacking creatures (empty outside combat)."""
         return set(self.combat.attackers) if self.combat is not None else set()
 
     def combat_blockers(self) -> set:
+        """The refs of the blocking creatures (empty outside combat)."""
         return set(self.combat.blockers) if self.combat is not None else set()

@@ -66,6 +66,8 @@ class Priority:
                 self.reject(inp, err)
 
     def next_player(self, player: str) -> str:
+        """The next living player after ``player`` in turn order (CR 117.3d: who receives
+        priority after a pass)."""
         living = self.living()
         i = self.order.index(player)
         while True:

@@ -24,7 +24,6 @@ class Resolution:
         permanent spell enters the battlefield (CR 608.3); a copy ceases to exist (CR
         707.10a). Casts offered by the resolving ability (suspend, madness) happen as it
         finishes."""
-
         item = self.stack[-1]
         if item.kind == "combat_damage":
             self.stack.pop()

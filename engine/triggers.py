@@ -121,7 +121,6 @@ class TriggeredAbilities:
         beginning of a step, of suspended cards in exile, CR 702.62a) against the event.
         Each one that triggers, and whose intervening "if" holds (CR 603.4), waits in
         ``pending_triggers`` until a player would receive priority."""
-
         sources = list(self.battlefield) + [o for o in (lki or []) if o not in self.battlefield]
         candidates = [(src, key, ab) for src in sources for key, ab in ch.triggered_abilities(self, src)
                       if ab.get("zone", "battlefield") == "battlefield" and not ab.get("mana_ability")]

@@ -97,7 +97,6 @@ class TurnStructure:
     def run_step(self) -> None:
         """One step: begin it (turn-based actions, "at the beginning of" triggers), give
         priority where players get it, then end it (mana empties, CR 500.4)."""
-
         self.phase = PHASE_OF[self.step]
         self.step_serial += 1
         self.log("step_began", turn=self.turn, phase=self.phase, step=self.step)

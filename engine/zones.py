@@ -14,6 +14,8 @@ class Zones:
     """Zones and moves between them (a mixin of :class:`~.game.Game`)."""
 
     def zone_list(self, obj: GameObject) -> list:
+        """The list that holds ``obj``: the battlefield, or its owner's zone (an object on
+        the stack is held by its StackItem: an empty list)."""
         if obj.zone == "battlefield":
             return self.battlefield
         if obj.zone == "stack":
