@@ -43,13 +43,14 @@ def _timestamp(obj: GameObject) -> int:
     return obj.timestamp
 
 
-def triggered_abilities(game: "Game", obj: GameObject) -> list[tuple[Any, dict]]:
+def triggered_abilities(game: "Game", obj: GameObject, statics: list | None = None) -> list[tuple[Any, dict]]:
     """The triggered abilities of a permanent: printed ones (keyed by their index in the
     card's abilities) and those of its keywords (keyed by the keyword, e.g. ``flanking``).
-    A face-down permanent has none (CR 708.2a)."""
+    A face-down permanent has none (CR 708.2a). ``statics``: :func:`static_effects` of the
+    game as it is now, when the caller looks at many objects at once."""
     out: list[tuple[Any, dict]] = [(i, ab) for i, ab in enumerate(obj.chars.abilities) if ab.get("kind") == "triggered"]
     if obj.zone == "battlefield":
-        out += keyword_abilities.triggered_from_keywords(keywords(game, obj))
+        out += keyword_abilities.triggered_from_keywords(keywords(game, obj, statics))
     return out
 
 
@@ -73,15 +74,20 @@ def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[G
 _STATIC_DEPTH = [0]  # >0 while deciding what a static ability affects
 
 
-def keywords(game: "Game", obj: GameObject) -> list[dict]:
+def keywords(game: "Game", obj: GameObject, statics: list | None = None) -> list[dict]:
     """The object's keyword abilities after layer 6 (printed, granted by statics, then by
     resolved effects in timestamp order). While the game works out which objects a static
     ability applies to, keyword conditions look at the other layers only (a static that
-    grants a keyword to creatures "with" that keyword doesn't depend on itself, CR 613.8)."""
+    grants a keyword to creatures "with" that keyword doesn't depend on itself, CR 613.8).
+    ``statics``: :func:`static_effects` of the game as it is now, if the caller has it."""
     kws = [dict(k) for k in obj.chars.keywords]
     if obj.zone != "battlefield":
         return kws
-    for src, eff in (static_effects(game) if not _STATIC_DEPTH[0] else []):
+    if _STATIC_DEPTH[0]:
+        statics = []
+    elif statics is None:
+        statics = static_effects(game)
+    for src, eff in statics:
         if eff.get("type") == "grant_keywords" and obj in affected_by_static(game, src, eff):
             kws.extend(_norm(k) for k in eff.get("keywords", ()))
     for ce in game.effects:
@@ -214,12 +220,13 @@ def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:
     return subtype == state[4:] or (printed and not is_creature_type)
 
 
-def abilities(game: "Game", obj: GameObject) -> list[dict]:
+def abilities(game: "Game", obj: GameObject, statics: list | None = None) -> list[dict]:
     """The object's abilities: printed ones (none while face down), then those granted by
-    static abilities (CR 613.1f), in timestamp order."""
+    static abilities (CR 613.1f), in timestamp order. ``statics``: :func:`static_effects`
+    of the game as it is now, if the caller has it."""
     out = list(obj.chars.abilities)
     if obj.zone == "battlefield":
-        for src, eff in static_effects(game):
+        for src, eff in (static_effects(game) if statics is None else statics):
             if eff.get("type") == "grant_abilities" and obj in affected_by_static(game, src, eff):
                 out.extend(eff.get("abilities", ()))
     return out

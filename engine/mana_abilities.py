@@ -43,8 +43,9 @@ class ManaAbilities:
         permanent is tapped for mana, as ``(source permanent, ability)`` pairs (Fertile
         Ground's). :meth:`mana_triggered_by` says which apply to one permanent."""
         out = []
+        statics = ch.static_effects(self)
         for perm in self.battlefield:
-            for ab in ch.abilities(self, perm):
+            for ab in ch.abilities(self, perm, statics):
                 if (ab.get("kind") == "triggered" and ab.get("mana_ability")
                         and ab.get("trigger", {}).get("event") == "tapped_for_mana"):
                     out.append((perm, ab))

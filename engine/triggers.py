@@ -122,7 +122,8 @@ class TriggeredAbilities:
         Each one that triggers, and whose intervening "if" holds (CR 603.4), waits in
         ``pending_triggers`` until a player would receive priority."""
         sources = list(self.battlefield) + [o for o in (lki or []) if o not in self.battlefield]
-        candidates = [(src, key, ab) for src in sources for key, ab in ch.triggered_abilities(self, src)
+        statics = ch.static_effects(self)
+        candidates = [(src, key, ab) for src in sources for key, ab in ch.triggered_abilities(self, src, statics)
                       if ab.get("zone", "battlefield") == "battlefield" and not ab.get("mana_ability")]
         for pid in self.order:
             for obj in self.players[pid].exile:
