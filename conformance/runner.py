@@ -498,7 +498,15 @@ def _init_worker(cases: list[Case]) -> None:
 
 
 def _run_chunk(indexes: range) -> list[tuple[int, CaseResult]]:
-    return [(i, run_case(_worker_cases[i])) for i in indexes]
+    """Run the cases at ``indexes``; their results go back to the parent without their
+    :class:`Case` (the parent has it: sending it back would pickle every scenario again,
+    about 60% of the bytes), :func:`_run_processes` puts it back."""
+    out = []
+    for i in indexes:
+        result = run_case(_worker_cases[i])
+        result.case = None  # type: ignore[assignment]
+        out.append((i, result))
+    return out
 
 
 def _pool_context():
@@ -536,6 +544,7 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
             if future.cancelled():
                 continue
             for index, result in future.result():
+                result.case = cases[index]
                 done(index, limit.count(result))
             if limit.reached():
                 for pending in futures:
