@@ -9,7 +9,7 @@ contents back into the *same* Python objects, so a reference held across the rol
 (a caller's ``obj``) still names the object the game has. Far cheaper than
 ``copy.deepcopy`` of the game, which was most of the engine's time.
 
-This module must know every container the engine mutates in place; ``tests/test_layers.py``
+This module must know every container the engine mutates in place; ``tests/test_rollback.py``
 checks a restore against a deep comparison on real games.
 """
 
