@@ -41,10 +41,13 @@ class SplitMix64:
     def below(self, n: int) -> int:
         """Draw uniformly from ``[0, n)`` by rejection sampling on 63-bit values.
 
-        Raises ValueError if ``n < 1``.
+        Raises ValueError if ``n < 1`` or ``n > 2**63`` (63-bit values can't cover a larger
+        range: the rejection would never end).
         """
         if n < 1:
             raise ValueError("below(n) needs n >= 1")
+        if n > 1 << 63:
+            raise ValueError("below(n) needs n <= 2**63 (it draws 63-bit values)")
         limit = ((1 << 63) // n) * n
         while True:
             x = self.next() >> 1
