@@ -194,7 +194,8 @@ for n in sorted({1, workers}):
         runner.run_suite(cases, workers=n)
         samples.append(time.perf_counter() - start)
     suite[str(n)] = statistics.median(samples) if samples else None
-print(json.dumps({"import": t1 - t0, "collect": t2 - t1, "cases": len(cases), "per_case": per_case, "suite": suite}))
+print(json.dumps({"import": t1 - t0, "collect": t2 - t1, "cases": len(cases), "per_case": per_case, "suite": suite,
+                  "file": runner.__file__}))
 """
 
 
@@ -277,7 +278,10 @@ def probe(tree: Tree, repeat: int, workers: int, runs: int, keyword: str | None)
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"bench: the probe failed in {tree.label} (exit {proc.returncode}):\n"
                          f"{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    if not Path(out["file"]).resolve().is_relative_to(tree.cwd.resolve()):
+        raise SystemExit(f"bench: {tree.label} imported {out['file']}, not its own code in {tree.cwd}")
+    return out
 
 
 def time_cli(tree: Tree, args: list[str]) -> tuple[float, int]:
