@@ -522,33 +522,56 @@ def _pool_context():
 
 def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseResult], None],
                    limit: "_FailLimit") -> None:
-    """The reference engine in ``workers`` processes (issue 10: what costs time around the
-    engine). The cases are not pickled per task: the pool's initializer hands the whole list
-    to each worker once (free under ``fork``: the worker inherits the parent's memory, with
-    the engine already imported), and a task is a ``range`` of case indexes. Tasks are
-    chunks of about 1/8 of a worker's share (at most 32 cases) so that the progress bar
-    moves and the last chunks balance the workers; with ``max_fail`` a chunk is one case,
+    """The reference engine in ``workers`` processes: the parent and ``workers - 1``
+    children (issue 10: what costs time around the engine).
+
+    The cases are not pickled per task: the pool's initializer hands the whole list to each
+    child once (free under ``fork``: the child inherits the parent's memory, with the engine
+    already imported), and a task is a ``range`` of case indexes. Tasks are chunks of about
+    1/8 of a worker's share (at most 32 cases) so that the progress bar moves and the last
+    chunks balance the workers; the children take chunks from the front, the parent runs
+    chunks from the back itself (those the pool has not started: a cancelled future) instead
+    of waiting idle, so its results are never pickled. With ``max_fail`` a chunk is one case,
     so that the run stops where the serial one would (cases already running finish)."""
     from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for a parallel run
 
-    _reference_engine()  # import the engine once, before the workers are forked
+    _reference_engine()  # import the engine once, before the children are forked
     if limit.max_fail is not None:
         size = 1
     else:
         size = max(1, min(32, -(-len(cases) // (workers * 8))))
     chunks = [range(start, min(start + size, len(cases))) for start in range(0, len(cases), size)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(),
-                             initializer=_init_worker, initargs=(cases,)) as pool:
-        futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
-        for future in as_completed(futures):
+    handled: set[int] = set()
+
+    def collect_finished(futures: list, block: bool) -> None:
+        pending = [k for k, f in enumerate(futures) if k not in handled and not f.cancelled()]
+        finished = as_completed([futures[k] for k in pending]) if block else \
+            [futures[k] for k in pending if futures[k].done()]
+        index_of = {id(futures[k]): k for k in pending}
+        for future in finished:
+            handled.add(index_of[id(future)])
             if future.cancelled():
                 continue
             for index, result in future.result():
                 result.case = cases[index]
                 done(index, limit.count(result))
             if limit.reached():
-                for pending in futures:
-                    pending.cancel()
+                for other in futures:
+                    other.cancel()
+
+    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=_pool_context(),
+                             initializer=_init_worker, initargs=(cases,)) as pool:
+        futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
+        for k in reversed(range(len(chunks))):
+            if limit.reached() or not futures[k].cancel():
+                break  # the children have every chunk left
+            handled.add(k)
+            for index in chunks[k]:
+                if limit.reached():
+                    break
+                done(index, limit.count(run_case(cases[index])))
+            collect_finished(futures, block=False)
+        collect_finished(futures, block=True)
 
 
 class _FailLimit:
