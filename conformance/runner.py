@@ -443,7 +443,8 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
     """Run ``cases``; return their results in case order, whatever the scheduling.
 
     Without ``engine_command``, the reference engine runs in-process: serially for
-    ``workers <= 1``, otherwise in a ``ProcessPoolExecutor`` of ``workers`` processes. With
+    ``workers <= 1``, otherwise in ``workers`` processes: this one and ``workers - 1`` children
+    of a ``ProcessPoolExecutor`` (forked on Linux; see :func:`_run_processes`). With
     ``engine_command`` (a shell-style command line), ``workers`` engine processes are started,
     each serving one worker thread; each has read timeout ``timeout`` seconds (per reply,
     so per case), is restarted after a crash, a timeout, an unreadable reply or a wrong
