@@ -301,7 +301,7 @@ def _fast_input_validator():
         from mtg_judge.conformance import loader
         _FAST_INPUT_VALIDATOR.append(jsonschema_rs.Draft202012Validator(
             {"$ref": loader.SCHEMA_BASE_URI + "scenario.schema.json#/$defs/input"},
-            registry=loader._fast_registry()))
+            registry=loader._fast_registry(), offline=True))
     return _FAST_INPUT_VALIDATOR[0]
 
 
