@@ -10,8 +10,15 @@ from click.testing import CliRunner
 from mtg_judge.conformance import runner
 from mtg_judge.tools.cli import main
 
-COMMANDS = [[], ["run"], ["validate"], ["show"], ["coverage"], ["snapshots"],
-            ["snapshots", "update"], ["serve"]]
+def _commands(group, prefix=()) -> list[list[str]]:
+    """Every command of the CLI, groups and their subcommands included, as argument lists."""
+    out = [list(prefix)]
+    for name, command in sorted(group.commands.items()):
+        out += _commands(command, (*prefix, name)) if hasattr(command, "commands") else [[*prefix, name]]
+    return out
+
+
+COMMANDS = _commands(main)
 
 CARD = {"name": "Grizzly Bears", "mana_cost": "{1}{G}", "type_line": "Creature — Bear",
         "supertypes": [], "types": ["Creature"], "subtypes": ["Bear"], "oracle_text": "",
@@ -86,6 +93,7 @@ def invoke(*args):
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "mtg-judge")
 def test_every_command_has_help(command):
+    assert len(COMMANDS) >= 13 and ["export"] in COMMANDS and ["snapshots", "update"] in COMMANDS
     result = invoke(*command, "--help")
     assert result.exit_code == 0, result.output
     assert "Usage:" in result.output
