@@ -178,8 +178,8 @@ def write_bundle(files: dict[str, bytes], out: Path | str, fmt: str = "dir",
     """Write :func:`bundle_files` output to ``out``: a folder (``fmt="dir"``) or one zip
     file (``fmt="zip"``). Returns ``out``.
 
-    A folder must not exist or be empty, unless ``force`` and it holds a bundle (a
-    ``manifest.json``), which is then replaced. A zip is written through a temporary file
+    A folder must not exist or be empty, unless ``force`` and it holds nothing but a bundle
+    exported before (:func:`_remove_old_bundle`), which is then replaced. A zip is written through a temporary file
     and a rename; an existing file is replaced only with ``force``. Raises
     :class:`BundleError` (the path and what was expected) or ``OSError``.
     """
@@ -206,19 +206,46 @@ def write_bundle(files: dict[str, bytes], out: Path | str, fmt: str = "dir",
         if not out.is_dir():
             raise BundleError(out, "exists and is not a folder")
         if any(out.iterdir()):
-            if not (force and (out / MANIFEST).is_file()):
+            if not force:
                 raise BundleError(out, "is not empty (use --force to replace a bundle "
                                        "exported there before)")
-            for child in out.iterdir():
-                if child.is_dir() and not child.is_symlink():
-                    shutil.rmtree(child)
-                else:
-                    child.unlink()
+            _remove_old_bundle(out)
     for name, data in files.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     return out
+
+
+def _remove_old_bundle(folder: Path) -> None:
+    """Delete the bundle exported into ``folder`` before, and nothing else: only a folder
+    whose every file is ``manifest.json`` (an mtg-judge bundle manifest) or listed in its
+    ``files`` is emptied (files first, then the folders left empty). Raises
+    :class:`BundleError` naming the first file that is not the old bundle's, so that
+    ``--force`` never deletes someone's project because it holds a ``manifest.json``."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        listed = set(manifest["files"]) if manifest.get("suite", {}).get("name") == "mtg-judge" \
+            and isinstance(manifest.get("bundle_version"), int) else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        listed = None
+    if listed is None:
+        raise BundleError(folder, "is not empty and holds no mtg-judge bundle (no manifest.json "
+                                  "with bundle_version and suite mtg-judge): --force only "
+                                  "replaces a bundle exported there before; choose a new or "
+                                  "empty folder")
+    files = sorted(p for p in folder.rglob("*") if not p.is_dir() or p.is_symlink())
+    for path in files:
+        name = path.relative_to(folder).as_posix()
+        if name != MANIFEST and name not in listed:
+            raise BundleError(folder, f"holds {name}, which is not a file of the bundle exported "
+                                      "there before: --force only replaces a folder holding "
+                                      "nothing but that bundle; nothing was deleted")
+    for path in files:
+        path.unlink()
+    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+        with contextlib.suppress(OSError):
+            sub.rmdir()
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:

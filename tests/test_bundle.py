@@ -128,8 +128,23 @@ def test_export_filters_and_refusals(tmp_path):
     other.mkdir()
     (other / "notes.txt").write_text("mine")
     refused = invoke("export", other, "--force")
-    assert refused.exit_code == 1 and "is not empty" in refused.output
+    assert refused.exit_code == 1 and "holds no mtg-judge bundle" in refused.output
     assert (other / "notes.txt").read_text() == "mine"
+    # --force never deletes a project because it has a manifest.json of its own
+    webapp = tmp_path / "webapp"
+    (webapp / "src").mkdir(parents=True)
+    (webapp / "manifest.json").write_text('{"name": "my web app"}')
+    (webapp / "src" / "app.js").write_text("let x = 1;")
+    refused = invoke("export", webapp, "-k", "trample", "--force")
+    assert refused.exit_code == 1 and "holds no mtg-judge bundle" in refused.output
+    assert (webapp / "src" / "app.js").read_text() == "let x = 1;"
+    # nor a file of someone else's beside a bundle exported there (a vendored bundle)
+    (out / ".git").mkdir()
+    (out / ".git" / "HEAD").write_text("ref: refs/heads/main")
+    refused = invoke("export", out, "-k", "stack", "--force")
+    assert refused.exit_code == 1 and "holds .git/HEAD" in refused.output
+    assert (out / ".git" / "HEAD").is_file()
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8")) == replaced
     # usage errors
     assert invoke("export", tmp_path / "x", "--format", "tar").exit_code == 2
     assert invoke("export", tmp_path / "x", "-k", "a and (").exit_code == 2
