@@ -17,9 +17,13 @@ the unsharded report.
 
 from __future__ import annotations
 
+import heapq
 import re
 
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
+
+#: The largest N of ``--shard K/N`` (a matrix wider than the suite has cases makes no sense).
+MAX_SHARDS = 1000
 
 #: The fixed cost of one case, in script inputs (engine start-up, setup, checks).
 CASE_OVERHEAD = 4
@@ -32,7 +36,7 @@ def parse_shard(text: str) -> tuple[int, int]:
     (2, 3)
 
     Raises ``ValueError`` with a message saying what was expected for anything else
-    (``"x"``, ``"0/3"``, ``"4/3"``, ``"1/0"``).
+    (``"x"``, ``"0/3"``, ``"4/3"``, ``"1/0"``, an N above :data:`MAX_SHARDS`).
     """
     found = _SHARD.fullmatch(text or "")
     if not found:
@@ -41,6 +45,8 @@ def parse_shard(text: str) -> tuple[int, int]:
     k, n = int(found.group(1)), int(found.group(2))
     if n < 1:
         raise ValueError(f"{text!r}: the number of shards N must be at least 1")
+    if n > MAX_SHARDS:
+        raise ValueError(f"{text!r}: the number of shards N must be at most {MAX_SHARDS}")
     if not 1 <= k <= n:
         raise ValueError(f"{text!r}: the shard K must be between 1 and N={n}")
     return k, n
@@ -61,12 +67,12 @@ def assign(cases: list, n: int) -> list[int]:
         raise ValueError(f"the number of shards must be at least 1, not {n}")
     costs = [case_cost(c) for c in cases]
     order = sorted(range(len(cases)), key=lambda i: (-costs[i], cases[i].name, i))
-    loads = [0] * n
+    loads = [(0, j) for j in range(min(n, len(cases)))]  # a heap of (load, shard index)
     out = [0] * len(cases)
     for i in order:
-        shard = min(range(n), key=lambda j: (loads[j], j))
-        loads[shard] += costs[i]
+        load, shard = heapq.heappop(loads)  # the least load so far, ties to the lowest shard
         out[i] = shard + 1
+        heapq.heappush(loads, (load + costs[i], shard))
     return out
 
 

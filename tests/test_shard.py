@@ -59,13 +59,22 @@ def test_parse_shard(text, expected):
                                             ("4/3", "between 1 and N=3"),
                                             ("1/0", "at least 1"), ("x", "is not K/N"),
                                             ("1/3/4", "is not K/N"), ("-1/3", "is not K/N"),
-                                            ("", "is not K/N")])
+                                            ("", "is not K/N"),
+                                            ("1/1001", "at most 1000"),
+                                            ("99999999999999999999/99999999999999999999",
+                                             "at most 1000")])
 def test_bad_shards_are_usage_errors(value, message):
     result = invoke("run", "--shard", value)
     assert result.exit_code == 2, result.output
     assert "--shard" in result.output and message in result.output
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):
         parse_shard(value)
+
+
+def test_an_empty_shard_says_why():
+    result = invoke("run", "-k", "last-in-first-out", "--shard", "4/5")
+    assert result.exit_code == 1
+    assert "shard 4/5 is empty: only 3 cases are selected for 5 shards" in result.output
 
 
 def test_shards_cover_every_case_exactly_once_and_balance():

@@ -153,6 +153,10 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
         positions = {case.name: i for i, case in select(cases, *shard)}
         click.echo(f"shard {shard[0]}/{shard[1]}: {len(positions)} of {len(cases)} cases",
                    err=True)
+        if cases and not positions:
+            raise click.ClickException(
+                f"shard {shard[0]}/{shard[1]} is empty: only {len(cases)} cases are selected for "
+                f"{shard[1]} shards; choose N at most the number of cases (docs/PROTOCOL.md §8)")
         cases = [case for case in cases if case.name in positions]
     if not cases:
         raise click.ClickException("no cases selected (check --fixtures, --bundle, --ruleset, "
