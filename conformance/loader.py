@@ -112,7 +112,8 @@ def load_json(path: str | Path) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
-        raise FixtureError(path, "$", f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+        where = "" if exc.msg.endswith(" at") else " at"  # "Unterminated string starting at"
+        raise FixtureError(path, "$", f"invalid JSON: {exc.msg}{where} line {exc.lineno} column {exc.colno}",
                            "valid JSON") from None
     except _DuplicateKey as exc:
         raise FixtureError(path, "$", f"duplicate key {exc.key!r} in one object",
