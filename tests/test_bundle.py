@@ -263,3 +263,13 @@ def test_the_whole_suite_plays_from_a_bundle_without_the_fixtures(tmp_path):
     assert played.cases == normal.cases  # names, order, paths, statuses, checks, messages
     assert played.counts["passed"] == len(cases)
     assert played.header["implementation"]["name"] == "mtg-judge-reference"
+
+
+def test_a_bundle_given_as_fixtures_points_to_bundle(tmp_path):
+    out = tmp_path / "b"
+    assert invoke("export", out, "-k", "last-in-first-out").exit_code == 0
+    for command in (["run"], ["validate"], ["coverage"]):
+        result = invoke(*command, "--fixtures", out)
+        assert result.exit_code == 2, result.output
+        assert "is a bundle written by 'mtg-judge export'" in result.output
+        assert "--bundle PATH" in result.output

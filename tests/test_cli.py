@@ -209,3 +209,10 @@ def test_k_expressions(expr, expected):
 def test_malformed_k_expressions(expr):
     with pytest.raises(ValueError):
         runner.keyword_matches(expr, "x")
+
+
+def test_validate_refuses_a_folder_without_fixtures(tmp_path):
+    result = invoke("validate", "--fixtures", tmp_path)
+    assert result.exit_code == 1
+    assert "no fixture files (<document>/<mechanic>/<name>.json) and no card files " \
+           f"(cards/*.json) in {tmp_path}: nothing to validate" in result.output

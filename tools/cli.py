@@ -19,9 +19,19 @@ from mtg_judge.conformance.runner import (DEFAULT_ROOT, RULESETS, Case, collect,
 
 from mtg_judge.conformance.resources import SNAPSHOT_DIR, checkout_root
 
+def _check_fixtures_dir(ctx, param, value):
+    """--fixtures: a usage error (exit 2) for a folder that is a bundle (it holds the
+    manifest.json of 'mtg-judge export'), which is played with --bundle instead."""
+    if value is not None and (value / "manifest.json").is_file() and (value / "cases").is_dir():
+        raise click.BadParameter(f"{value} is a bundle written by 'mtg-judge export', not a "
+                                 "fixtures folder: play it with 'mtg-judge run --bundle PATH' "
+                                 "(or pytest --mtg-fixtures=PATH)")
+    return value
+
+
 fixtures_option = click.option(
     "--fixtures", "fixtures_dir", default=str(DEFAULT_ROOT), show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path), callback=_check_fixtures_dir,
     help="The fixtures directory (<document>/<mechanic>/<name>.json, cards/, untestable.json).")
 
 
@@ -243,6 +253,10 @@ def validate(fixtures_dir):
     duplicate id). Prints each problem as 'file: path: message'; exit 1 if any."""
     from mtg_judge.conformance.lint import lint
 
+    if not any(fixtures_dir.glob("*/*/*.json")) and not any(fixtures_dir.glob("cards/*.json")):
+        raise click.ClickException(f"no fixture files (<document>/<mechanic>/<name>.json) and "
+                                   f"no card files (cards/*.json) in {fixtures_dir}: nothing to "
+                                   "validate")
     problems = lint(fixtures_dir)
     for problem in problems:
         click.echo(str(problem))  # "file: path: message"
