@@ -329,7 +329,9 @@ def read_bundle(path: Path | str) -> Bundle:
     Raises :class:`BundleError` naming the bundle or the file inside it for: no bundle
     there, no or unreadable ``manifest.json``, a ``bundle_version`` newer than
     :data:`BUNDLE_VERSION`, a manifest without its fields, a file the manifest lists that
-    is missing or whose sha256 differs (a damaged or edited bundle).
+    is missing or whose sha256 differs, a ``counts.cases`` that is not the number of
+    ``cases``, a case file under ``cases/`` that ``cases`` does not list (a damaged or edited
+    bundle).
     """
     path = Path(path)
     files = _read_files(path)
@@ -362,6 +364,15 @@ def read_bundle(path: Path | str) -> Bundle:
         if entry["file"] not in manifest["files"]:
             raise BundleError(where, f"case {entry['id']}: its file {entry['file']} has no sha256 "
                                      "in 'files'")
+    counted = (manifest.get("counts") or {}).get("cases") if isinstance(manifest.get("counts"), dict) else None
+    if counted != len(manifest["cases"]):
+        raise BundleError(where, f"counts.cases is {counted!r} but 'cases' lists "
+                                 f"{len(manifest['cases'])} (an edited manifest)")
+    listed = {entry["file"] for entry in manifest["cases"]}
+    for name in sorted(files):
+        if name.startswith("cases/") and name not in listed:
+            raise BundleError(f"{path}/{name}", "a case file the manifest's 'cases' does not list "
+                                                "(an edited bundle)")
     return Bundle(path, manifest, files)
 
 

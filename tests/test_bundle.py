@@ -192,6 +192,18 @@ def test_a_damaged_or_foreign_bundle_is_named(tmp_path):
     (missing / "schema" / "card.schema.json").unlink()
     result = invoke("run", "--bundle", missing)
     assert result.exit_code == 1 and "card.schema.json: missing" in result.output
+    # a case dropped from the manifest's list, its file and sha256 left
+    dropped = tmp_path / "dropped"
+    assert invoke("export", dropped, "-k", "last-in-first-out").exit_code == 0
+    manifest = json.loads((dropped / "manifest.json").read_text(encoding="utf-8"))
+    (dropped / "manifest.json").write_text(json.dumps({**manifest, "cases": manifest["cases"][1:]}))
+    result = invoke("run", "--bundle", dropped)
+    assert result.exit_code == 1 and "counts.cases is 3 but 'cases' lists 2" in result.output
+    manifest["counts"]["cases"] = 2
+    (dropped / "manifest.json").write_text(json.dumps({**manifest, "cases": manifest["cases"][1:]}))
+    result = invoke("run", "--bundle", dropped)
+    assert result.exit_code == 1 and manifest["cases"][0]["file"] in result.output
+    assert "a case file the manifest's 'cases' does not list" in result.output
     # --bundle and --fixtures together
     result = invoke("run", "--bundle", out, "--fixtures", FIXTURES_DIR)
     assert result.exit_code == 2 and "give one" in result.output
