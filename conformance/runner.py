@@ -12,8 +12,10 @@ case order so that every report is deterministic.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import re
+import signal
 import sys
 import threading
 import traceback
@@ -146,6 +148,20 @@ def check_result(fixture: dict, result: dict,
         else:
             checks.append(Check(name, "failed" if name in failed else "passed"))
     return checks, mismatches
+
+
+class RunInterrupted(Exception):
+    """Raised by :func:`run_suite` when the run was interrupted (a ``KeyboardInterrupt``:
+    Ctrl-C, or a signal handler that raises it, as ``mtg-judge run`` installs for SIGTERM).
+
+    ``results``: the :class:`CaseResult` of every case that finished before the interrupt,
+    in case order (cases still running were abandoned and are not in it). By the time it is
+    raised, the worker processes and engine processes of the run have been stopped.
+    """
+
+    def __init__(self, results: list["CaseResult"]):
+        super().__init__(f"run interrupted after {len(results)} cases")
+        self.results = results
 
 
 @dataclass
@@ -457,7 +473,10 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
     finished case, in completion order. ``on_start(implementation)`` is called with the
     engine's handshake ``implementation`` (the first worker's; the reference engine's
     :func:`mtg_judge.conformance.protocol.reference_implementation` in-process) before any case runs.
-    Raises ``EngineError`` if an engine cannot even be started.
+    Raises ``EngineError`` if an engine cannot even be started, and :class:`RunInterrupted`
+    (carrying the results so far) on a ``KeyboardInterrupt``: no case is started after it,
+    results arriving later are dropped, and the worker and engine processes are stopped
+    before it is raised.
     """
     if max_fail is not None and max_fail < 1:
         raise ValueError(f"max_fail must be at least 1, not {max_fail}")
@@ -470,20 +489,25 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
             progress(result)
 
     workers = max(1, min(workers, len(cases) or 1))
-    if engine_command is not None:
-        _run_protocol(cases, workers, engine_command, timeout, done, limit, validate, on_start)
-    else:
-        if on_start is not None:
-            from mtg_judge.conformance.protocol import reference_implementation
-
-            on_start(reference_implementation())
-        if workers == 1:
-            for i, case in enumerate(cases):
-                if limit.reached():
-                    break
-                done(i, limit.count(run_case(case)))
+    try:
+        if engine_command is not None:
+            _run_protocol(cases, workers, engine_command, timeout, done, limit, validate,
+                          on_start)
         else:
-            _run_processes(cases, workers, done, limit)
+            if on_start is not None:
+                from mtg_judge.conformance.protocol import reference_implementation
+
+                on_start(reference_implementation())
+            if workers == 1:
+                for i, case in enumerate(cases):
+                    if limit.reached():
+                        break
+                    done(i, limit.count(run_case(case)))
+            else:
+                _run_processes(cases, workers, done, limit)
+    except KeyboardInterrupt:
+        limit.halt()  # nothing recorded from here on
+        raise RunInterrupted([r for r in results if r is not None]) from None
     return [r for r in results if r is not None]
 
 
@@ -494,6 +518,10 @@ _worker_cases: list[Case] = []
 
 def _init_worker(cases: list[Case]) -> None:
     global _worker_cases
+    # The parent alone handles Ctrl-C (sent to the whole foreground process group) and
+    # SIGTERM: it stops its workers itself (see _run_processes).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _worker_cases = cases
     _reference_engine()  # imported here, not in the first case's time (a no-op when forked)
 
@@ -560,8 +588,10 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
                 for other in futures:
                     other.cancel()
 
-    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=_pool_context(),
-                             initializer=_init_worker, initargs=(cases,)) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers - 1, mp_context=_pool_context(),
+                               initializer=_init_worker, initargs=(cases,))
+    futures: list = []
+    try:
         futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
         for k in reversed(range(len(chunks))):
             if limit.reached() or not futures[k].cancel():
@@ -573,6 +603,35 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
                 done(index, limit.count(run_case(cases[index])))
             collect_finished(futures, block=False)
         collect_finished(futures, block=True)
+    except BaseException:  # an interrupt (or a broken pool): stop the children now
+        limit.halt()
+        for future in futures:
+            future.cancel()
+        _stop_pool_processes(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_pool_processes(pool, grace: float = 5.0) -> None:
+    """Terminate the worker processes of a ``ProcessPoolExecutor`` (SIGTERM, then SIGKILL
+    after ``grace`` seconds) and reap them, so that an interrupted run leaves no orphan."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with _suppress_errors():
+            process.terminate()
+    for process in processes:
+        with _suppress_errors():
+            process.join(grace)
+            if process.is_alive():
+                process.kill()
+                process.join(grace)
+
+
+def _suppress_errors():
+    import contextlib
+
+    return contextlib.suppress(OSError, ValueError, AttributeError)
 
 
 class _FailLimit:
@@ -595,6 +654,10 @@ class _FailLimit:
 
     def reached(self) -> bool:
         return self._stop.is_set()
+
+    def halt(self) -> None:
+        """Start no more cases (the run was interrupted)."""
+        self._stop.set()
 
 
 def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
@@ -622,7 +685,9 @@ def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
             finally:
                 engines.put(engine)
 
-        with ThreadPoolExecutor(max_workers=workers) as pool:
+        pool = ThreadPoolExecutor(max_workers=workers)
+        futures: dict = {}
+        try:
             futures = {pool.submit(work, case): i for i, case in enumerate(cases)}
             for future in as_completed(futures):
                 if future.cancelled():
@@ -633,9 +698,32 @@ def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
                 if limit.reached():
                     for pending in futures:
                         pending.cancel()
+        except BaseException:  # an interrupt: unblock the worker threads at once
+            limit.halt()
+            for pending in futures:
+                pending.cancel()
+            for engine in started:
+                _kill_engine_process(engine)
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     finally:
         for engine in started:
-            engine.stop()
+            engine.stop()  # also a process restarted by a worker after the kill above
+
+
+def _kill_engine_process(engine: ProtocolEngine) -> None:
+    """SIGKILL the engine's process group (from another thread than the one using the
+    engine: its pending read then ends at once as a crash, whose result is dropped);
+    :meth:`ProtocolEngine.stop` reaps it afterwards."""
+    proc = getattr(engine, "_proc", None)
+    if proc is None or proc.poll() is not None:
+        return
+    with _suppress_errors():
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover
+            proc.kill()
 
 
 # --------------------------------------------------------------------------------------------
@@ -658,28 +746,66 @@ def summarize(results: Iterable[CaseResult], by: str = "document") -> dict[str, 
 
 
 def compliance(row: dict[str, int]) -> str:
-    """passed / (passed + failed + errored) as a percentage string (DESIGN §10)."""
+    """passed / (passed + failed + errored) as a percentage string (DESIGN §10): the pass
+    rate *of the cases run*; ``"-"`` when none ran. Read it next to :func:`played` and
+    :func:`overall`: it ignores skipped cases."""
     ran = row["passed"] + row["failed"] + row["errored"]
     return f"{100 * row['passed'] / ran:.1f}%" if ran else "-"
 
 
+def played(row: dict[str, int], not_run: int = 0) -> tuple[int, int]:
+    """``(run, selected)``: the cases run (passed, failed or errored: not skipped) and all
+    the selected cases (``row["total"]`` plus ``not_run``, the cases a ``--max-fail`` stop
+    left out)."""
+    return row["passed"] + row["failed"] + row["errored"], row["total"] + not_run
+
+
+def overall(row: dict[str, int], not_run: int = 0) -> str:
+    """passed / every selected case (skipped and not-run cases included) as a percentage
+    string, ``"-"`` for no case: the honest single figure of a run (the badge's colour)."""
+    _run, selected = played(row, not_run)
+    return f"{100 * row['passed'] / selected:.1f}%" if selected else "-"
+
+
+def headline(row: dict[str, int], not_run: int = 0) -> str:
+    """The one-line summary of a run: ``"39/732 run · 100.0% of run · 5.3% of all"`` (cases
+    run of the selected, :func:`compliance`, :func:`overall`)."""
+    run, selected = played(row, not_run)
+    return f"{run}/{selected} run · {compliance(row)} of run · {overall(row, not_run)} of all"
+
+
 def summary_table(results: list[CaseResult], by: str = "document") -> str:
-    """A text table of :func:`summarize` with a total row and compliance per group."""
+    """A text table of :func:`summarize` with a total row, the cases run of each group's
+    cases, the pass rate of the run cases and passed of all (see :func:`format_table`)."""
     return format_table(summarize(results, by), by)
 
 
-def format_table(table: dict[str, dict[str, int]], by: str = "document") -> str:
+#: The columns of :func:`format_table` after the status counts.
+TABLE_FIGURES = ("run", "% of run", "% of all")
+
+
+def format_table(table: dict[str, dict[str, int]], by: str = "document",
+                 not_run: int = 0) -> str:
     """The text table of per-group counts (the shape :func:`summarize` returns): one row per
-    group, a total row, and compliance per row; ``by`` heads the first column."""
+    group, a total row, then a line :func:`headline` of the total. Each row gives the status
+    counts, ``run`` (``39/525``: cases run of the group's cases, :func:`played`),
+    ``% of run`` (:func:`compliance`) and ``% of all`` (:func:`overall`); ``by`` heads the
+    first column. ``not_run`` (cases a ``--max-fail`` stop left out) counts in the total."""
     total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
     width = max([len(by), len("total"), *map(len, table)])
-    head = f"{by:<{width}}  " + "  ".join(f"{s:>7}" for s in STATUSES) + "  compliance"
+    head = (f"{by:<{width}}  " + "  ".join(f"{s:>7}" for s in STATUSES) + "  "
+            + f"{TABLE_FIGURES[0]:>11}  {TABLE_FIGURES[1]:>8}  {TABLE_FIGURES[2]:>8}")
     lines = [head, "-" * len(head)]
     for name, row in [*table.items(), ("total", total)]:
+        extra = 0
         if name == "total":
             lines.append("-" * len(head))
+            extra = not_run
         counts = "  ".join(f"{row[s]:>7}" for s in STATUSES)
-        lines.append(f"{name:<{width}}  {counts}  {compliance(row):>10}")
+        run, selected = played(row, extra)
+        lines.append(f"{name:<{width}}  {counts}  {f'{run}/{selected}':>11}  "
+                     f"{compliance(row):>8}  {overall(row, extra):>8}")
+    lines.append(f"compliance: {headline(total, not_run)}")
     return "\n".join(lines)
 
 

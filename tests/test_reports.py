@@ -107,7 +107,9 @@ def test_records_have_the_documented_shape(report, tmp_path):
     assert "expect" not in later and later["status"] == "skipped"
     assert report.footer == {"kind": "footer", "compliance": "33.3%", "not_run": 0,
                              "counts": {"passed": 1, "failed": 1, "errored": 1, "skipped": 1,
-                                        "total": 4}, "skipped_checks": 2}
+                                        "total": 4}, "skipped_checks": 2,
+                             "run": 3, "selected": 4, "overall": "25.0%",
+                             "headline": "3/4 run · 33.3% of run · 25.0% of all"}
 
 
 def test_jsonl_round_trip(report, tmp_path):
@@ -179,7 +181,10 @@ def test_summary_table_is_the_runs_table(tmp_path, report):
 
 
 @pytest.mark.parametrize("passed, failed, skipped, message, color", [
-    (10, 0, 3, "100.0% (10/10)", "brightgreen"),
+    (10, 0, 0, "100.0% (10/10)", "brightgreen"),
+    # skipped cases count against the leading figure and its colour (issue 16)
+    (10, 0, 3, "76.9% (10/13) · 100.0% of 10 run", "yellowgreen"),
+    (1, 0, 19, "5.0% (1/20) · 100.0% of 1 run", "red"),
     (145, 10, 0, "93.5% (145/155)", "green"),
     (3, 1, 0, "75.0% (3/4)", "yellowgreen"),
     (1, 1, 0, "50.0% (1/2)", "yellow"),

@@ -6,15 +6,17 @@ run, an engine that cannot start); 2 bad usage (click's usage errors).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import click
 
-from mtg_judge.conformance.runner import (DEFAULT_ROOT, RULESETS, Case, collect, collect_file, keyword_matches,
+from mtg_judge.conformance.runner import (DEFAULT_ROOT, RULESETS, Case, RunInterrupted, collect, collect_file, keyword_matches,
                                 run_case, run_suite, summary_table)
 
 from mtg_judge.conformance.resources import SNAPSHOT_DIR, checkout_root
@@ -73,10 +75,79 @@ def _check_keyword(ctx, param, value):
     return value
 
 
-def _run_with_progress(cases: list[Case], label: str, **kwargs):
+def _run_with_progress(cases: list[Case], label: str, on_result=None, **kwargs):
+    def progress(result) -> None:
+        if on_result is not None:
+            on_result(result)
+        bar.update(1)
+
     with click.progressbar(length=len(cases), label=label, file=sys.stderr,
                            show_pos=True) as bar:
-        return run_suite(cases, progress=lambda _result: bar.update(1), **kwargs)
+        return run_suite(cases, progress=progress, **kwargs)
+
+
+#: The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention).
+INTERRUPTED_EXIT = 130
+
+
+@contextlib.contextmanager
+def _stop_on_signals():
+    """While the block runs, SIGINT and SIGTERM stop the run instead of killing the process:
+    the first one is recorded in the yielded dict (``"signal"``: its name) and, while
+    ``"armed"`` is true, raises ``KeyboardInterrupt`` in the main thread (run_suite turns it
+    into RunInterrupted after stopping its workers and engines); later ones are ignored, so
+    that the cleanup and the report are not cut short. The previous handlers come back on
+    exit."""
+    state: dict = {"signal": None, "armed": True}
+
+    def handler(signum, _frame) -> None:
+        if state["signal"] is None:
+            state["signal"] = signal.Signals(signum).name
+            if state["armed"]:
+                raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, handler)
+                for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield state
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtures_dir,
+                    shard, positions):
+    """The run's report.partial.jsonl (None without --report-dir) and the two callbacks that
+    feed it: ``on_start(implementation)`` writes the header, ``on_result(result)`` appends the
+    case (PROTOCOL §6)."""
+    from mtg_judge.conformance.reports import PartialReport, build_report, case_record
+
+    if report_dir is None:
+        return None, None, None
+    partial = PartialReport(report_dir)
+    root = Path(fixtures_dir).resolve() if fixtures_dir is not None else None
+
+    def on_start(implementation: dict) -> None:
+        header = build_report([], implementation, fixtures_root=fixtures_dir,
+                              engine_command=engine_command,
+                              selection={"rulesets": list(rulesets) or None,
+                                         "keyword": keyword}).header
+        header["rulesets"] = sorted({c.ruleset for c in cases if c.ruleset != "-"})
+        if shard is not None:
+            header["selection"] = {**header["selection"], "shard": f"{shard[0]}/{shard[1]}"}
+        try:
+            partial.open(header)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the report into {report_dir}: "
+                                       f"{exc}") from None
+
+    def on_result(result) -> None:
+        record = case_record(result, root)
+        if positions is not None:
+            record["position"] = positions[record["name"]]
+        partial.add(record)
+
+    return partial, on_start, on_result
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -122,6 +193,10 @@ def main() -> None:
               type=click.Path(exists=True, path_type=Path),
               help="Play the cases of a bundle (a folder or zip written by 'mtg-judge "
                    "export') instead of a fixtures directory.")
+@click.option("--min-played", type=click.FloatRange(0, 1), metavar="FRACTION",
+              expose_value=False, callback=lambda ctx, _p, v: ctx.meta.update(min_played=v),
+              help="Exit 1 when the cases run (passed, failed or errored: not skipped) are "
+                   "less than FRACTION (e.g. 0.9) of the selected cases.")
 @fixtures_option
 @click.pass_context
 def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
@@ -174,15 +249,44 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
     if workers is None:
         workers = 1 if engine_command else (os.cpu_count() or 1)
     implementation: dict = {}
-    try:
-        results = _run_with_progress(cases, "running", workers=workers,
-                                     engine_command=engine_command, timeout=timeout,
-                                     validate=validate_protocol, max_fail=max_fail,
-                                     on_start=implementation.update)
-    except Exception as exc:  # an engine that cannot even start (EngineError)
-        raise click.ClickException(f"cannot run the engine: {exc}") from None
-    report = _run_report(cases, results, implementation, engine_command, rulesets, keyword,
-                         report_dir, fixtures_dir, shard, positions)
+    partial, partial_start, on_result = _partial_report(
+        report_dir, cases, engine_command, rulesets, keyword, fixtures_dir, shard, positions)
+
+    def on_start(found: dict) -> None:
+        implementation.update(found)
+        if partial_start is not None:
+            partial_start(found)
+
+    with _stop_on_signals() as signals:
+        try:
+            results = _run_with_progress(cases, "running", on_result=on_result,
+                                         workers=workers, engine_command=engine_command,
+                                         timeout=timeout, validate=validate_protocol,
+                                         max_fail=max_fail, on_start=on_start)
+        except RunInterrupted as exc:  # Ctrl-C or SIGTERM: report what finished
+            results = exc.results
+        except KeyboardInterrupt:  # before run_suite started any case
+            results = []
+        except click.ClickException:
+            raise
+        except Exception as exc:  # an engine that cannot even start (EngineError)
+            if partial is not None:
+                partial.close()
+                with contextlib.suppress(OSError):
+                    partial.path.unlink()
+            raise click.ClickException(f"cannot run the engine: {exc}") from None
+        finally:
+            signals["armed"] = False
+        interrupted = signals["signal"]
+        report = _run_report(cases, results, implementation, engine_command, rulesets,
+                             keyword, report_dir, fixtures_dir, shard, positions,
+                             partial=partial, interrupted=interrupted)
+        _print_run(results, report, by_mechanic, interrupted or signals["signal"])
+
+
+def _print_run(results, report, by_mechanic, interrupted):
+    """The end of 'run': the tables, the failing and skipped cases, then exits with
+    _finish_run's code."""
     click.echo(summary_table(results, "document"))
     if by_mechanic:
         click.echo()
@@ -197,24 +301,30 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
         click.echo(f"skipped ({len(skipped)}):")
         for r in skipped:
             click.echo(f"  {r.case.name}: {r.message}")
-    sys.exit(_finish_run(report))
+    sys.exit(_finish_run(report, interrupted))
 
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
-                report_dir, fixtures_dir, shard=None, positions=None):
+                report_dir, fixtures_dir, shard=None, positions=None, partial=None,
+                interrupted=None):
     """The run's mtg_judge.conformance.reports.Report, written into report_dir (if given) before
     anything is printed (so that a closed stdout cannot lose it). A slice (shard = (K, N))
-    is marked as such, each case with its position in the unsharded order."""
+    is marked as such, each case with its position in the unsharded order. ``interrupted``
+    (a signal name) marks the report incomplete (footer ``"interrupted": true``); ``partial``
+    (a PartialReport) is removed once the final files are written."""
     from mtg_judge.conformance.reports import build_report, mark_shard, write_reports
 
     report = build_report(results, implementation, fixtures_root=fixtures_dir,
                           engine_command=engine_command, not_run=len(cases) - len(results),
                           selection={"rulesets": list(rulesets) or None, "keyword": keyword})
+    if interrupted:
+        report.footer["interrupted"] = True
     if shard is not None:
         mark_shard(report, f"{shard[0]}/{shard[1]}", positions)
     if report_dir is not None:
         try:
-            paths = write_reports(report, report_dir)
+            paths = (partial.finish(report) if partial is not None
+                     else write_reports(report, report_dir))
         except OSError as exc:
             raise click.ClickException(f"cannot write the report into {report_dir}: "
                                        f"{exc}") from None
@@ -223,9 +333,10 @@ def _run_report(cases, results, implementation, engine_command, rulesets, keywor
     return report
 
 
-def _finish_run(report) -> int:
+def _finish_run(report, interrupted=None) -> int:
     """After 'run' printed its results: the skipped checks and an early stop; returns the
-    exit code (1 if a case failed or errored, or if no case passed)."""
+    exit code (130 if the run was interrupted by ``interrupted``, a signal name; else 1 if
+    a case failed or errored, or if no case passed)."""
     from mtg_judge.conformance.reports import skipped_checks_summary
 
     lines = skipped_checks_summary(report.cases)
@@ -235,6 +346,11 @@ def _finish_run(report) -> int:
         for line in lines:
             click.echo(f"  {line}")
     not_run = report.footer["not_run"]
+    if interrupted:
+        click.echo()
+        click.echo(f"interrupted by {interrupted}: {not_run} of "
+                   f"{report.counts['total'] + not_run} cases not run")
+        return INTERRUPTED_EXIT
     if not_run:
         click.echo()
         click.echo(f"stopped early: {not_run} of {report.counts['total'] + not_run} cases "
@@ -243,7 +359,26 @@ def _finish_run(report) -> int:
     if not passed:
         click.echo()
         click.echo("no case passed")
-    return 1 if report.counts["failed"] or report.counts["errored"] or not passed else 0
+    low = _below_min_played(report)
+    if low:
+        click.echo()
+        click.echo(low)
+    return 1 if report.counts["failed"] or report.counts["errored"] or not passed or low else 0
+
+
+def _below_min_played(report) -> str | None:
+    """'run --min-played FRACTION' (kept in the click context's meta): the message saying
+    that the share of the selected cases run is below FRACTION, or None."""
+    context = click.get_current_context(silent=True)
+    minimum = context.meta.get("min_played") if context is not None else None
+    if minimum is None:
+        return None
+    run, selected = report.footer["run"], report.footer["selected"]
+    if selected and run / selected >= minimum:
+        return None
+    return (f"played {run} of {selected} selected cases ({100 * run / max(selected, 1):.1f}%): "
+            f"below --min-played {minimum:g} ({100 * minimum:.1f}%); the others were skipped "
+            "or not run")
 
 
 @main.command()
