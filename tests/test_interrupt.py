@@ -1,0 +1,187 @@
+"""Issue 16, part 4: ``mtg-judge run`` survives Ctrl-C, SIGTERM and SIGKILL.
+
+Each test starts a real ``mtg-judge run`` in a subprocess whose engine is slowed down (a
+fake protocol engine, or the in-process reference engine patched to sleep per case) so that
+the run is surely in progress, waits until ``report.partial.jsonl`` holds some finished
+cases, signals the run, and checks the exit code, the summary, the reports written and that
+no worker or engine process is left behind (every process that ran a case wrote its pid).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mtg_judge.conformance.reports import PARTIAL_FILE, read_report
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+
+#: A protocol v1 engine: the reference engine, sleeping SLEEP seconds per case, that appends
+#: its pid to PIDS when it starts.
+SLOW_ENGINE = """
+import os, sys, time
+from mtg_judge import engine
+from mtg_judge.conformance.protocol import serve
+with open(sys.argv[1], "a") as out:
+    out.write(f"{os.getpid()}\\n")
+def run(scenario, ruleset, cards=None):
+    time.sleep(float(sys.argv[2]))
+    return engine.run_scenario(scenario, ruleset, cards=cards)
+sys.exit(serve(run=run))
+"""
+
+#: ``mtg-judge run`` (the CLI's own entry point) with the in-process reference engine
+#: sleeping per case; every process that runs a case (the parent and its forked workers)
+#: appends its pid to PIDS.
+SLOW_IN_PROCESS = """
+import os, sys, time
+from mtg_judge import engine
+original = engine.run_scenario
+def run_scenario(*args, **kwargs):
+    with open(os.environ["PIDS"], "a") as out:
+        out.write(f"{os.getpid()}\\n")
+    time.sleep(float(os.environ["SLEEP"]))
+    return original(*args, **kwargs)
+engine.run_scenario = run_scenario
+from mtg_judge.tools.cli import main
+main(sys.argv[1:], prog_name="mtg-judge")
+"""
+
+
+def _start(tmp_path: Path, *args: str, in_process: bool = False,
+           sleep: float = 0.1) -> subprocess.Popen:
+    pids = tmp_path / "pids.txt"
+    env = {**os.environ, "PIDS": str(pids), "SLEEP": str(sleep)}
+    if in_process:
+        argv = [sys.executable, "-c", SLOW_IN_PROCESS, "run", *args]
+    else:
+        script = tmp_path / "slow_engine.py"
+        script.write_text(SLOW_ENGINE)
+        engine = f"{sys.executable} {script} {pids} {sleep}"
+        argv = [sys.executable, "-m", "mtg_judge.tools.cli", "run", "--engine", engine, *args]
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=tmp_path)
+
+
+def _case_lines(path: Path) -> list[dict]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    return [r for r in map(json.loads, lines) if r.get("kind") == "case"]
+
+
+def _wait_for_cases(proc: subprocess.Popen, partial: Path, count: int,
+                    deadline: float = 60.0) -> None:
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        assert proc.poll() is None, proc.communicate()
+        if len(_case_lines(partial)) >= count:
+            return
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"fewer than {count} cases in {partial} after {deadline} s")
+
+
+def _assert_gone(pids: list[int], deadline: float = 10.0) -> None:
+    """Every pid is gone (os.kill(pid, 0) raises), within ``deadline`` seconds."""
+    end = time.monotonic() + deadline
+    alive = list(pids)
+    while alive and time.monotonic() < end:
+        alive = [pid for pid in alive if _alive(pid)]
+        if alive:
+            time.sleep(0.05)
+    assert not alive, f"processes left behind: {alive}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _pids(tmp_path: Path, exclude: int | None = None) -> list[int]:
+    text = (tmp_path / "pids.txt").read_text()
+    return sorted({int(line) for line in text.split()} - {exclude})
+
+
+def _check_interrupted(tmp_path: Path, proc: subprocess.Popen, sent: str, seen: int,
+                       in_process: bool) -> None:
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Aborted!" not in err
+    report_dir = tmp_path / "report"
+    assert not (report_dir / PARTIAL_FILE).exists()
+    report = read_report(report_dir / "report.jsonl")
+    done = report.counts["total"]
+    assert done >= seen
+    assert report.footer["interrupted"] is True
+    assert report.footer["not_run"] > 0
+    assert report.counts["passed"] == done  # no case counted as errored by the interrupt
+    selected = done + report.footer["not_run"]
+    # the summary table and the interrupt line
+    assert "total" in out and "passed" in out
+    assert f"interrupted by {sent}: {report.footer['not_run']} of {selected} cases not run" in out
+    badge = json.loads((report_dir / "badge.json").read_text())
+    assert "interrupted" in badge["message"]
+    assert "interrupted" in (report_dir / "index.html").read_text()
+    assert (report_dir / "junit.xml").read_text().count("<testcase") == done
+    # the final report lists the cases in run order
+    names = [c["name"] for c in report.cases]
+    assert names == sorted(names, key=names.index)
+    children = _pids(tmp_path, exclude=proc.pid)
+    assert children, "no worker or engine process recorded its pid"
+    _assert_gone(children)
+
+
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_in_process_parallel_run_stops_cleanly(tmp_path, sent):
+    proc = _start(tmp_path, "-n", "2", "--report-dir", "report", in_process=True, sleep=0.05)
+    _wait_for_cases(proc, tmp_path / "report" / PARTIAL_FILE, 6)
+    seen = len(_case_lines(tmp_path / "report" / PARTIAL_FILE))
+    proc.send_signal(sent)
+    _check_interrupted(tmp_path, proc, sent.name, seen, in_process=True)
+    assert len(_pids(tmp_path, exclude=proc.pid)) == 1  # the one forked worker
+
+
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_engine_run_stops_cleanly(tmp_path, sent):
+    proc = _start(tmp_path, "-n", "2", "--report-dir", "report", sleep=0.1)
+    _wait_for_cases(proc, tmp_path / "report" / PARTIAL_FILE, 4)
+    seen = len(_case_lines(tmp_path / "report" / PARTIAL_FILE))
+    proc.send_signal(sent)
+    _check_interrupted(tmp_path, proc, sent.name, seen, in_process=False)
+
+
+def test_serial_engine_run_without_report_dir(tmp_path):
+    proc = _start(tmp_path, sleep=0.1)
+    time.sleep(3)  # the engine starts and runs a few cases
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted by SIGINT" in out and "total" in out
+    _assert_gone(_pids(tmp_path))
+
+
+def test_sigkill_leaves_a_readable_partial_report(tmp_path):
+    proc = _start(tmp_path, "--report-dir", "report", sleep=0.1)
+    partial = tmp_path / "report" / PARTIAL_FILE
+    _wait_for_cases(proc, partial, 3)
+    proc.kill()
+    proc.communicate(timeout=30)
+    report = read_report(partial)
+    assert report.header["kind"] == "header"
+    assert report.counts["total"] >= 3
+    assert report.counts["passed"] == report.counts["total"]
+    assert not (tmp_path / "report" / "report.jsonl").exists()
+    # the engine sees its stdin close and exits
+    _assert_gone(_pids(tmp_path))
