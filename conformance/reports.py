@@ -24,11 +24,14 @@ The JSON Lines records (keys sorted; see docs/PROTOCOL.md §6)::
      "skipped_checks": [{"check": "expect.events[0]", "reason": str}],
      "expect": {...}, "log": [str]}        # expect and log: failed and errored cases only
     {"kind": "footer", "counts": {"passed", "failed", "errored", "skipped", "total"},
-     "compliance": "93.5%", "not_run": n, "skipped_checks": n}
+     "compliance": "93.5%", "not_run": n, "skipped_checks": n, "run": n, "selected": n,
+     "overall": "87.9%", "headline": "155/165 run · 93.5% of run · 87.9% of all"}
 
 Only the header carries a wall-clock time (``started``); case records and the footer are
 deterministic: the same engine on the same fixtures gives the same lines.
-Compliance = passed / (passed + failed + errored); skips are listed, not counted.
+Compliance = passed / (passed + failed + errored), the pass rate of the cases run; it is
+always shown next to the share of the suite run (``run`` of ``selected``) and ``overall``
+= passed / selected, the honest figure the badge's colour comes from.
 Rendering uses only the standard library (``html``, ``xml.etree``).
 """
 
@@ -48,7 +51,8 @@ from typing import Any, Iterable
 
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.expect import summarize_event
-from mtg_judge.conformance.runner import STATUSES, CaseResult, compliance, format_table
+from mtg_judge.conformance.runner import (STATUSES, CaseResult, compliance, format_table, headline,
+                                          overall, played)
 
 #: The version of the report format (the header's ``report_version``).
 REPORT_VERSION = 1
@@ -152,10 +156,15 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> 
 def footer_record(cases: list[dict], not_run: int = 0, interrupted: bool = False) -> dict:
     """The footer: status counts, compliance, cases not run (``--max-fail``, an interrupt),
     and how many checks were skipped in all; ``"interrupted": true`` only for a run stopped
-    by Ctrl-C or SIGTERM (the key is absent otherwise)."""
+    by Ctrl-C or SIGTERM (the key is absent otherwise). Honest figures (issue 16): ``run``
+    (cases passed, failed or errored) of ``selected`` (every case, skipped and not run
+    included), ``overall`` (passed of ``selected``) and ``headline`` (``"39/732 run ·
+    100.0% of run · 5.3% of all"``); ``compliance`` is passed of the cases run."""
     counts = count_statuses(cases)
+    run, selected = played(counts, not_run)
     footer = {"kind": "footer", "counts": counts, "compliance": compliance(counts),
-              "not_run": not_run,
+              "not_run": not_run, "run": run, "selected": selected,
+              "overall": overall(counts, not_run), "headline": headline(counts, not_run),
               "skipped_checks": sum(len(c.get("skipped_checks") or []) for c in cases)}
     if interrupted:
         footer["interrupted"] = True
@@ -314,9 +323,12 @@ def summarize(cases: Iterable[dict], by: str = "document") -> dict[str, dict[str
 
 
 def summary_table(report: Report, by: str = "document") -> str:
-    """The terminal table of a report per document or mechanic, with a total row and
-    compliance per row (the table ``mtg-judge run`` prints)."""
-    return format_table(summarize(report.cases, by), by)
+    """The terminal table of a report per document or mechanic (the table ``mtg-judge run``
+    prints, :func:`mtg_judge.conformance.runner.format_table`): status counts, cases run of
+    all, % of run and % of all per row, a total row counting the cases not run, and the
+    footer's headline line."""
+    return format_table(summarize(report.cases, by), by,
+                        not_run=int(report.footer.get("not_run") or 0))
 
 
 def skipped_checks_summary(cases: Iterable[dict]) -> list[str]:
@@ -342,18 +354,24 @@ def _plural(n: int, word: str) -> str:
 
 def badge(report: Report, label: str = "mtg-judge") -> dict:
     """The shields.io endpoint JSON of a report: ``{"schemaVersion": 1, "label": label,
-    "message": "93.5% (145/155)", "color": ...}``; 145 is the cases passed and 155 those
-    passed, failed or errored. Colour by compliance (:data:`BADGE_COLORS`); ``lightgrey``
-    with the message ``no results`` when no case ran.
+    "message": ..., "color": ...}``. The message leads with passed of *every* selected case
+    (skipped and not-run cases included): ``"93.5% (145/155)"`` when every case ran;
+    ``"5.3% (39/732) · 100.0% of 39 run"`` when some were skipped or not run (then the pass
+    rate of the cases run follows). The colour comes from that leading figure
+    (:data:`BADGE_COLORS`), so an engine that skips most of the suite is never green;
+    ``lightgrey`` with the message ``no results`` when no case ran.
     """
     counts = report.counts
-    ran = counts["passed"] + counts["failed"] + counts["errored"]
+    not_run = int(report.footer.get("not_run") or 0)
+    ran, selected = played(counts, not_run)
     if not ran:
         return {"schemaVersion": 1, "label": label, "message": "no results",
                 "color": "lightgrey"}
-    percent = 100 * counts["passed"] / ran
+    percent = 100 * counts["passed"] / selected
     color = next(name for floor, name in BADGE_COLORS if percent >= floor)
-    message = f"{compliance(counts)} ({counts['passed']}/{ran})"
+    message = f"{overall(counts, not_run)} ({counts['passed']}/{selected})"
+    if ran < selected:
+        message += f" · {compliance(counts)} of {ran} run"
     if report.footer.get("interrupted") is True:
         message += " interrupted"
     return {"schemaVersion": 1, "label": label, "message": message, "color": color}
@@ -535,17 +553,18 @@ def _e(text: Any) -> str:
 
 def _counts_table(table: dict[str, dict[str, int]], by: str) -> str:
     total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
-    head = "".join(f"<th>{s}</th>" for s in (by, *STATUSES, "total", "compliance"))
+    head = "".join(f"<th>{s}</th>" for s in (by, *STATUSES, "total", "run", "% of run",
+                                             "% of all"))
     rows = []
     for name, row in [*table.items(), ("total", total)]:
-        ran = row["passed"] + row["failed"] + row["errored"]
-        width = round(100 * row["passed"] / ran) if ran else 0
-        bar = f'<span class="bar"><span style="width:{width}%"></span></span>' if ran else ""
+        ran, selected = played(row)
+        width = round(100 * row["passed"] / selected) if selected else 0
+        bar = f'<span class="bar"><span style="width:{width}%"></span></span>' if selected else ""
         cells = "".join(f'<td class="{"zero" if not row[s] else ""}">{row[s]}</td>'
                         for s in (*STATUSES, "total"))
         cls = ' class="total"' if name == "total" else ""
-        rows.append(f"<tr{cls}><td>{_e(name)}</td>{cells}"
-                    f"<td>{_e(compliance(row))}{bar}</td></tr>")
+        rows.append(f"<tr{cls}><td>{_e(name)}</td>{cells}<td>{ran}/{selected}</td>"
+                    f"<td>{_e(compliance(row))}</td><td>{_e(overall(row))}{bar}</td></tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
@@ -694,9 +713,9 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
         f'</code> · rulesets run <code>{_e(", ".join(header.get("rulesets") or []))}</code>'
         f' · started {_e(header.get("started", "?"))}</p>',
     ]
-    ran = counts["passed"] + counts["failed"] + counts["errored"]
+    not_run = int(report.footer.get("not_run") or 0)
+    ran, selected = played(counts, not_run)
     pills = "".join(f'<span class="pill {s}">{counts[s]} {s}</span>' for s in STATUSES)
-    not_run = report.footer.get("not_run") or 0
     stopped = (f'<p class="meta">stopped early: {not_run} selected cases were not run</p>'
                if not_run else "")
     if report.footer.get("interrupted") is True:
@@ -706,10 +725,12 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
     skipped = [c for c in report.cases if c["status"] == "skipped"]
     body = [
         f"<h1>mtg-judge compliance: {_e(name)}</h1>", *meta,
-        f'<div class="score"><span class="big">{_e(compliance(counts))}</span>'
-        f"<span>{counts['passed']} of {ran} cases run passed</span>{pills}</div>",
-        '<p class="meta">compliance = passed / (passed + failed + errored); skipped cases '
-        "are listed, not counted</p>", stopped,
+        f'<div class="score"><span class="big">{_e(overall(counts, not_run))}</span>'
+        f"<span>{counts['passed']} of {selected} cases passed · {ran}/{selected} run · "
+        f"{_e(compliance(counts))} of run</span>{pills}</div>",
+        f'<p class="meta">{_e(headline(counts, not_run))}: the big figure is passed / every '
+        "selected case (skipped and not-run cases count against it); % of run = passed / "
+        "(passed + failed + errored)</p>", stopped,
         "<h2>By document</h2>", _counts_table(summarize(report.cases, "document"), "document"),
         "<h2>By mechanic</h2>", _counts_table(summarize(report.cases, "mechanic"), "mechanic"),
         f"<h2>Failed and errored cases ({len(bad)})</h2>",
@@ -732,7 +753,7 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
                 f"format {_e(header.get('report_version', ''))}</footer>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>mtg-judge: {_e(name)} {_e(compliance(counts))}</title>"
+            f"<title>mtg-judge: {_e(name)} {_e(overall(counts, not_run))}</title>"
             f"<style>{_CSS}</style></head><body><main>\n" + "\n".join(body)
             + "\n</main></body></html>\n")
 

@@ -746,28 +746,66 @@ def summarize(results: Iterable[CaseResult], by: str = "document") -> dict[str, 
 
 
 def compliance(row: dict[str, int]) -> str:
-    """passed / (passed + failed + errored) as a percentage string (DESIGN §10)."""
+    """passed / (passed + failed + errored) as a percentage string (DESIGN §10): the pass
+    rate *of the cases run*; ``"-"`` when none ran. Read it next to :func:`played` and
+    :func:`overall`: it ignores skipped cases."""
     ran = row["passed"] + row["failed"] + row["errored"]
     return f"{100 * row['passed'] / ran:.1f}%" if ran else "-"
 
 
+def played(row: dict[str, int], not_run: int = 0) -> tuple[int, int]:
+    """``(run, selected)``: the cases run (passed, failed or errored: not skipped) and all
+    the selected cases (``row["total"]`` plus ``not_run``, the cases a ``--max-fail`` stop
+    left out)."""
+    return row["passed"] + row["failed"] + row["errored"], row["total"] + not_run
+
+
+def overall(row: dict[str, int], not_run: int = 0) -> str:
+    """passed / every selected case (skipped and not-run cases included) as a percentage
+    string, ``"-"`` for no case: the honest single figure of a run (the badge's colour)."""
+    _run, selected = played(row, not_run)
+    return f"{100 * row['passed'] / selected:.1f}%" if selected else "-"
+
+
+def headline(row: dict[str, int], not_run: int = 0) -> str:
+    """The one-line summary of a run: ``"39/732 run · 100.0% of run · 5.3% of all"`` (cases
+    run of the selected, :func:`compliance`, :func:`overall`)."""
+    run, selected = played(row, not_run)
+    return f"{run}/{selected} run · {compliance(row)} of run · {overall(row, not_run)} of all"
+
+
 def summary_table(results: list[CaseResult], by: str = "document") -> str:
-    """A text table of :func:`summarize` with a total row and compliance per group."""
+    """A text table of :func:`summarize` with a total row, the cases run of each group's
+    cases, the pass rate of the run cases and passed of all (see :func:`format_table`)."""
     return format_table(summarize(results, by), by)
 
 
-def format_table(table: dict[str, dict[str, int]], by: str = "document") -> str:
+#: The columns of :func:`format_table` after the status counts.
+TABLE_FIGURES = ("run", "% of run", "% of all")
+
+
+def format_table(table: dict[str, dict[str, int]], by: str = "document",
+                 not_run: int = 0) -> str:
     """The text table of per-group counts (the shape :func:`summarize` returns): one row per
-    group, a total row, and compliance per row; ``by`` heads the first column."""
+    group, a total row, then a line :func:`headline` of the total. Each row gives the status
+    counts, ``run`` (``39/525``: cases run of the group's cases, :func:`played`),
+    ``% of run`` (:func:`compliance`) and ``% of all`` (:func:`overall`); ``by`` heads the
+    first column. ``not_run`` (cases a ``--max-fail`` stop left out) counts in the total."""
     total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
     width = max([len(by), len("total"), *map(len, table)])
-    head = f"{by:<{width}}  " + "  ".join(f"{s:>7}" for s in STATUSES) + "  compliance"
+    head = (f"{by:<{width}}  " + "  ".join(f"{s:>7}" for s in STATUSES) + "  "
+            + f"{TABLE_FIGURES[0]:>11}  {TABLE_FIGURES[1]:>8}  {TABLE_FIGURES[2]:>8}")
     lines = [head, "-" * len(head)]
     for name, row in [*table.items(), ("total", total)]:
+        extra = 0
         if name == "total":
             lines.append("-" * len(head))
+            extra = not_run
         counts = "  ".join(f"{row[s]:>7}" for s in STATUSES)
-        lines.append(f"{name:<{width}}  {counts}  {compliance(row):>10}")
+        run, selected = played(row, extra)
+        lines.append(f"{name:<{width}}  {counts}  {f'{run}/{selected}':>11}  "
+                     f"{compliance(row):>8}  {overall(row, extra):>8}")
+    lines.append(f"compliance: {headline(total, not_run)}")
     return "\n".join(lines)
 
 

@@ -193,6 +193,10 @@ def main() -> None:
               type=click.Path(exists=True, path_type=Path),
               help="Play the cases of a bundle (a folder or zip written by 'mtg-judge "
                    "export') instead of a fixtures directory.")
+@click.option("--min-played", type=click.FloatRange(0, 1), metavar="FRACTION",
+              expose_value=False, callback=lambda ctx, _p, v: ctx.meta.update(min_played=v),
+              help="Exit 1 when the cases run (passed, failed or errored: not skipped) are "
+                   "less than FRACTION (e.g. 0.9) of the selected cases.")
 @fixtures_option
 @click.pass_context
 def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
@@ -355,7 +359,26 @@ def _finish_run(report, interrupted=None) -> int:
     if not passed:
         click.echo()
         click.echo("no case passed")
-    return 1 if report.counts["failed"] or report.counts["errored"] or not passed else 0
+    low = _below_min_played(report)
+    if low:
+        click.echo()
+        click.echo(low)
+    return 1 if report.counts["failed"] or report.counts["errored"] or not passed or low else 0
+
+
+def _below_min_played(report) -> str | None:
+    """'run --min-played FRACTION' (kept in the click context's meta): the message saying
+    that the share of the selected cases run is below FRACTION, or None."""
+    context = click.get_current_context(silent=True)
+    minimum = context.meta.get("min_played") if context is not None else None
+    if minimum is None:
+        return None
+    run, selected = report.footer["run"], report.footer["selected"]
+    if selected and run / selected >= minimum:
+        return None
+    return (f"played {run} of {selected} selected cases ({100 * run / max(selected, 1):.1f}%): "
+            f"below --min-played {minimum:g} ({100 * minimum:.1f}%); the others were skipped "
+            "or not run")
 
 
 @main.command()
