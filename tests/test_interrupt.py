@@ -185,3 +185,92 @@ def test_sigkill_leaves_a_readable_partial_report(tmp_path):
     assert not (tmp_path / "report" / "report.jsonl").exists()
     # the engine sees its stdin close and exits
     _assert_gone(_pids(tmp_path))
+
+
+def test_in_process_serial_run_stops_cleanly(tmp_path):
+    proc = _start(tmp_path, "-n", "1", "--report-dir", "report", in_process=True, sleep=0.05)
+    _wait_for_cases(proc, tmp_path / "report" / PARTIAL_FILE, 3)
+    seen = [c["name"] for c in _case_lines(tmp_path / "report" / PARTIAL_FILE)]
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    report = read_report(tmp_path / "report" / "report.jsonl")
+    assert report.footer["interrupted"] is True and report.counts["total"] >= len(seen)
+    # serial: the partial file held the cases in run order, a prefix of the final report's
+    assert [c["name"] for c in report.cases][:len(seen)] == seen
+    assert _pids(tmp_path) == [proc.pid]  # no other process ran a case
+
+
+# -- the writer and the reader, in-process ---------------------------------------------------
+
+
+def _records(names: list[str]) -> list[dict]:
+    return [{"kind": "case", "id": name, "ruleset": "modern", "name": f"{name}[modern]",
+             "document": "classic", "mechanic": "stack", "path": "", "status": "passed",
+             "message": "", "error_kind": None, "mismatches": [],
+             "checks": {"passed": 1, "failed": 0, "skipped": 0}, "skipped_checks": []}
+            for name in names]
+
+
+def _header() -> dict:
+    return {"kind": "header", "report_version": 1, "suite": {"name": "mtg-judge"},
+            "implementation": {"name": "toy"}, "engine": None, "rulesets": ["modern"],
+            "selection": {"rulesets": None, "keyword": None}, "fixtures": None,
+            "started": "2026-01-31T12:00:00Z"}
+
+
+def test_partial_report_is_readable_after_every_line_and_removed_by_finish(tmp_path):
+    from mtg_judge.conformance.reports import PartialReport, Report, footer_record
+
+    partial = PartialReport(tmp_path / "out")
+    partial.add(_records(["ignored"])[0])  # before open: nothing written
+    assert not partial.path.exists()
+    partial.open(_header())
+    assert read_report(partial.path).cases == []
+    cases = _records(["classic.stack.b", "classic.stack.a"])
+    for n, record in enumerate(cases, 1):
+        partial.add(record)
+        assert [c["id"] for c in read_report(partial.path).cases] == \
+            [c["id"] for c in cases[:n]]
+    report = Report(_header(), sorted(cases, key=lambda c: c["id"]),
+                    footer_record(cases, 3, interrupted=True))
+    paths = partial.finish(report)
+    assert not partial.path.exists()
+    again = read_report(paths["jsonl"])
+    assert [c["id"] for c in again.cases] == ["classic.stack.a", "classic.stack.b"]
+    assert again.footer["interrupted"] is True and again.footer["not_run"] == 3
+    partial.close()  # a second close is harmless
+
+
+def test_interrupted_marker_survives_reading_and_merging(tmp_path):
+    from mtg_judge.conformance import reports
+
+    whole = reports.Report(_header(), _records(["classic.stack.a"]),
+                           reports.footer_record(_records(["classic.stack.a"])))
+    assert "interrupted" not in whole.footer  # complete reports are unchanged
+    assert "interrupted" not in reports.badge(whole)["message"]
+    cut = reports.Report(_header(), _records(["classic.stack.b"]),
+                         reports.footer_record(_records(["classic.stack.b"]), 2, True))
+    assert reports.badge(cut)["message"].endswith(" interrupted")
+    assert "interrupted" in reports.render_html(cut)
+    (tmp_path / "cut.jsonl").write_text(reports.dump_jsonl(cut))
+    assert reports.read_report(tmp_path / "cut.jsonl").footer["interrupted"] is True
+    merged = reports.merge_reports([("a", whole), ("b", cut)])
+    assert merged.footer["interrupted"] is True and merged.footer["not_run"] == 2
+    assert "interrupted" not in reports.merge_reports([("a", whole)]).footer
+
+
+def test_report_command_reads_a_partial_report(tmp_path):
+    from click.testing import CliRunner
+
+    from mtg_judge.conformance.reports import PartialReport
+    from mtg_judge.tools.cli import main
+
+    partial = PartialReport(tmp_path)
+    partial.open(_header())
+    for record in _records(["classic.stack.a", "classic.stack.b"]):
+        partial.add(record)
+    partial.close()
+    result = CliRunner().invoke(main, ["report", str(partial.path)])
+    assert result.exit_code == 0, result.output
+    assert "classic" in result.output and "2" in result.output
