@@ -338,6 +338,52 @@ class EngineError(Exception):
         self.context = dict(context or {})
 
 
+#: The rulesets the suite's fixtures use (DESIGN §3); an engine may declare only these.
+KNOWN_RULESETS = ("modern", "timespiral-2006", "classic-1999")
+
+
+def handshake_warnings(implementation: dict) -> list[str]:
+    """Warnings about a handshake ``implementation``: one naming the ``rulesets`` the suite
+    does not know (no case is ever sent under them, so a misspelt name skips every case)
+    with the known ones (:data:`KNOWN_RULESETS`), one naming the unknown ``capabilities``
+    (ignored) with the known ones (:data:`CAPABILITIES`). ``[]`` when all is known;
+    non-string or non-list values are left to the handshake's own checks."""
+    out = []
+    for key, known, effect in (
+            ("rulesets", KNOWN_RULESETS, "no case runs under it, its cases are skipped"),
+            ("capabilities", tuple(CAPABILITIES), "ignored")):
+        declared = implementation.get(key)
+        if not isinstance(declared, list):
+            continue
+        unknown = [name for name in declared if isinstance(name, str) and name not in known]
+        if unknown:
+            noun = key[:-1] if len(unknown) == 1 else key
+            noun = "capability" if noun == "capabilitie" else noun
+            if len(unknown) > 1:
+                effect = effect.replace("under it, its", "under them, their")
+            out.append(f"the engine declares the unknown {noun} "
+                       f"{', '.join(repr(u) for u in unknown)} ({effect}); the suite knows "
+                       f"{', '.join(known)}")
+    return out
+
+
+def describe_engine_error(exc: BaseException) -> str:
+    """The full text of an engine failure: for an :class:`EngineError`, ``<kind>:
+    <message>``, the rest of its context as JSON, and the tail of the engine's stderr as
+    plain text (what an engine author reads first after a crash, the handshake's included);
+    ``str(exc)`` for any other exception."""
+    if not isinstance(exc, EngineError):
+        return str(exc)
+    context = dict(exc.context)
+    stderr = context.pop("stderr", None)
+    parts = [str(exc)]
+    if context:
+        parts.append(json.dumps(context, indent=2, sort_keys=True, default=str))
+    if isinstance(stderr, str) and stderr.strip():
+        parts.append("engine stderr (last lines):\n" + stderr.rstrip())
+    return "\n".join(parts)
+
+
 def _pump(stream: IO[bytes], lines: queue.Queue) -> None:
     """Reader thread: move every line of ``stream`` into ``lines``, then ``None`` at EOF."""
     try:

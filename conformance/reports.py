@@ -51,6 +51,7 @@ from typing import Any, Iterable
 
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.expect import summarize_event
+from mtg_judge.conformance.protocol import handshake_warnings
 from mtg_judge.conformance.runner import (STATUSES, CaseResult, compliance, format_table, headline,
                                           overall, played)
 
@@ -207,6 +208,9 @@ def build_report(results: list[CaseResult], implementation: dict, *,
         "fixtures": root.as_posix() if root is not None else None,
         "started": started or now(),
     }
+    warnings = handshake_warnings(implementation)
+    if warnings:  # an unknown ruleset or capability in the handshake (issue 16)
+        header["warnings"] = warnings
     return Report(header, cases, footer_record(cases, not_run))
 
 

@@ -440,15 +440,10 @@ def _canonical_copy(scenario: dict) -> dict:
 
 def _engine_error_message(exc: EngineError) -> str:
     """``<kind>: <message>``, the rest of the error's context as JSON, and the tail of the
-    engine's stderr as plain text (what an engine author reads first after a crash)."""
-    context = dict(exc.context)
-    stderr = context.pop("stderr", None)
-    parts = [str(exc)]
-    if context:
-        parts.append(json.dumps(context, indent=2, sort_keys=True, default=str))
-    if isinstance(stderr, str) and stderr.strip():
-        parts.append("engine stderr (last lines):\n" + stderr.rstrip())
-    return "\n".join(parts)
+    engine's stderr as plain text (:func:`mtg_judge.conformance.protocol.describe_engine_error`)."""
+    from mtg_judge.conformance.protocol import describe_engine_error
+
+    return describe_engine_error(exc)
 
 
 def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = None,

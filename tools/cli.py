@@ -76,14 +76,80 @@ def _check_keyword(ctx, param, value):
 
 
 def _run_with_progress(cases: list[Case], label: str, on_result=None, **kwargs):
+    """run_suite with a progress bar on stderr (periodic counts when stderr is not a
+    terminal, :class:`_CountProgress`), and the handshake's warnings (an unknown ruleset or
+    capability) printed once on stderr before the first case."""
+    from mtg_judge.conformance.protocol import handshake_warnings
+
+    on_start = kwargs.pop("on_start", None)
+
+    def started(implementation: dict) -> None:
+        for warning in handshake_warnings(implementation):
+            click.echo(f"warning: {warning}", err=True)
+        if on_start is not None:
+            on_start(implementation)
+
     def progress(result) -> None:
         if on_result is not None:
             on_result(result)
         bar.update(1)
 
-    with click.progressbar(length=len(cases), label=label, file=sys.stderr,
-                           show_pos=True) as bar:
-        return run_suite(cases, progress=progress, **kwargs)
+    stream = sys.stderr
+    if _is_terminal(stream):
+        bar_context = click.progressbar(length=len(cases), label=label, file=sys.stderr,
+                                        show_pos=True)
+    else:
+        bar_context = _CountProgress(len(cases), label, stream)
+    with bar_context as bar:
+        return run_suite(cases, progress=progress, on_start=started, **kwargs)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class _CountProgress:
+    """The progress of a run where stderr is not a terminal (CI logs, a pipe): a line
+    ``<label>: <done>/<total>`` at the start, every tenth of the cases (at most every
+    :attr:`STEP` cases) or after :attr:`INTERVAL` seconds without a line, and at the end:
+    about a dozen lines whatever the size of the run."""
+
+    STEP = 100
+    INTERVAL = 30.0
+
+    def __init__(self, total: int, label: str, stream):
+        import math
+        import threading
+        import time
+
+        self.total, self.label, self.stream = total, label, stream
+        self.step = max(1, min(self.STEP, math.ceil(total / 10)))
+        self.done = 0
+        self._clock = time.monotonic
+        self._last, self._printed = self._clock(), -1
+        self._lock = threading.Lock()
+
+    def _line(self) -> None:
+        click.echo(f"{self.label}: {self.done}/{self.total}", file=self.stream)
+        self._last, self._printed = self._clock(), self.done
+
+    def __enter__(self) -> "_CountProgress":
+        self._line()
+        return self
+
+    def update(self, n: int = 1) -> None:
+        with self._lock:
+            self.done += n
+            if self.done < self.total and (self.done % self.step == 0
+                                           or self._clock() - self._last >= self.INTERVAL):
+                self._line()
+
+    def __exit__(self, *exc_info) -> None:
+        if self._printed != self.done:  # the final count (also of a stopped run)
+            self._line()
 
 
 #: The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention).
@@ -274,7 +340,10 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
                 partial.close()
                 with contextlib.suppress(OSError):
                     partial.path.unlink()
-            raise click.ClickException(f"cannot run the engine: {exc}") from None
+            from mtg_judge.conformance.protocol import describe_engine_error
+
+            raise click.ClickException(f"cannot run the engine: "
+                                       f"{describe_engine_error(exc)}") from None
         finally:
             signals["armed"] = False
         interrupted = signals["signal"]
