@@ -114,8 +114,7 @@ def _pids(tmp_path: Path, exclude: int | None = None) -> list[int]:
     return sorted({int(line) for line in text.split()} - {exclude})
 
 
-def _check_interrupted(tmp_path: Path, proc: subprocess.Popen, sent: str, seen: int,
-                       in_process: bool) -> None:
+def _check_interrupted(tmp_path: Path, proc: subprocess.Popen, sent: str, seen: int) -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
     assert "Aborted!" not in err
@@ -149,7 +148,7 @@ def test_in_process_parallel_run_stops_cleanly(tmp_path, sent):
     _wait_for_cases(proc, tmp_path / "report" / PARTIAL_FILE, 6)
     seen = len(_case_lines(tmp_path / "report" / PARTIAL_FILE))
     proc.send_signal(sent)
-    _check_interrupted(tmp_path, proc, sent.name, seen, in_process=True)
+    _check_interrupted(tmp_path, proc, sent.name, seen)
     assert len(_pids(tmp_path, exclude=proc.pid)) == 1  # the one forked worker
 
 
@@ -159,12 +158,16 @@ def test_engine_run_stops_cleanly(tmp_path, sent):
     _wait_for_cases(proc, tmp_path / "report" / PARTIAL_FILE, 4)
     seen = len(_case_lines(tmp_path / "report" / PARTIAL_FILE))
     proc.send_signal(sent)
-    _check_interrupted(tmp_path, proc, sent.name, seen, in_process=False)
+    _check_interrupted(tmp_path, proc, sent.name, seen)
 
 
 def test_serial_engine_run_without_report_dir(tmp_path):
     proc = _start(tmp_path, sleep=0.1)
-    time.sleep(3)  # the engine starts and runs a few cases
+    end = time.monotonic() + 60
+    while not (tmp_path / "pids.txt").exists() and time.monotonic() < end:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    time.sleep(1)  # the engine runs a few cases
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)

@@ -1,7 +1,8 @@
 """``mtg-judge``: the command line of the conformance suite (DESIGN §11).
 
 Exit codes: 0 success; 1 failures (a failing or erroring case, a lint problem, nothing to
-run, an engine that cannot start); 2 bad usage (click's usage errors).
+run, an engine that cannot start); 2 bad usage (click's usage errors); 130 a run stopped by
+Ctrl-C or SIGTERM (its finished cases summarised and reported, PROTOCOL §6).
 """
 
 from __future__ import annotations
@@ -222,7 +223,8 @@ def main() -> None:
 
     Fixtures encode the rulings of the seed documents as scenarios with expected event
     logs; the reference engine runs them (or any engine speaking protocol v1 over
-    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage.
+    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage, 130 a run interrupted
+    (Ctrl-C, SIGTERM).
     """
 
 
@@ -277,6 +279,9 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
     A check the engine's capabilities do not cover (e.g. event patterns without 'events')
     is skipped and listed; the case is judged on the others. A crash, a timeout, a wrong
     seq or an invalid reply errors that case; the engine is restarted and the run goes on.
+    Ctrl-C or SIGTERM stops the run: the workers and engines are stopped, the cases finished
+    so far are summarised and reported (marked interrupted), and the exit code is 130; with
+    --report-dir, DIR/report.partial.jsonl holds the finished cases while the run goes.
     """
     if validate_protocol and not engine_command:
         raise click.UsageError("--validate-protocol checks protocol messages: it needs "
