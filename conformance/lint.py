@@ -17,6 +17,8 @@ from mtg_judge.conformance.loader import (
     FIXTURES_DIR,
     UNTESTABLE_FILE,
     FixtureError,
+    duplicate_id_error,
+    file_label,
     json_path,
     iter_fixture_paths,
     load_json,
@@ -100,8 +102,7 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
         _lint_place(path, root, file, fixture, set(catalog["documents"]), problems)
         fixture_id = fixture["id"]
         if fixture_id in ids:
-            problems.append(FixtureError(file, "$.id", f"duplicate fixture id {fixture_id!r}: "
-                                         f"{ids[fixture_id]} uses it too", "an id no other fixture uses"))
+            problems.append(duplicate_id_error(file, fixture_id, ids[fixture_id]))
         else:
             ids[fixture_id] = file
         for i, ruling in enumerate(fixture["rulings"]):
@@ -118,14 +119,11 @@ def _is_operator(value: dict) -> bool:
 
 
 def _labeller(root: Path):
-    """Name files relative to the folder holding ``root`` (``fixtures/cards/x.json``)."""
-    base = root.resolve().parent
+    """Name files relative to the folder holding ``root`` (``fixtures/cards/x.json``;
+    :func:`mtg_judge.conformance.loader.file_label`)."""
 
     def label(path: Path) -> str:
-        try:
-            return path.resolve().relative_to(base).as_posix()
-        except ValueError:
-            return str(path)
+        return file_label(path, root)
 
     return label
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -367,12 +368,52 @@ def load_fixture(path: str | Path) -> dict:
 
 def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
     """Yield every fixture file under ``root``: each ``*.json`` at any depth, sorted, except
-    the card files (``root/cards/``) and ``root/untestable.json``."""
+    the card files (``root/cards/``) and ``root/untestable.json``.
+
+    Symlinked folders are followed, each real folder once: a second link to a folder
+    already walked, or a link back to a parent (a loop), is not entered again. Paths are
+    given as found under ``root`` (a file reached through a link keeps the link's path, so
+    its ``<document>/<mechanic>`` is where the link sits). A dangling symlink named
+    ``*.json`` is yielded too (loading it fails with a message naming it)."""
     root = Path(root)
     skip_dir, skip_file = root / "cards", root / UNTESTABLE_FILE
-    for path in sorted(root.rglob("*.json")):
+    seen: set[str] = set()
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen:  # reached again through another link
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        # Not into a folder already walked (a link back to a parent: a loop), nor cards/.
+        dirnames[:] = sorted(d for d in dirnames
+                             if os.path.realpath(os.path.join(dirpath, d)) not in seen
+                             and Path(dirpath, d) != skip_dir)
+        found += [Path(dirpath, name) for name in filenames if name.endswith(".json")]
+    for path in sorted(found):
         if path != skip_file and skip_dir not in path.parents:
             yield path
+
+
+def file_label(path: str | Path, root: str | Path) -> str:
+    """``path`` named relative to the folder holding ``root`` (``fixtures/classic/x/y.json``),
+    as found (through symlinks, not resolving them) or else resolved; as given when it lies
+    outside ``root``'s folder."""
+    path, root = Path(path), Path(root)
+    for found, base in ((Path(os.path.abspath(path)), Path(os.path.abspath(root)).parent),
+                        (path.resolve(), root.resolve().parent)):
+        try:
+            return found.relative_to(base).as_posix()
+        except ValueError:
+            pass
+    return str(path)
+
+
+def duplicate_id_error(file: str, fixture_id: str, first_file: str) -> FixtureError:
+    """The problem of a fixture ``file`` whose id ``fixture_id`` the fixture ``first_file``
+    already uses (``mtg-judge validate``, ``run`` and every collection refuse it)."""
+    return FixtureError(file, "$.id", f"duplicate fixture id {fixture_id!r}: {first_file} uses "
+                        "it too", "an id no other fixture uses")
 
 
 def load_all_fixtures(root: str | Path = FIXTURES_DIR) -> list[tuple[Path, dict]]:

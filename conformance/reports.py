@@ -113,11 +113,15 @@ def count_statuses(cases: Iterable[dict]) -> dict[str, int]:
 
 
 def _relative(path: Path, root: Path | None) -> str:
+    """``path`` relative to ``root`` as found (a file reached through a symlinked folder
+    keeps the link's place), else resolved, else as given."""
     if root is not None:
-        try:
-            return path.resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            pass
+        for found, base in ((Path(os.path.abspath(path)), Path(os.path.abspath(root))),
+                            (path.resolve(), root.resolve())):
+            try:
+                return found.relative_to(base).as_posix()
+            except ValueError:
+                pass
     return path.as_posix()
 
 
@@ -319,7 +323,8 @@ def summarize(cases: Iterable[dict], by: str = "document") -> dict[str, dict[str
     (``<document>/<mechanic>``), groups sorted by name."""
     table: dict[str, dict[str, int]] = {}
     for case in cases:
-        key = case["document"] if by == "document" else f"{case['document']}/{case['mechanic']}"
+        key = (case["document"] if by == "document" or not case["mechanic"]
+               else f"{case['document']}/{case['mechanic']}")
         row = table.setdefault(key, {s: 0 for s in (*STATUSES, "total")})
         row[case["status"]] += 1
         row["total"] += 1

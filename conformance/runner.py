@@ -27,8 +27,8 @@ from typing import Callable, Iterable
 
 from mtg_judge.conformance.canonical import RESULT_KEYS, dumps, normalize
 from mtg_judge.conformance.expect import Mismatch, check, for_ruleset, format_mismatches
-from mtg_judge.conformance.loader import (FIXTURES_DIR, FixtureError, iter_fixture_paths, load_cards, load_cards_lenient,
-                                 load_fixture)
+from mtg_judge.conformance.loader import (FIXTURES_DIR, FixtureError, duplicate_id_error, file_label,
+                                 iter_fixture_paths, load_cards, load_cards_lenient, load_fixture)
 from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
 
 #: The fixtures directory of this source tree (``fixtures/``).
@@ -272,15 +272,28 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
     ``<relative path>[-]`` that errors with the loader's message (file, JSON path, expected),
     so one bad file does not hide the others; cross-file checks are ``mtg-judge validate``'s.
     A bad card file is left out: the fixtures that use it become errored cases naming the
-    file. Raises ``ValueError`` for a bad ``keyword``.
+    file. Raises ``ValueError`` for a bad ``keyword``, and ``FixtureError`` (the message of
+    ``mtg-judge validate``, naming both files) when two fixture files use one id, whatever
+    the selection: both would run and report cases of one name.
+
+    Symlinked folders are followed once (:func:`~mtg_judge.conformance.loader.iter_fixture_paths`).
+    A file outside the ``<document>/<mechanic>/<name>.json`` layout gets its relative path
+    as ``document`` and ``""`` as ``mechanic``, so that it is reported under its path.
     """
     root = Path(root)
     keep = set(rulesets) if rulesets is not None else None
     cards, card_problems = load_cards_lenient(root / "cards")
     bad_cards = "; ".join(str(p) for p in card_problems)
     cases = []
+    ids: dict[str, str] = {}  # fixture id -> the file that uses it first
     for path in iter_fixture_paths(root):
-        for case in _file_cases(path, root, cards, bad_cards):
+        found = _file_cases(path, root, cards, bad_cards)
+        if found and found[0].ruleset != "-":  # a valid fixture: its id is its own
+            label = file_label(path, root)
+            first = ids.setdefault(found[0].fixture_id, label)
+            if first != label:
+                raise duplicate_id_error(label, found[0].fixture_id, first)
+        for case in found:
             wanted = keep is None or (case.ruleset != "-" and case.ruleset in keep)  # an invalid file: no ruleset
             if wanted and keyword_matches(keyword, case.name):
                 cases.append(case)
@@ -297,12 +310,23 @@ def collect_file(path: Path | str, root: Path | str = DEFAULT_ROOT) -> list[Case
     return _file_cases(path, root, cards, "; ".join(str(p) for p in card_problems))
 
 
+def _relative(path: Path, root: Path) -> Path | None:
+    """``path`` relative to ``root`` as found (through symlinks), else resolved, else None."""
+    for found, base in ((Path(os.path.abspath(path)), Path(os.path.abspath(root))),
+                        (path.resolve(), root.resolve())):
+        try:
+            return found.relative_to(base)
+        except ValueError:
+            pass
+    return None
+
+
 def _file_cases(path: Path, root: Path, cards: dict, bad_cards: str) -> list[Case]:
-    try:
-        rel = path.resolve().relative_to(root.resolve())
-    except ValueError:
-        rel = None
-    document, mechanic = ([*rel.parts[:-1], "", ""])[:2] if rel is not None else ("", "")
+    rel = _relative(path, root)
+    if rel is not None and len(rel.parts) == 3:  # <document>/<mechanic>/<name>.json
+        document, mechanic = rel.parts[0], rel.parts[1]
+    else:  # a stray file: reported under its path, not under a document ""
+        document, mechanic = (rel.as_posix() if rel is not None else path.as_posix()), ""
     try:
         fixture = load_fixture(path)
     except FixtureError as exc:  # one bad file errors one case, the rest still runs
@@ -733,7 +757,8 @@ def summarize(results: Iterable[CaseResult], by: str = "document") -> dict[str, 
     """
     table: dict[str, dict[str, int]] = {}
     for r in results:
-        key = r.case.document if by == "document" else f"{r.case.document}/{r.case.mechanic}"
+        key = (r.case.document if by == "document" or not r.case.mechanic
+               else f"{r.case.document}/{r.case.mechanic}")
         row = table.setdefault(key, {s: 0 for s in (*STATUSES, "total")})
         row[r.status] += 1
         row["total"] += 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -131,3 +132,95 @@ def test_progress_prints_periodic_counts_without_a_terminal(tmp_path):
     # 25 cases: a line every 3 (a tenth, rounded up), the start and the end.
     assert counts == ["running: 0/25", *(f"running: {n}/25" for n in range(3, 25, 3)),
                       "running: 25/25"]
+
+
+# --------------------------------------------------------------------------------------------
+# Duplicate ids, symlinks, stray files
+
+
+def duplicate_tree(tmp_path: Path) -> Path:
+    tree = write_tree(tmp_path / "fixtures", BASIC)
+    (tree / "classic" / "other").mkdir()
+    (tree / "classic" / "other" / "copy.json").write_text(
+        json.dumps(make_fixture("classic.game.a", EXPECT)), encoding="utf-8")
+    return tree
+
+
+def test_run_refuses_duplicate_fixture_ids_as_validate_does(tmp_path, engine):
+    tree = duplicate_tree(tmp_path)
+    message = ("fixtures/classic/other/copy.json: $.id: duplicate fixture id 'classic.game.a': "
+               "fixtures/classic/game/a.json uses it too")
+    result = invoke("run", "--fixtures", tree, "--engine", engine("declarer"))
+    assert result.exit_code == 1
+    assert message in result.output
+    validate = invoke("validate", "--fixtures", tree)
+    assert validate.exit_code == 1 and message in validate.output
+    # whatever the selection: -k matches both files' cases
+    selected = invoke("run", "--fixtures", tree, "-k", "game.b")
+    assert selected.exit_code == 1 and message in selected.output
+
+
+def test_the_pytest_plugin_refuses_duplicate_ids_at_collection(tmp_path, engine):
+    tree = duplicate_tree(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "--mtg-engine", engine("declarer"), "--mtg-fixtures", str(tree), "-q"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert "ERROR collecting mtg-judge" in proc.stdout or "error" in proc.stdout.lower()
+    assert "duplicate fixture id 'classic.game.a'" in proc.stdout
+    assert "fixtures/classic/game/a.json" in proc.stdout
+
+
+def test_a_symlinked_fixture_folder_is_followed_once(tmp_path):
+    tree = write_tree(tmp_path / "fixtures", BASIC)
+    elsewhere = tmp_path / "elsewhere" / "suspend"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "d.json").write_text(
+        json.dumps(make_fixture("timespiral.suspend.d", EXPECT)), encoding="utf-8")
+    (tree / "timespiral").mkdir()
+    os.symlink(tmp_path / "elsewhere" / "suspend", tree / "timespiral" / "suspend")
+    # a loop: a link back to the fixtures folder inside it
+    os.symlink(tree, tree / "classic" / "game" / "loop")
+    cases = collect(tree)
+    assert [(c.name, c.document, c.mechanic) for c in cases] == [
+        ("classic.game.a[modern]", "classic", "game"),
+        ("classic.game.b[modern]", "classic", "game"),
+        ("timespiral.suspend.d[modern]", "timespiral", "suspend")]
+    assert cases[2].path == tree / "timespiral" / "suspend" / "d.json"
+
+
+def test_a_symlink_loop_does_not_hang(tmp_path):
+    tree = write_tree(tmp_path / "fixtures", BASIC)
+    os.symlink(tree / "classic", tree / "classic" / "game" / "up")
+    os.symlink(tree / "a-link", tree / "b-link")  # dangling links to each other
+    os.symlink(tree / "b-link", tree / "a-link")
+    assert [c.name for c in collect(tree)] == ["classic.game.a[modern]",
+                                                "classic.game.b[modern]"]
+
+
+def test_stray_and_dangling_files_are_reported_under_their_path(tmp_path, engine):
+    tree = write_tree(tmp_path / "fixtures", BASIC)
+    (tree / "stray.json").write_text(json.dumps(make_fixture("classic.misc.stray", EXPECT)),
+                                     encoding="utf-8")
+    os.symlink(tree / "nowhere.json", tree / "classic" / "game" / "gone.json")
+    out = tmp_path / "report"
+    result = invoke("run", "--fixtures", tree, "--engine", engine("declarer"),
+                    "--report-dir", out, "--by-mechanic")
+    assert result.exit_code == 1  # the dangling file errors
+    records = [json.loads(line) for line in
+               (out / "report.jsonl").read_text(encoding="utf-8").splitlines()[1:-1]]
+    by_name = {r["name"]: r for r in records}
+    stray = by_name["classic.misc.stray[modern]"]
+    assert (stray["document"], stray["mechanic"], stray["status"]) == ("stray.json", "",
+                                                                       "passed")
+    gone = by_name["classic/game/gone.json[-]"]
+    assert (gone["document"], gone["mechanic"], gone["status"]) == ("classic", "game",
+                                                                    "errored")
+    assert "gone.json" in gone["message"] and "cannot read the file" in gone["message"]
+    assert all(r["document"] for r in records)
+    lines = result.output.splitlines()
+    # a row "stray.json" in the table per document and in the one per mechanic, no row
+    # without a name (a line of counts that starts with blanks)
+    assert sum(line.split()[:1] == ["stray.json"] for line in lines) == 2, result.output
+    assert not any(re.match(r"\s+\d", line) for line in lines)
