@@ -277,3 +277,42 @@ def test_report_command_reads_a_partial_report(tmp_path):
     result = CliRunner().invoke(main, ["report", str(partial.path)])
     assert result.exit_code == 0, result.output
     assert "classic" in result.output and "2" in result.output
+
+
+def test_interrupt_during_the_handshake_reports_nothing_run(tmp_path):
+    """The engine is still starting (it sleeps before reading the handshake): the run stops
+    at once, every case counts as not run, the engine is gone."""
+    script = tmp_path / "sleepy_engine.py"
+    script.write_text("import os, sys, time\n"
+                      f"open({str(tmp_path / 'pids.txt')!r}, 'a').write(f'{{os.getpid()}}\\n')\n"
+                      "time.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-m", "mtg_judge.tools.cli", "run", "--engine",
+                             f"{sys.executable} {script}", "-k", "stack",
+                             "--report-dir", "report"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+    end = time.monotonic() + 60
+    while not (tmp_path / "pids.txt").exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    report = read_report(tmp_path / "report" / "report.jsonl")
+    assert report.cases == [] and report.footer["interrupted"] is True
+    assert report.footer["not_run"] > 0
+    assert f"interrupted by SIGTERM: {report.footer['not_run']} of" in out
+    _assert_gone(_pids(tmp_path))
+
+
+def test_a_second_signal_does_not_cut_the_cleanup_short(tmp_path):
+    proc = _start(tmp_path, "-n", "2", "--report-dir", "report", sleep=0.1)
+    _wait_for_cases(proc, tmp_path / "report" / PARTIAL_FILE, 2)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Aborted!" not in err and "Traceback" not in err
+    assert read_report(tmp_path / "report" / "report.jsonl").footer["interrupted"] is True
+    _assert_gone(_pids(tmp_path, exclude=proc.pid))

@@ -164,7 +164,9 @@ def _stop_on_signals():
     ``"armed"`` is true, raises ``KeyboardInterrupt`` in the main thread (run_suite turns it
     into RunInterrupted after stopping its workers and engines); later ones are ignored, so
     that the cleanup and the report are not cut short. The previous handlers come back on
-    exit."""
+    exit, unless a signal came: then the process is on its way out with exit code 130, and
+    further signals stay ignored (a second Ctrl-C must not turn it into a KeyboardInterrupt
+    traceback)."""
     state: dict = {"signal": None, "armed": True}
 
     def handler(signum, _frame) -> None:
@@ -179,7 +181,7 @@ def _stop_on_signals():
         yield state
     finally:
         for signum, old in previous.items():
-            signal.signal(signum, old)
+            signal.signal(signum, signal.SIG_IGN if state["signal"] else old)
 
 
 def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtures_dir,
