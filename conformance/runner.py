@@ -150,9 +150,10 @@ def check_result(fixture: dict, result: dict,
     return checks, mismatches
 
 
-class RunInterrupted(Exception):
+class RunInterrupted(KeyboardInterrupt):
     """Raised by :func:`run_suite` when the run was interrupted (a ``KeyboardInterrupt``:
     Ctrl-C, or a signal handler that raises it, as ``mtg-judge run`` installs for SIGTERM).
+    A ``KeyboardInterrupt`` itself, so that callers that do not look for it stop as before.
 
     ``results``: the :class:`CaseResult` of every case that finished before the interrupt,
     in case order (cases still running were abandoned and are not in it). By the time it is
