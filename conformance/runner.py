@@ -795,10 +795,12 @@ def headline(row: dict[str, int], not_run: int = 0) -> str:
     return f"{run}/{selected} run · {compliance(row)} of run · {overall(row, not_run)} of all"
 
 
-def summary_table(results: list[CaseResult], by: str = "document") -> str:
+def summary_table(results: list[CaseResult], by: str = "document", not_run: int = 0) -> str:
     """A text table of :func:`summarize` with a total row, the cases run of each group's
-    cases, the pass rate of the run cases and passed of all (see :func:`format_table`)."""
-    return format_table(summarize(results, by), by)
+    cases, the pass rate of the run cases and passed of all (see :func:`format_table`);
+    ``not_run``: selected cases left out (``--max-fail``, an interrupt), counted in the
+    total."""
+    return format_table(summarize(results, by), by, not_run=not_run)
 
 
 #: The columns of :func:`format_table` after the status counts.

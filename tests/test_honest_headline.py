@@ -137,3 +137,20 @@ def test_a_full_run_keeps_the_short_badge(tmp_path):
                                                   "classic.x.b": "failed"}), IMPLEMENTATION)
     assert reports.badge(rep)["message"] == "50.0% (1/2)"
     assert rep.footer["headline"] == "2/2 run · 50.0% of run · 50.0% of all"
+
+
+def test_cases_not_run_count_against_the_figures(tmp_path):
+    """--max-fail leaves cases out: they are in the table's total and the footer."""
+    from test_harness_faults import FAKE_ENGINE
+
+    tree = write_tree(tmp_path / "fixtures", {f"classic/game/{c}-trouble.json": EXPECT
+                                              for c in "abcd"})
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE_ENGINE, encoding="utf-8")
+    out = tmp_path / "report"
+    result = invoke("run", "--fixtures", tree, "--engine", f"{sys.executable} {script} wrong-seq",
+                    "--max-fail", 2, "--report-dir", out)
+    assert result.exit_code == 1, result.output
+    assert "compliance: 2/4 run · 0.0% of run · 0.0% of all" in result.output
+    footer = json.loads((out / "report.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert (footer["run"], footer["selected"], footer["not_run"]) == (2, 4, 2)

@@ -363,10 +363,11 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
 def _print_run(results, report, by_mechanic, interrupted):
     """The end of 'run': the tables, the failing and skipped cases, then exits with
     _finish_run's code."""
-    click.echo(summary_table(results, "document"))
+    not_run = report.footer.get("not_run") or 0
+    click.echo(summary_table(results, "document", not_run=not_run))
     if by_mechanic:
         click.echo()
-        click.echo(summary_table(results, "mechanic"))
+        click.echo(summary_table(results, "mechanic", not_run=not_run))
     bad = [r for r in results if r.status in ("failed", "errored")]
     for r in bad:
         click.echo()
