@@ -167,7 +167,7 @@ def test_the_pytest_plugin_refuses_duplicate_ids_at_collection(tmp_path, engine)
          "--mtg-engine", engine("declarer"), "--mtg-fixtures", str(tree), "-q"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
-    assert "ERROR collecting mtg-judge" in proc.stdout or "error" in proc.stdout.lower()
+    assert "ERROR collecting mtg-judge" in proc.stdout and "1 error" in proc.stdout
     assert "duplicate fixture id 'classic.game.a'" in proc.stdout
     assert "fixtures/classic/game/a.json" in proc.stdout
 
