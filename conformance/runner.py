@@ -534,15 +534,18 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
 #: The cases of the parallel run in progress, as each worker process sees them: inherited
 #: from the parent when the workers are forked, sent once per worker otherwise.
 _worker_cases: list[Case] = []
+#: Set by the parent when the run is interrupted: a worker starts no more case.
+_worker_stop = None
 
 
-def _init_worker(cases: list[Case]) -> None:
-    global _worker_cases
+def _init_worker(cases: list[Case], stop=None) -> None:
+    global _worker_cases, _worker_stop
     # The parent alone handles Ctrl-C (sent to the whole foreground process group) and
     # SIGTERM: it stops its workers itself (see _run_processes).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _worker_cases = cases
+    _worker_stop = stop
     _reference_engine()  # imported here, not in the first case's time (a no-op when forked)
 
 
@@ -552,6 +555,8 @@ def _run_chunk(indexes: range) -> list[tuple[int, CaseResult]]:
     about 60% of the bytes), :func:`_run_processes` puts it back."""
     out = []
     for i in indexes:
+        if _worker_stop is not None and _worker_stop.is_set():
+            break  # interrupted: the parent records nothing more
         result = run_case(_worker_cases[i])
         result.case = None  # type: ignore[assignment]
         out.append((i, result))
@@ -608,8 +613,10 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
                 for other in futures:
                     other.cancel()
 
-    pool = ProcessPoolExecutor(max_workers=workers - 1, mp_context=_pool_context(),
-                               initializer=_init_worker, initargs=(cases,))
+    context = _pool_context()
+    stop = context.Event()
+    pool = ProcessPoolExecutor(max_workers=workers - 1, mp_context=context,
+                               initializer=_init_worker, initargs=(cases, stop))
     futures: list = []
     try:
         futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
@@ -625,8 +632,7 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
         collect_finished(futures, block=True)
     except BaseException:  # an interrupt (or a broken pool): stop the children now
         limit.halt()
-        for future in futures:
-            future.cancel()
+        stop.set()
         _stop_pool_processes(pool)
         raise
     finally:
@@ -634,15 +640,21 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
 
 
 def _stop_pool_processes(pool, grace: float = 5.0) -> None:
-    """Terminate the worker processes of a ``ProcessPoolExecutor`` (SIGTERM, then SIGKILL
-    after ``grace`` seconds) and reap them, so that an interrupted run leaves no orphan."""
+    """Stop the worker processes of an interrupted ``ProcessPoolExecutor`` and reap them, so
+    that no orphan is left: the chunks not started are cancelled and each worker, which
+    starts no case once the stop event is set, exits after its current case; one still
+    running after ``grace`` seconds (a hung case) is killed. Killing them first would make
+    the pool's manager thread fail on the cancelled futures (a traceback on stderr)."""
+    import time
+
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    end = time.monotonic() + grace
     for process in processes:
         with _suppress_errors():
-            process.terminate()
+            process.join(max(0.0, end - time.monotonic()))
     for process in processes:
         with _suppress_errors():
-            process.join(grace)
             if process.is_alive():
                 process.kill()
                 process.join(grace)

@@ -56,7 +56,7 @@ main(sys.argv[1:], prog_name="mtg-judge")
 
 
 def _start(tmp_path: Path, *args: str, in_process: bool = False,
-           sleep: float = 0.1) -> subprocess.Popen:
+           sleep: float = 0.1, new_session: bool = False) -> subprocess.Popen:
     pids = tmp_path / "pids.txt"
     env = {**os.environ, "PIDS": str(pids), "SLEEP": str(sleep)}
     if in_process:
@@ -67,7 +67,7 @@ def _start(tmp_path: Path, *args: str, in_process: bool = False,
         engine = f"{sys.executable} {script} {pids} {sleep}"
         argv = [sys.executable, "-m", "mtg_judge.tools.cli", "run", "--engine", engine, *args]
     return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=tmp_path)
+                            env=env, cwd=tmp_path, start_new_session=new_session)
 
 
 def _case_lines(path: Path) -> list[dict]:
@@ -117,7 +117,7 @@ def _pids(tmp_path: Path, exclude: int | None = None) -> list[int]:
 def _check_interrupted(tmp_path: Path, proc: subprocess.Popen, sent: str, seen: int) -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
-    assert "Aborted!" not in err
+    assert "Aborted!" not in err and "Traceback" not in err, err
     report_dir = tmp_path / "report"
     assert not (report_dir / PARTIAL_FILE).exists()
     report = read_report(report_dir / "report.jsonl")
@@ -316,3 +316,16 @@ def test_a_second_signal_does_not_cut_the_cleanup_short(tmp_path):
     assert "Aborted!" not in err and "Traceback" not in err
     assert read_report(tmp_path / "report" / "report.jsonl").footer["interrupted"] is True
     _assert_gone(_pids(tmp_path, exclude=proc.pid))
+
+
+@pytest.mark.parametrize("in_process", [True, False], ids=["in-process", "engine"])
+def test_ctrl_c_in_a_terminal_reaches_the_whole_process_group(tmp_path, in_process):
+    """A terminal's Ctrl-C sends SIGINT to every process of the foreground group: the
+    forked workers ignore it (the parent stops them), the engines run in their own session;
+    the outcome is the same as a SIGINT to the parent alone."""
+    proc = _start(tmp_path, "-n", "2", "--report-dir", "report", in_process=in_process,
+                  sleep=0.05 if in_process else 0.1, new_session=True)
+    _wait_for_cases(proc, tmp_path / "report" / PARTIAL_FILE, 4)
+    seen = len(_case_lines(tmp_path / "report" / PARTIAL_FILE))
+    os.killpg(proc.pid, signal.SIGINT)
+    _check_interrupted(tmp_path, proc, "SIGINT", seen)
