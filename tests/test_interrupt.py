@@ -329,3 +329,47 @@ def test_ctrl_c_in_a_terminal_reaches_the_whole_process_group(tmp_path, in_proce
     seen = len(_case_lines(tmp_path / "report" / PARTIAL_FILE))
     os.killpg(proc.pid, signal.SIGINT)
     _check_interrupted(tmp_path, proc, "SIGINT", seen)
+
+
+def test_run_in_a_thread_that_cannot_set_signal_handlers(tmp_path):
+    """Embedded (a CliRunner in a worker thread): no handler is installed, the run works."""
+    import threading
+
+    from click.testing import CliRunner
+
+    from mtg_judge.tools.cli import main
+
+    outcome = {}
+
+    def call() -> None:
+        outcome["result"] = CliRunner().invoke(main, ["run", "-n", "1", "-k",
+                                                      "last-in-first-out"])
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    thread.join(60)
+    result = outcome["result"]
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "total" in result.output
+
+
+def test_a_keyboard_interrupt_without_the_handler_counts_as_sigint(tmp_path, monkeypatch):
+    """run_suite raising RunInterrupted (a plain KeyboardInterrupt reached it): the finished
+    results are reported as interrupted by SIGINT, exit 130."""
+    from click.testing import CliRunner
+
+    from mtg_judge.conformance import runner
+    from mtg_judge.tools import cli
+
+    def interrupted_suite(cases, **kwargs):
+        kwargs["on_start"]({"name": "toy", "rulesets": list(runner.RULESETS)})
+        raise runner.RunInterrupted([runner.run_case(cases[0])])
+
+    monkeypatch.setattr(cli, "run_suite", interrupted_suite)
+    result = CliRunner().invoke(cli.main, ["run", "-n", "1", "-k", "stack",
+                                           "--report-dir", str(tmp_path / "r")])
+    assert result.exit_code == 130, (result.output, result.exception)
+    report = read_report(tmp_path / "r" / "report.jsonl")
+    assert report.counts["total"] == 1 and report.footer["interrupted"] is True
+    assert f"interrupted by SIGINT: {report.footer['not_run']} of" in result.output
+    assert not (tmp_path / "r" / PARTIAL_FILE).exists()

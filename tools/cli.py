@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -175,6 +176,9 @@ def _stop_on_signals():
             if state["armed"]:
                 raise KeyboardInterrupt
 
+    if threading.current_thread() is not threading.main_thread():
+        yield state  # signal handlers can only be set in the main thread: Ctrl-C as is
+        return
     previous = {signum: signal.signal(signum, handler)
                 for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -338,8 +342,10 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
                                          max_fail=max_fail, on_start=on_start)
         except RunInterrupted as exc:  # Ctrl-C or SIGTERM: report what finished
             results = exc.results
+            signals["signal"] = signals["signal"] or "SIGINT"
         except KeyboardInterrupt:  # before run_suite started any case
             results = []
+            signals["signal"] = signals["signal"] or "SIGINT"
         except click.ClickException:
             raise
         except Exception as exc:  # an engine that cannot even start (EngineError)
