@@ -538,15 +538,32 @@ _worker_cases: list[Case] = []
 _worker_stop = None
 
 
-def _init_worker(cases: list[Case], stop=None) -> None:
+def _init_worker(cases: list[Case], stop=None, parent: int | None = None) -> None:
     global _worker_cases, _worker_stop
     # The parent alone handles Ctrl-C (sent to the whole foreground process group) and
     # SIGTERM: it stops its workers itself (see _run_processes).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(parent)
     _worker_cases = cases
     _worker_stop = stop
     _reference_engine()  # imported here, not in the first case's time (a no-op when forked)
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """On Linux, have the kernel kill this worker when its parent dies, however it dies
+    (``prctl(PR_SET_PDEATHSIG, SIGKILL)``): a SIGKILLed run leaves no orphan worker waiting
+    for tasks forever. Elsewhere, or if ``prctl`` is unavailable, nothing is done."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError, TypeError):
+        return
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)  # the parent died before prctl took effect
 
 
 def _run_chunk(indexes: range) -> list[tuple[int, CaseResult]]:
@@ -616,7 +633,7 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
     context = _pool_context()
     stop = context.Event()
     pool = ProcessPoolExecutor(max_workers=workers - 1, mp_context=context,
-                               initializer=_init_worker, initargs=(cases, stop))
+                               initializer=_init_worker, initargs=(cases, stop, os.getpid()))
     futures: list = []
     try:
         futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]

@@ -373,3 +373,16 @@ def test_a_keyboard_interrupt_without_the_handler_counts_as_sigint(tmp_path, mon
     assert report.counts["total"] == 1 and report.footer["interrupted"] is True
     assert f"interrupted by SIGINT: {report.footer['not_run']} of" in result.output
     assert not (tmp_path / "r" / PARTIAL_FILE).exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
+def test_sigkill_of_a_parallel_in_process_run_leaves_no_worker(tmp_path):
+    proc = _start(tmp_path, "-n", "2", "--report-dir", "report", in_process=True, sleep=0.05)
+    partial = tmp_path / "report" / PARTIAL_FILE
+    _wait_for_cases(proc, partial, 6)
+    proc.kill()
+    proc.communicate(timeout=30)
+    assert read_report(partial).counts["total"] >= 6
+    workers = _pids(tmp_path, exclude=proc.pid)
+    assert len(workers) == 1
+    _assert_gone(workers, deadline=30)  # killed with the parent (then reaped by init)
