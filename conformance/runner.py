@@ -756,6 +756,10 @@ def _run_protocol(cases: list[Case], workers: int, command: str, timeout: float,
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+    except KeyboardInterrupt:  # also during the handshakes: no grace for a stuck engine
+        for engine in started:
+            _kill_engine_process(engine)
+        raise
     finally:
         for engine in started:
             engine.stop()  # also a process restarted by a worker after the kill above
