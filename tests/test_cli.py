@@ -216,3 +216,19 @@ def test_validate_refuses_a_folder_without_fixtures(tmp_path):
     assert result.exit_code == 1
     assert "no fixture files (<document>/<mechanic>/<name>.json) and no card files " \
            f"(cards/*.json) in {tmp_path}: nothing to validate" in result.output
+
+
+def test_show_by_id_names_the_problem_of_an_invalid_fixture(tmp_path):
+    from mtg_judge.conformance.resources import FIXTURES_DIR
+
+    fixture = json.loads((FIXTURES_DIR / "classic" / "stack" / "last-in-first-out.json").read_text())
+    fixture["rulesets"] = ["pioneer"]
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "classic" / "stack").mkdir(parents=True)
+    (tmp_path / "classic" / "stack" / "last-in-first-out.json").write_text(json.dumps(fixture))
+    result = invoke("show", "classic.stack.last-in-first-out", "--fixtures", tmp_path)
+    assert result.exit_code == 1, result.output
+    assert "fixture 'classic.stack.last-in-first-out' is invalid" in result.output
+    assert "$.rulesets[0]: 'pioneer' is not one of" in result.output
+    unknown = invoke("show", "classic.stack.no-such-id", "--fixtures", tmp_path)
+    assert unknown.exit_code == 2 and "no fixture with id or path" in unknown.output

@@ -484,6 +484,21 @@ def validate(fixtures_dir):
     click.echo("ok", err=True)
 
 
+def _explain_invalid_fixture(target: str, collected: list[Case]) -> None:
+    """Raise the loader's error (file, JSON path, expected; exit 1) if ``target`` is the id
+    of a fixture file that failed its schema (collected as an errored ``<path>[-]`` case),
+    so that 'show ID' says why instead of 'no fixture with id'. Returns if none is."""
+    for case in collected:
+        if case.ruleset != "-" or not case.problem:
+            continue
+        try:
+            raw = json.loads(Path(case.path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(raw, dict) and raw.get("id") == target:
+            raise click.ClickException(f"fixture {target!r} is invalid: {case.problem}")
+
+
 def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
     path = Path(target)
     if path.is_file():
@@ -497,7 +512,10 @@ def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
         except Exception as exc:  # a bad card file names itself
             raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
     else:
-        matches = [c for c in _collect(fixtures_dir) if c.fixture_id == target]
+        collected = _collect(fixtures_dir)
+        matches = [c for c in collected if c.fixture_id == target]
+        if not matches:
+            _explain_invalid_fixture(target, collected)
     if not matches:
         raise click.BadParameter(f"no fixture with id or path {target!r}", param_hint="FIXTURE")
     if ruleset is None:
