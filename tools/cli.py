@@ -752,7 +752,9 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
 
     Prints its summary table per document (and per mechanic), its skipped checks, and
     writes the files asked for with --html, --junit, --badge, --jsonl and --report-dir.
-    With --compare, prints the status changes instead of the table. Exit 1 for a report
+    With --compare, prints the status changes instead of the table (exit 1 if a case
+    regressed). With --merge, exits as 'run' would have for the whole run: 1 if a case
+    failed or errored or none passed (the cases not run are counted). Exit 1 for a report
     that cannot be read (the message names the file and line) or reports that cannot be
     merged (different suite versions, engines or selections, a slice missing or given
     twice, a case in two reports).
@@ -800,6 +802,13 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
                                        f"{exc}") from None
     if other is not None:
         sys.exit(1 if any(c.kind == "regression" for c in changes) else 0)
+    if merge:  # the merged run is judged as 'run' would have judged it unsharded
+        not_run = saved.footer.get("not_run", 0)
+        if not_run:
+            how = "interrupted" if saved.footer.get("interrupted") else "stopped early"
+            click.echo(f"{how}: {not_run} of {saved.counts['total'] + not_run} cases not run")
+        passed = saved.counts["passed"]
+        sys.exit(1 if saved.counts["failed"] or saved.counts["errored"] or not passed else 0)
 
 
 @main.command()
