@@ -4,9 +4,12 @@ Inert unless ``--mtg-engine "COMMAND"`` is given: then no other hook does anythi
 nothing but this module (which imports only pytest) is loaded, so another project's pytest
 run is neither broken nor slowed. With it, from any folder (no test file needed)::
 
-    pytest -n auto --mtg-engine "./my-engine --protocol"
-    pytest --mtg-engine "python my_engine.py" --mtg-ruleset modern -k "combat and not trample"
-    pytest --mtg-engine "./my-engine" --mtg-fixtures mtg-judge-bundle.zip --junitxml junit.xml
+    pytest -n auto --mtg-engine="./my-engine --protocol"
+    pytest --mtg-engine="python my_engine.py" --mtg-ruleset=modern -k "combat and not trample"
+    pytest --mtg-engine=./my-engine --mtg-fixtures=mtg-judge-bundle.zip --junitxml junit.xml
+
+(the ``=`` form matters for a value that is an existing path: pytest picks its rootdir before
+it loads plugins and would take such a value for a path to test; docs/PROTOCOL.md §9)
 
 every case of the suite (each fixture under each of its rulesets) is one pytest item named
 ``<fixture id>[<ruleset>]``, with the node id ``mtg-judge/<document>/<mechanic>::<fixture

@@ -446,7 +446,13 @@ def _finish_run(report, interrupted=None) -> int:
     if low:
         click.echo()
         click.echo(low)
-    return 1 if report.counts["failed"] or report.counts["errored"] or not passed or low else 0
+    return 1 if _has_failures(report) or low else 0
+
+
+def _has_failures(report) -> bool:
+    """A run's verdict (its exit code 1): a case failed or errored, or no case passed."""
+    counts = report.counts
+    return bool(counts["failed"] or counts["errored"] or not counts["passed"])
 
 
 def _below_min_played(report) -> str | None:
@@ -807,8 +813,7 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
         if not_run:
             how = "interrupted" if saved.footer.get("interrupted") else "stopped early"
             click.echo(f"{how}: {not_run} of {saved.counts['total'] + not_run} cases not run")
-        passed = saved.counts["passed"]
-        sys.exit(1 if saved.counts["failed"] or saved.counts["errored"] or not passed else 0)
+        sys.exit(1 if _has_failures(saved) else 0)
 
 
 @main.command()
