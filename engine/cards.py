@@ -51,6 +51,10 @@ class CardDefinition:
     ``keywords`` is a tuple of normalized keyword dicts ``{"keyword": "flying"}``,
     ``{"keyword": "landwalk", "land_type": "Forest"}``…; ``abilities`` a tuple of ability
     dicts (read-only mappings); ``spell`` the spell ability of an instant or sorcery.
+    ``layout`` is the card's layout (FORMAT §5.1) and ``faces`` its other faces, each a
+    CardDefinition whose ``face`` says its role (``adventure``, ``omen``, ``prepare``,
+    ``back``); the definition itself is the main face (``face`` None). ``meld`` is
+    ``{"pair": name, "result": name}`` for a meld card (CR 712.4).
     """
 
     name: str
@@ -67,6 +71,10 @@ class CardDefinition:
     spell: Any = None
     enchant: Any = None
     is_token: bool = False
+    layout: str = "normal"
+    faces: tuple = ()
+    meld: Any = None
+    face: str | None = None
     raw: Any = field(default=None, compare=False, repr=False)
 
     def __deepcopy__(self, memo: dict) -> "CardDefinition":  # immutable: share it
@@ -77,6 +85,14 @@ class CardDefinition:
         """The card's static abilities (``"kind": "static"``), computed once (the definition
         is immutable): most cards have none, and the layers look at every permanent's."""
         return tuple(ab for ab in self.abilities if ab.get("kind") == "static")
+
+    def get_face(self, role: str) -> "CardDefinition | None":
+        """The face with that role (``"adventure"``, ``"omen"``, ``"prepare"``, ``"back"``),
+        or None: FORMAT §5.1. The main face is the definition itself (``face`` None)."""
+        for f in self.faces:
+            if f.face == role:
+                return f
+        return None
 
     @property
     def is_permanent_card(self) -> bool:
@@ -110,6 +126,11 @@ class CardDefinition:
             spell=_freeze(data.get("spell")),
             enchant=_freeze(data.get("enchant")),
             is_token=bool(data.get("is_token", False)),
+            layout=data.get("layout", "normal"),
+            faces=tuple(CardDefinition.from_dict(f, source=f"{source}: $.faces[{i}]")
+                        for i, f in enumerate(data.get("faces", ()))),
+            meld=_freeze(data.get("meld")),
+            face=data.get("face"),
             raw=_freeze(data),
         )
 
