@@ -187,11 +187,21 @@ def _mana_symbols(cost: str | None) -> list[str]:
     return re.findall(r"\{([^}]*)\}", cost or "")
 
 
+#: Our layouts (FORMAT §5.1) as phase's card database spells them: phase's own generator
+#: (``phase/gen.py``) files an Omen card under ``adventure`` (MTGJSON calls it
+#: ``reversible_card``), and a two-faced card as two entries with ``layout`` and ``face_index``.
+PHASE_LAYOUTS = {"adventure": "adventure", "omen": "adventure", "prepare": "prepare",
+                 "transform": "transform"}
+
+
 def mtgjson_card(card: dict) -> dict:
     """Our card file (FORMAT §5) in the MTGJSON ``AtomicCard`` shape that
-    ``phase.build_oracle_face`` reads. Raises :class:`Skip` for what has no MTGJSON form here."""
-    if card.get("layout", "normal") != "normal":
-        raise Skip(f"{card['name']}: layout {card.get('layout')!r} is not translated")
+    ``phase.build_oracle_face`` reads: the main face of a card with faces (each other face
+    goes through :func:`mtgjson_faces`). Raises :class:`Skip` for what has no MTGJSON form
+    here (a meld card: phase's generator files meld pairs by MTGJSON's three-face groups)."""
+    if card.get("layout", "normal") not in ("normal", *PHASE_LAYOUTS) or "face" in card:
+        if "face" not in card:
+            raise Skip(f"{card['name']}: layout {card.get('layout')!r} is not translated")
     if "colors" in card:
         colors = [COLOR_LETTER.get(c, c) for c in card["colors"]]
     else:
@@ -199,7 +209,8 @@ def mtgjson_card(card: dict) -> dict:
         colors = [c for c in "WUBRG" if c in found]
     mana_value = 0
     for sym in _mana_symbols(card.get("mana_cost")):
-        mana_value += int(sym) if sym.isdigit() else (0 if sym == "X" else 1)
+        # CR 202.3f: a hybrid symbol counts its largest component ({2/W} is 2)
+        mana_value += max(int(p) if p.isdigit() else (0 if p == "X" else 1) for p in sym.split("/"))
     keywords = []
     for kw in card.get("keywords", []):
         if isinstance(kw, str):
@@ -219,7 +230,7 @@ def mtgjson_card(card: dict) -> dict:
     out = {"name": card["name"], "manaCost": card.get("mana_cost") or None,
            "manaValue": mana_value, "colors": colors, "colorIdentity": colors,
            "type": card["type_line"], "types": list(card["types"]),
-           "subtypes": list(card["subtypes"]), "supertypes": list(card["supertypes"]),
+           "subtypes": list(card.get("subtypes", ())), "supertypes": list(card.get("supertypes", ())),
            "text": card.get("oracle_text", ""), "keywords": keywords, "layout": "normal",
            "identifiers": {}}
     if "power" in card:
@@ -243,6 +254,48 @@ def _unimplemented(face: Any) -> list[str]:
 
 _FACES: dict[str, Any] = {}
 _ENGINES: dict[tuple, Any] = {}
+
+
+def mtgjson_faces(card: dict) -> list[dict]:
+    """Every face of a card with faces (FORMAT §5.1), main face first, each in the MTGJSON
+    shape with the ``side`` and ``layout`` phase's generator expects."""
+    layout = card.get("layout", "normal")
+    out = []
+    for side, face in zip("ab", [card, *card.get("faces", ())]):
+        entry = mtgjson_card(face)
+        entry["layout"], entry["side"] = PHASE_LAYOUTS[layout], side
+        if side == "b":
+            entry["faceName"] = face["name"]
+        out.append(entry)
+    return out
+
+
+def build_entries(card: dict) -> dict:
+    """phase card-database entries (``{lowercase face name: CardFace}``) for one of our
+    cards: one entry for a normal card; for a card with faces, one per face with ``layout``
+    and ``face_index``, as phase's generator makes them. Raises :class:`Skip`."""
+    if card.get("layout", "normal") == "normal":
+        return {card["name"].lower(): build_face(card)}
+    key = "multi:" + json.dumps(card, sort_keys=True)
+    if key not in _FACES:
+        try:
+            faces = mtgjson_faces(card)
+            built = [phase.build_oracle_face_multi(f, None) for f in faces]
+        except Skip as exc:
+            _FACES[key] = exc
+        except Exception as exc:  # noqa: BLE001 - phase refuses the card
+            _FACES[key] = Skip(f"phase cannot build {card['name']}: {exc}")
+        else:
+            missing = [m for f in built for m in _unimplemented(f)]
+            layout = PHASE_LAYOUTS[card["layout"]]
+            _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
+                                f"text: {'; '.join(missing)}") if missing else
+                           {f["name"].lower(): dict(f, layout=layout, face_index=i)
+                            for i, f in enumerate(built)})
+    entries = _FACES[key]
+    if isinstance(entries, Skip):
+        raise entries
+    return entries
 
 
 def build_face(card: dict) -> dict:
@@ -269,7 +322,7 @@ def build_engine(cards: dict[str, dict]):
     """A phase ``Engine`` whose card database holds exactly ``cards`` (cached)."""
     key = tuple(sorted((name, json.dumps(card, sort_keys=True)) for name, card in cards.items()))
     if key not in _ENGINES:
-        faces = {name.lower(): build_face(card) for name, card in cards.items()}
+        faces = {k: v for card in cards.values() for k, v in build_entries(card).items()}
         _ENGINES[key] = phase.Engine.from_json(json.dumps(faces))
         if len(_ENGINES) > 64:
             _ENGINES.pop(next(iter(_ENGINES)))
