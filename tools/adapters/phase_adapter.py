@@ -767,9 +767,18 @@ class PhaseRun:
         self.expect_prompt(("Priority",), None, "play_land")
         self.apply(seat, action("PlayLand", {"object_id": oid, "card_id": oid}))
 
+    #: The ``cast`` input fields this adapter gives to phase (FORMAT §3.2). Any other field
+    #: (an alternative or additional cost, a face to cast, FORMAT §10–11) is not translated:
+    #: the case is skipped rather than cast as if the field were absent.
+    CAST_FIELDS = frozenset({"action", "player", "card", "targets", "modes", "x", "pay_with",
+                             "mana"})
+
     def do_cast(self, inp: dict) -> None:
         if inp.get("mana"):
             raise Skip("'mana' (which pool mana pays) cannot be chosen in phase")
+        extra = sorted(k for k in inp if k not in self.CAST_FIELDS)
+        if extra:
+            raise Skip(f"cast field(s) {', '.join(extra)} are not translated for phase")
         seat = self.seat_of(inp)
         oid = self.object_id(inp["card"])
         self.expect_prompt(("Priority",), None, "cast")
