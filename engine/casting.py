@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import bookkeeping
 from . import characteristics as ch
+from . import graveyard_abilities, harmonize
+from . import faces
+from . import turn_records
 from .cards import CardDefinition
+from .endure_behold import declare_behold, pay_behold
 from .errors import IllegalAction
 from .keywords import STORM, cycling_ability, landcycling_ability
 from .mana import ManaCost
@@ -38,14 +43,16 @@ class Casting:
         alternative = forced if forced in ("madness",) else inp.get("alternative")
         if forced == "suspend":
             alternative = "without_paying"
-        d = obj.definition
+        # the face chosen while casting (an Omen, FORMAT §11.2): only its characteristics count
+        cast_obj = faces.as_cast(obj, inp.get("face"))
+        d = cast_obj.definition
         card_kws = {k["keyword"]: dict(k) for k in d.keywords}
         # where may it be cast from?
         if forced is not None:
             if obj.zone != "exile" or obj.owner != player:
                 raise IllegalAction("not_in_hand", f"{ref} is not the exiled card to cast")
         elif obj.zone == "hand" and obj.owner == player:
-            if alternative in ("flashback", "madness", "without_paying"):
+            if alternative in ("flashback", "madness", "without_paying", "harmonize"):
                 # CR 702.34a: flashback works from a graveyard; CR 702.35a: madness only as
                 # its trigger resolves; nothing lets a card in hand be cast without paying
                 raise IllegalAction("invalid_alternative", f"{d.name} can't be cast from a hand with "
@@ -53,14 +60,17 @@ class Casting:
         elif obj.zone == "graveyard" and obj.owner == player and alternative == "flashback":
             if "flashback" not in card_kws:
                 raise IllegalAction("invalid_alternative", f"{d.name} has no flashback")
+        elif obj.zone == "graveyard" and obj.owner == player and alternative == "harmonize":
+            if "harmonize" not in card_kws:  # CR 702.180a (engine/harmonize.py)
+                raise IllegalAction("invalid_alternative", f"{d.name} has no harmonize")
         elif obj.zone == "exile" and obj.may_cast_free_by == player:
             if alternative != "without_paying":
                 raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
         else:
             raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand (or castable from its zone)")
-        if ch.is_type(obj, "Land"):
+        if ch.is_type(cast_obj, "Land"):
             raise IllegalAction("is_a_land", f"{d.name} is a land: lands are played, not cast (CR 305.9)")
-        self.check_can_cast(player, obj, ignore_timing=forced is not None,
+        self.check_can_cast(player, cast_obj, ignore_timing=forced is not None,
                             face_down=alternative == "morph")
         # CR 601.2b: modes, kicker, buyback, alternative cost
         if alternative == "morph":
@@ -78,41 +88,57 @@ class Casting:
         buyback = bool(inp.get("buyback"))
         if buyback and "buyback" not in card_kws:
             raise IllegalAction("invalid_alternative", f"{d.name} has no buyback")
-        cost = self._total_cost(player, obj, alternative, card_kws, kicked, buyback)
+        # CR 700.2h, 601.2b: additional costs of the chosen modes (tiered; engine/bookkeeping.py)
+        mode_mana, mode_parts = bookkeeping.mode_additional_costs(d.spell, modes)
+        beheld, behold_mana = declare_behold(self, player, obj, inp)  # CR 701.4a: behold, an additional cost
+        if behold_mana is not None:
+            mode_mana = behold_mana if mode_mana is None else mode_mana.add(behold_mana)
+        cost = self._total_cost(player, cast_obj, alternative, card_kws, kicked, buyback, extra=mode_mana)
         x = self._x_value(d.mana_cost, inp)
+        harmonized = harmonize.tap_choice(self, player, alternative, inp)  # CR 702.180a: up to one creature
+        if alternative == "harmonize":
+            cost = harmonize.reduced_cost(self, cost, x, harmonized)  # CR 601.2f: reductions come last
         # CR 601.2c: targets, checked against the card as it will be on the stack
-        probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=obj, x=x, modes=modes,
+        probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=cast_obj, x=x, modes=modes,
                           kicked=tuple(kicked))
         if alternative == "morph":
             probe.obj = obj.copy()
             probe.obj.face_down = True
         targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
-        self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=x, source=None))
+        self.dry_run(lambda g: (g.pay_costs(player, {"mana": cost, **mode_parts}, inp, x=x, source=None),
+                                harmonize.pay_tap(g, harmonized)))
         # now the spell is cast
-        stack_obj = self.move(obj, "stack", controller=player, face_down=alternative == "morph")
+        stack_obj = self.move(obj, "stack", controller=player, face_down=alternative == "morph",
+                              init=faces.stack_init(cast_obj))
         stack_obj.exile_on_leaving_stack = alternative == "flashback"
+        if alternative == "harmonize":  # CR 702.180a: exiled whenever it would leave the stack
+            stack_obj.exile_on_leaving_stack, stack_obj.exile_rule = True, harmonize.EXILE_RULE
         stack_obj.kicked = tuple(kicked)
         if forced == "suspend" and "Creature" in d.types:
             stack_obj.haste_from_suspend = player
         item = StackItem(ref=stack_obj.ref, kind="spell", controller=player, ability=spell_ability, obj=stack_obj,
                          x=x, modes=modes, targets=targets, kicked=tuple(kicked), buyback=buyback,
                          alternative=alternative or forced,
-                         cast_in_main_phase=(player == self.active and self.step in MAIN_PHASES))
+                         cast_in_main_phase=(player == self.active and self.step in MAIN_PHASES), beheld=beheld)
         self.stack.append(item)
-        paid = self.pay_costs(player, {"mana": cost}, inp, x=x, source=None)
+        paid = self.pay_costs(player, {"mana": cost, **mode_parts}, inp, x=x, source=None)
+        pay_behold(self, player, item)  # CR 601.2h: the card is revealed / the permanent chosen
+        harmonize.pay_tap(self, harmonized)
+        stack_obj.mana_spent = bookkeeping.record(paid)  # CR 601.2h: the mana spent to cast it
         self.spells_cast_this_turn += 1
+        nth = turn_records.record_spell_cast(self, player)  # per player (flurry)
         extra = {"face_down": True} if stack_obj.face_down else {}
         self.log("spell_cast", player=player, object=item.ref, card=item.card, name=stack_obj.name,
                  targets=[t for t in item.targets if t is not None], modes=modes, x=x, mana_paid=paid, **extra,
                  **({"kicked": list(kicked)} if kicked else {}), **({"buyback": True} if buyback else {}),
-                 **({"alternative": item.alternative} if item.alternative else {}))
+                 **({"alternative": item.alternative} if item.alternative else {}), **faces.face_fields(stack_obj))
         storms = 0 if stack_obj.face_down else (
             sum(1 for k in d.keywords if k["keyword"] == "storm") + self.spell_keywords(item).count("storm"))
         for _ in range(storms):  # CR 702.40b: each instance triggers separately
             self.add_trigger(stack_obj, "storm", STORM, {"event": "cast_self", "object": stack_obj,
                                                           "storm_count": self.spells_cast_this_turn - 1,
                                                           "spell_lki": item.copy()})
-        self.fire_triggers({"event": "spell_cast", "spell": item, "player": player})
+        self.fire_triggers({"event": "spell_cast", "spell": item, "player": player, "nth_this_turn": nth})
         return item
 
     def spell_keywords(self, item: StackItem) -> list[str]:
@@ -156,10 +182,11 @@ class Casting:
         return sorted(chosen)
 
     def _total_cost(self, player: str, obj: GameObject, alternative: Any, kws: dict, kicked: list[int],
-                    buyback: bool) -> ManaCost:
+                    buyback: bool, extra: ManaCost | None = None) -> ManaCost:
         """CR 601.2f: the mana cost or the one alternative cost (flashback, madness, morph's
         {3}, "without paying its mana cost", or one granted by a permanent such as Fist of
-        Suns), plus additional costs (kicker, buyback)."""
+        Suns), plus additional costs (kicker, buyback, ``extra``: those of the chosen modes,
+        CR 700.2h)."""
         d = obj.definition
         as_spell = obj.copy()  # the spell as it will be: controlled by its caster
         as_spell.controller = player
@@ -169,6 +196,8 @@ class Casting:
             cost = ManaCost.parse(kws["flashback"]["cost"])
         elif alternative == "madness":
             cost = ManaCost.parse(kws["madness"]["cost"])
+        elif alternative == "harmonize":  # CR 702.180a; the creature's power is taken off later
+            cost = ManaCost.parse(kws["harmonize"]["cost"])
         elif alternative == "morph":
             cost = ManaCost.parse("{3}")
         elif alternative == "without_paying":
@@ -180,11 +209,14 @@ class Casting:
                     self, as_spell, effs[0].get("filter"), player):
                 raise IllegalAction("invalid_alternative", f"no alternative cost {alternative!r} for {d.name}")
             cost = ManaCost.parse(effs[0]["cost"])
-        cost = ManaCost(cost.generic, cost.colored, d.mana_cost.x if alternative is None else cost.x, cost.present)
+        cost = ManaCost(cost.generic, cost.colored, d.mana_cost.x if alternative is None else cost.x, cost.present,
+                        cost.hybrid)
         for k in kicked:
             cost = cost.add(ManaCost.parse(kws["kicker"]["costs"][k]))
         if buyback:
             cost = cost.add(ManaCost.parse(kws["buyback"]["cost"]))
+        if extra is not None:
+            cost = cost.add(extra)
         if not cost.present:
             return cost
         # CR 601.2f: then cost increases, then reductions (generic mana only, not below 0)
@@ -196,7 +228,8 @@ class Casting:
                 if kind == "cost_increase":
                     cost = cost.add(delta)
                 else:
-                    cost = ManaCost(max(0, cost.generic - delta.generic), cost.colored, cost.x, cost.present)
+                    cost = ManaCost(max(0, cost.generic - delta.generic), cost.colored, cost.x, cost.present,
+                                    cost.hybrid)
         return cost
 
     def _spell_ability(self, d: CardDefinition, modes: Any) -> tuple[dict, list]:
@@ -251,9 +284,9 @@ class Casting:
                 raise IllegalAction("cant_cycle", "players can't cycle cards (CR 702.29e)")
             ab = landcycling_ability(kw) if idx == "landcycling" else cycling_ability(kw)
         else:
-            if src.zone != "battlefield":
-                raise IllegalAction("not_on_battlefield", f"{src.name} is not on the battlefield")
-            if src.controller != player:
+            # CR 113.6k, 602.2: renew abilities work from their owner's graveyard only
+            graveyard_abilities.check_source_zone(self, player, src, idx)
+            if src.zone == "battlefield" and src.controller != player:
                 raise IllegalAction("not_controller", f"only {src.controller} can activate {src.name}'s abilities (CR 602.2)")
             abilities = ch.abilities(self, src)
             if (not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(abilities)

@@ -107,6 +107,38 @@ def _declare_attackers(game: "Game", inp: dict) -> None:
         game.fire_triggers({"event": "attacks", "object": obj})
 
 
+def put_onto_battlefield_attacking(game: "Game", obj: "GameObject") -> str | None:
+    """CR 508.4: a creature put onto the battlefield attacking (mobilize's tokens,
+    rulings tarkir.mobilize.03–05): its controller chooses which defending player it
+    attacks (with one opponent, that one; with several, a ``choose`` decision, reason
+    ``attack_target``, answered with a player id; it need not be the player the other
+    attackers attack, ruling tarkir.mobilize.04). It is an attacking creature, but it was
+    never declared as an attacker: nothing triggers on its attacking and it hasn't
+    "attacked" this turn. Only the attacking (active) player's creatures can be put onto
+    the battlefield attacking, and only during combat (CR 506.3d, 506.4 "attacking creatures
+    don't exist outside combat"); otherwise the creature just enters the battlefield.
+    Returns the defending player it attacks, or None."""
+    combat = game.combat
+    if (combat is None or obj.controller != game.active or not ch.is_type(obj, "Creature")
+            or game.step not in ("declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage")):
+        return None
+    options = game.opponents(obj.controller)
+    if not options:
+        return None
+    defender = options[0]
+    if len(options) > 1:
+        def valid(inp: dict) -> str:
+            choice = inp.get("choice")
+            if choice not in options:
+                raise IllegalAction("invalid_choice", f"choose the player {obj.ref} attacks: one of {options}")
+            return choice
+        defender = game.decide("choose", obj.controller, "choose", valid, reason="attack_target",
+                               object=obj.ref, options=options)
+    combat.attackers[obj.ref] = defender
+    combat.declared = True  # CR 508.8: creatures put onto the battlefield attacking count too
+    return defender
+
+
 # ------------------------------------------------------------------- blockers
 def declare_blockers_step(game: "Game") -> None:
     """CR 509.1: the defending player declares blockers (a turn-based action)."""

@@ -6,10 +6,14 @@ Effects are data (docs/FORMAT.md §5); each ``type`` has one function here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from . import bookkeeping
 from . import characteristics as ch
+from . import combat
+from . import delayed_triggers
+from . import endure_behold
 from .cards import CardDefinition, describe
 from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
@@ -29,6 +33,7 @@ class Context:
     game: "Game"
     item: StackItem
     legal: list
+    created: list = field(default_factory=list)  # refs of the tokens created so far (created_tokens)
 
     @property
     def controller(self) -> str:
@@ -44,6 +49,10 @@ class Context:
         beyond the first, counted now, CR 702.23b)."""
         if value == "X":
             return self.item.x
+        if bookkeeping.is_amount(value):  # mana spent, life gained this turn (FORMAT §11.1)
+            src = self.source
+            return bookkeeping.amount(self.game, value, own=src.mana_spent if src is not None else None,
+                                      event=self.item.trigger_event, controller=self.controller)
         if isinstance(value, dict) and "blockers_beyond_first" in value:
             g = self.game
             src = self.item.source
@@ -98,6 +107,8 @@ class Context:
             card = (self.item.trigger_event or {}).get("triggering_card")
             obj = g.by_card.get(card) if card else None
             return [obj] if obj is not None else []
+        if spec == "created_tokens":  # CR 603.7c (delayed_triggers.py)
+            return delayed_triggers.remembered_objects(self, spec)
         if spec == "triggering_player":
             who = (self.item.trigger_event or {}).get("triggering_player")
             return [who] if who in g.players else []
@@ -298,16 +309,22 @@ def _add_mana(ctx: Context, eff: dict) -> None:
 
 
 def _create_token(ctx: Context, eff: dict) -> None:
-    """CR 111.1: a token is created on the battlefield under the controller's control."""
+    """CR 111.1: a token is created on the battlefield under the controller's control;
+    ``tapped``: it enters tapped; ``attacking``: it enters attacking (CR 508.4, see
+    ``combat.put_onto_battlefield_attacking``)."""
     g = ctx.game
     definition = CardDefinition.token(dict(eff["token"]))
     for _ in range(ctx.amount(eff.get("count", 1))):
         ref = g.next_ref("token")
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
-                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True)
+                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True,
+                         tapped=bool(eff.get("tapped")))
         g.battlefield.append(obj)
         g.objects[ref] = obj
-        g.log("token_created", object=ref, card=ref, name=definition.name, controller=ctx.controller)
+        ctx.created.append(ref)
+        attacking = combat.put_onto_battlefield_attacking(g, obj) if eff.get("attacking") else None
+        g.log("token_created", object=ref, card=ref, name=definition.name, controller=ctx.controller,
+              **({"tapped": True} if obj.tapped else {}), **({"attacking": attacking} if attacking else {}))
         g.fire_triggers({"event": "enters_battlefield", "object": obj})
 
 
@@ -404,6 +421,16 @@ def condition_true(ctx: Context, cond: dict) -> bool:
         elif key in ("threshold", "cards_in_graveyard_at_least"):
             if len(g.players[ctx.controller].graveyard) < want:
                 return False
+        elif key in bookkeeping.CONDITIONS:  # mana spent, life gained this turn (FORMAT §11.1)
+            src = ctx.source
+            current = g.objects.get(src.ref) if src is not None else None
+            if not bookkeeping.condition(g, key, want, own=src.mana_spent if src is not None else None,
+                                         event=ctx.item.trigger_event, controller=ctx.controller,
+                                         current=current):
+                return False
+        elif key == "beheld":  # CR 701.4b: "if a Dragon was beheld" (engine/endure_behold.py)
+            if not endure_behold.beheld_condition(ctx.item, want):
+                return False
         else:
             raise ValueError(f"unknown condition {key!r}")
     return True
@@ -422,10 +449,11 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
     src_obj = original.obj
     obj = GameObject(ref=ref, card=ref, definition=src_obj.definition, owner=ctx.controller, zone="stack",
                      controller=ctx.controller, timestamp=g.new_timestamp(), is_copy=True, face_down=src_obj.face_down,
-                     kicked=original.kicked)
+                     kicked=original.kicked, cast_face=src_obj.cast_face)  # a copy of an Omen is an Omen (tarkir.omen.12)
     item = StackItem(ref=ref, kind="spell", controller=ctx.controller, ability=original.ability, obj=obj,
                      x=original.x, modes=list(original.modes), targets=list(original.targets), cast=False,
-                     kicked=original.kicked, buyback=original.buyback)
+                     kicked=original.kicked, buyback=original.buyback,
+                     beheld=original.beheld)  # CR 707.10: a copy copies the costs paid (behold)
     g.objects[ref] = obj
     specs = list(original.ability.get("targets", ()))
     if new_targets and specs:
@@ -646,6 +674,7 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "prevent_damage_from_chosen_source": _prevent_from_chosen_source,
     "add_mana": _add_mana,
     "create_token": _create_token,
+    "create_delayed_trigger": delayed_triggers.create_delayed_trigger,
     "add_counters": _add_counters,
     "remove_counters": _remove_counters,
     "additional_combat_phase": _additional_combat_phase,
@@ -667,4 +696,5 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "modify_pt_choice": _modify_pt_choice,
     "set_colors_choice": _set_colors_choice,
     "set_creature_type_choice": _set_creature_type_choice,
+    "endure": endure_behold.endure,  # CR 701.62 (engine/endure_behold.py)
 }

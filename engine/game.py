@@ -94,6 +94,8 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.start_of_game: dict | None = None  # {"deck_rules": ...} until CR 103 is done
         self.spells_cast_this_turn = 0  # CR 702.40a (storm counts them)
         self.pending_cast: list[dict] = []  # casts offered as a resolving ability finishes
+        self.delayed_triggers: list[dict] = []  # CR 603.7 (delayed_triggers.py)
+        self.spells_cast_by: dict[str, int] = {}  # spells cast this turn per player (turn_records.py)
 
     def state(self) -> dict:
         """The observable state (docs/FORMAT.md §4)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import bookkeeping
+
 
 def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
     """Triggered abilities of keywords on a permanent (CR 702.25 flanking, 702.23 rampage,
@@ -33,6 +35,10 @@ def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
                                     "effects": [{"type": "modify_pt", "what": "self",
                                                  "power": {"blockers_beyond_first": n},
                                                  "toughness": {"blockers_beyond_first": n}}]}))
+        elif name == "increment":  # Secrets of Strixhaven (engine/bookkeeping.py)
+            out.append(("increment", bookkeeping.INCREMENT))
+        elif name == "mobilize":
+            out.append(("mobilize", mobilize_ability(kw.get("n", 1))))
         elif name == "echo":
             # "At the beginning of your upkeep, if this came under your control since the
             # beginning of your last upkeep, sacrifice it unless you pay [cost]."
@@ -41,6 +47,24 @@ def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
                                  "condition": {"came_under_control_since_last_upkeep": True},
                                  "effects": [{"type": "pay_or_sacrifice", "cost": kw["cost"], "reason": "echo"}]}))
     return out
+
+
+WARRIOR_TOKEN: dict[str, Any] = {"name": "Warrior", "types": ["Creature"], "subtypes": ["Warrior"],
+                                 "colors": ["red"], "power": 1, "toughness": 1, "keywords": []}
+
+
+def mobilize_ability(n: int) -> dict:
+    """Mobilize N (CR 702.181a; rulings tarkir.mobilize.01–05): "Whenever this creature
+    attacks, create N tapped and attacking 1/1 red Warrior creature tokens. Sacrifice them
+    at the beginning of the next end step." The tokens are created even if the creature
+    has left the battlefield, and the delayed triggered ability (CR 603.7) sacrifices them
+    whatever happened to it."""
+    return {"kind": "triggered", "trigger": {"event": "attacks", "object": "self"},
+            "effects": [{"type": "create_token", "count": n, "token": WARRIOR_TOKEN,
+                         "tapped": True, "attacking": True},
+                        {"type": "create_delayed_trigger",
+                         "trigger": {"event": "beginning_of_step", "step": "end", "player": "each", "next": True},
+                         "effects": [{"type": "sacrifice", "what": "created_tokens"}]}]}
 
 
 def exile_triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:

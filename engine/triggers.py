@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import bookkeeping
 from . import characteristics as ch
 from . import keywords as kw
 from .conditions import condition_holds
+from .delayed_triggers import fire_delayed_triggers
 from .errors import IllegalAction
 from .objects import StackItem
 
@@ -88,6 +90,8 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
             return False
         if who == "opponent" and event["player"] == source.controller:
             return False
+        if "nth_this_turn" in trigger and event.get("nth_this_turn") != trigger["nth_this_turn"]:
+            return False  # "your second spell each turn" (flurry): the caster's count, turn_records.py
         return ch.matches(game, event["spell"], trigger.get("filter"), source.controller, source)
     return False
 
@@ -105,9 +109,10 @@ def event_info(event: dict) -> dict:
         info["blocking_creature"] = event["blocker"].ref
     if "player" in event:
         info["triggering_player"] = event["player"]
-    for key in ("storm_count", "spell_lki"):
+    for key in ("storm_count", "spell_lki", "remembered"):
         if key in event:
             info[key] = event[key]
+    info.update(bookkeeping.event_info(event))  # the mana spent to cast a triggering spell
     return info
 
 
@@ -136,8 +141,9 @@ class TriggeredAbilities:
                         [dict(k) for k in obj.chars.keywords])]
         for src, key, ab in candidates:
             if matches(self, src, ab["trigger"], event) and condition_holds(
-                    self, src, ab.get("condition")):
+                    self, src, ab.get("condition"), event=event):
                 self.add_trigger(src, key, ab, event)
+        fire_delayed_triggers(self, event)  # CR 603.7c
 
     def add_trigger(self, src: GameObject, key: Any, ab: Any, event: dict) -> None:
         """Record that ability ``ab`` (printed index or keyword name ``key``) of ``src``
@@ -148,7 +154,8 @@ class TriggeredAbilities:
         self.pending_triggers.append({"ref": ref, "source": src.copy(), "ability": ab,
                                       "index": key, "controller": controller, "event": info})
         self.log("ability_triggered", controller=controller, object=ref, source=src.ref,
-                 source_card=src.card, ability=key, trigger=ab["trigger"]["event"])
+                 source_card=src.card, ability=key, trigger=ab["trigger"]["event"],
+                 **({"delayed": True} if ab.get("delayed") else {}))
 
     def put_triggers_on_stack(self) -> None:
         """CR 603.3b: the active player puts their triggered abilities on the stack in the

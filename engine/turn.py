@@ -3,7 +3,7 @@ steps, mana emptying at the end of steps and phases (CR 500–514)."""
 
 from __future__ import annotations
 
-from . import combat
+from . import bookkeeping, combat, turn_records
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -52,8 +52,10 @@ class TurnStructure:
         self.active = active
         self.plan = self.turn_plan()
         self.spells_cast_this_turn = 0
+        turn_records.reset(self)
         for p in self.players.values():
             p.lands_played = 0
+        bookkeeping.begin_turn(self)  # no life gained this turn yet
         for perm in self.battlefield:
             perm.attacked_this_turn = False
             if perm.controller == active:
