@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import bookkeeping
 from . import characteristics as ch
 from .errors import IllegalAction
 from .keywords import MADNESS_CAST, SUSPEND_CAST
@@ -90,6 +91,7 @@ class Actions:
             return
         p = self.players[player]
         p.life += n
+        bookkeeping.life_gained(self, player, n)
         self.log("life_gained", player=player, amount=n, life=p.life)
 
     def lose_life(self, player: str, n: int) -> None:

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import bookkeeping
+
 if TYPE_CHECKING:
     from .game import Game
     from .objects import GameObject
 
 
-def condition_holds(game: "Game", source: "GameObject", cond: dict | None) -> bool:
+def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event: dict | None = None) -> bool:
     """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
     ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
     (suspend, CR 702.62b), ``kicked`` (an index), ``cards_in_graveyard_at_least`` /
-    ``threshold`` (the controller's graveyard)."""
+    ``threshold`` (the controller's graveyard); the bookkeeping conditions of
+    ``engine/bookkeeping.py`` (mana spent, life gained this turn; ``event``: the trigger
+    event, for the spell that triggered the ability)."""
     if not cond:
         return True
     current = game.objects.get(source.ref)
@@ -43,6 +47,11 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict | None) -> bo
         elif key in ("cards_in_graveyard_at_least", "threshold"):
             who = current.controller or current.owner
             if len(game.players[who].graveyard) < want:
+                return False
+        elif key in bookkeeping.CONDITIONS:
+            if not bookkeeping.condition(game, key, want, own=current.mana_spent, event=event,
+                                         controller=current.controller or current.owner,
+                                         current=None if gone else current):
                 return False
         else:
             raise ValueError(f"unknown condition {key!r}")

@@ -14,6 +14,7 @@ from . import characteristics as ch
 from . import combat
 from . import delayed_triggers
 from . import endure_behold
+from . import sagas
 from .cards import CardDefinition, describe
 from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
@@ -314,7 +315,7 @@ def _create_token(ctx: Context, eff: dict) -> None:
     ``combat.put_onto_battlefield_attacking``)."""
     g = ctx.game
     definition = CardDefinition.token(dict(eff["token"]))
-    for _ in range(ctx.amount(eff.get("count", 1))):
+    for _ in range(sagas.tokens_to_create(g, ctx.controller, ctx.amount(eff.get("count", 1)))):
         ref = g.next_ref("token")
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
                          controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True,
@@ -329,10 +330,18 @@ def _create_token(ctx: Context, eff: dict) -> None:
 
 
 def _add_counters(ctx: Context, eff: dict) -> None:
+    """Put counters on objects; counter doublers apply and lore counters trigger chapter
+    abilities (engine/sagas.py, CR 714.2b)."""
     for obj in ctx.objects(eff["what"]):
-        n = ctx.amount(eff.get("count", 1))
-        obj.counters[eff["counter"]] = obj.counters.get(eff["counter"], 0) + n
-        ctx.game.log("counters_added", object=obj.ref, card=obj.card, counter=eff["counter"], count=n)
+        sagas.put_counters(ctx.game, obj, eff["counter"], ctx.amount(eff.get("count", 1)))
+
+
+def _remove_all_counters(ctx: Context, eff: dict) -> None:
+    """Remove every counter from the objects (Vampire Hexmage); removing lore counters
+    triggers no chapter ability (CR 714.2b)."""
+    for obj in ctx.objects(eff["what"]):
+        for kind in sorted(obj.counters):
+            ctx.game.remove_counters(obj, kind, obj.counters[kind])
 
 
 def _remove_counters(ctx: Context, eff: dict) -> None:
@@ -677,6 +686,7 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "create_delayed_trigger": delayed_triggers.create_delayed_trigger,
     "add_counters": _add_counters,
     "remove_counters": _remove_counters,
+    "remove_all_counters": _remove_all_counters,
     "additional_combat_phase": _additional_combat_phase,
     "gain_control": _gain_control,
     "exchange_control": _exchange_control,

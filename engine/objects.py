@@ -28,6 +28,7 @@ class Player:
     drew_from_empty: bool = False  # CR 704.5b, checked at the next state-based action check
     lands_played: int = 0
     upkeeps: int = 0  # upkeep steps of this player's turns begun so far (echo, CR 702.30a)
+    life_gained_this_turn: int = 0  # CR 119.3; infusion (engine/bookkeeping.py)
 
     def zone(self, name: str) -> list:
         return getattr(self, name)
@@ -64,9 +65,13 @@ class GameObject:
     upkeep_mark: int = -1
     haste_from_suspend: str | None = None
     exile_on_leaving_stack: bool = False
+    exile_rule: str | None = None  # the rule that exiles it as it leaves the stack (default 702.34a)
     may_cast_free_by: str | None = None
     chosen_name: str | None = None
     is_copy: bool = False
+    cast_face: str | None = None  # a spell cast as a face, e.g. "omen" (engine/faces.py)
+    card_definition: CardDefinition | None = None  # then: the whole card (``definition`` is the face)
+    mana_spent: dict | None = None  # mana spent to cast it, CR 601.2h (engine/bookkeeping.py)
 
     @property
     def chars(self) -> CardDefinition:
@@ -120,6 +125,7 @@ class StackItem:
     buyback: bool = False
     alternative: str | None = None
     spell_lki: Any = None  # storm: the spell as it last existed
+    beheld: Any = None  # behold: what was beheld as it was cast (engine/endure_behold.py)
 
     @property
     def card(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import characteristics as ch
-from . import combat, effects
+from . import combat, effects, faces
 from .conditions import condition_holds
 from .errors import IllegalAction
 from .objects import GameObject, StackItem
@@ -39,7 +39,7 @@ class Resolution:
             self._leave_stack(item, "graveyard", cause="countered")
             return
         if kind == "ability" and item.source_lki is not None and not condition_holds(
-                self, item.source_lki, item.ability.get("condition")):
+                self, item.source_lki, item.ability.get("condition"), event=item.trigger_event):
             self.stack.pop()
             self.log("ability_removed", object=item.ref, card=item.card, reason="condition_false")
             return
@@ -58,6 +58,8 @@ class Resolution:
                 self._spell_to_battlefield(item)
             elif item.buyback and self._buyback_applies(item):
                 self._leave_stack(item, "hand", cause="buyback")
+            elif faces.shuffles_on_resolution(item):  # an Omen, tarkir.omen.09 (engine/faces.py)
+                faces.shuffle_into_library(self, item)
             else:
                 self._leave_stack(item, "graveyard")
         self._offer_pending_casts()
@@ -71,7 +73,8 @@ class Resolution:
             return
         face_down, haste = spell.face_down, spell.haste_from_suspend
         new = self.move(spell, "battlefield", controller=item.controller, face_down=face_down,
-                        init={"kicked": item.kicked, "haste_from_suspend": haste})
+                        init={"kicked": item.kicked, "haste_from_suspend": haste,
+                              "mana_spent": spell.mana_spent})  # the spell that became it (FORMAT §11.1)
         if spell.definition.enchant is not None and item.targets and not face_down:
             new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
             self.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)

@@ -3,7 +3,7 @@ steps, mana emptying at the end of steps and phases (CR 500–514)."""
 
 from __future__ import annotations
 
-from . import bookkeeping, combat, turn_records
+from . import bookkeeping, combat, sagas, turn_records
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -107,6 +107,8 @@ class TurnStructure:
             self.untap_step()
         elif step == "draw":
             self.draw(self.active)  # CR 504.1
+        elif step == "precombat_main":
+            sagas.precombat_main_begins(self)  # CR 505.4, 714.3c: lore counters
         elif step == "beginning_of_combat":
             self.combat = combat.Combat()
         elif step == "declare_attackers":
