@@ -15,7 +15,8 @@ Layout (a folder, or the same paths inside one zip file)::
     README.md                           how to use the bundle (points to docs/PROTOCOL.md §7)
     cases/<fixture id>/<ruleset>.json   one case: {"bundle_version", "id", "fixture",
                                         "ruleset", "document", "mechanic", "source",
-                                        "checks": [{"name", "capability"}], "scenario"}
+                                        "checks": [{"name", "capability"}], "needs",
+                                        "scenario"}
     schema/<name>.schema.json           the JSON Schemas (scenario, card, event, state,
                                         protocol messages), byte for byte
 
@@ -27,7 +28,8 @@ Layout (a folder, or the same paths inside one zip file)::
      "counts": {"cases": n, "fixtures": m},
      "cases": [{"id": "<fixture id>[<ruleset>]", "fixture", "ruleset", "document",
                 "mechanic", "source": "<document>/<mechanic>/<name>.json", "file":
-                "cases/<fixture id>/<ruleset>.json"}],   # in run order
+                "cases/<fixture id>/<ruleset>.json",
+                "needs": {"actions": [...], ...}}],      # in run order; needs.case_needs
      "files": {"<path>": "<sha256 hex>"}}               # every file but manifest.json
 
 Every byte is deterministic: case files are canonical JSON
@@ -97,6 +99,7 @@ def bundle_files(cases: list, selection: dict | None = None, root: Path | str | 
     an unknown card: its ``problem``, naming the file), for two cases with one id, or for
     data that is not canonical JSON.
     """
+    from mtg_judge.conformance.needs import case_needs
     from mtg_judge.conformance.runner import plan_checks
 
     bad = [c for c in cases if c.problem]
@@ -115,14 +118,14 @@ def bundle_files(cases: list, selection: dict | None = None, root: Path | str | 
                   "fixture": case.fixture_id, "ruleset": case.ruleset,
                   "document": case.document, "mechanic": case.mechanic, "source": source,
                   "checks": [{"name": n, "capability": c} for n, c in plan_checks(case.scenario)],
-                  "scenario": case.scenario}
+                  "needs": case_needs(case.scenario), "scenario": case.scenario}
         try:
             files[name] = (dumps(record) + "\n").encode("utf-8")
         except TypeError as exc:
             raise BundleError(case.path, f"not canonical JSON: {exc}") from None
         entries.append({"id": case.name, "fixture": case.fixture_id, "ruleset": case.ruleset,
                         "document": case.document, "mechanic": case.mechanic,
-                        "source": source, "file": name})
+                        "source": source, "file": name, "needs": record["needs"]})
     schema_dir = Path(schema_dir)
     for path in sorted(schema_dir.glob("*.schema.json")):
         files[f"schema/{path.name}"] = path.read_bytes()

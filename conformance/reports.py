@@ -22,6 +22,7 @@ The JSON Lines records (keys sorted; see docs/PROTOCOL.md §6)::
      "error_kind": null or "crash" | "timeout" | "bad_reply" | "wrong_seq" | "errored" | ...,
      "mismatches": [str], "checks": {"passed": n, "failed": n, "skipped": n},
      "skipped_checks": [{"check": "expect.events[0]", "reason": str}],
+     "needs": {"actions": [...], "keywords": [...], ...},   # conformance/needs.py
      "expect": {...}, "log": [str]}        # expect and log: failed and errored cases only
     {"kind": "footer", "counts": {"passed", "failed", "errored", "skipped", "total"},
      "compliance": "93.5%", "not_run": n, "skipped_checks": n, "run": n, "selected": n,
@@ -129,6 +130,8 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> 
     """The JSON Lines record of one case result (see the module docstring).
 
     ``path`` is the fixture file relative to ``fixtures_root`` (as given otherwise).
+    ``needs`` (:func:`mtg_judge.conformance.needs.case_needs`) lists what the case needs
+    from an engine; it is absent for a case whose fixture has a problem.
     Failed and errored cases also carry ``expect`` (the expectation as it holds under the
     case's ruleset) and ``log`` (one line per event of the engine's log, at most
     :data:`LOG_LIMIT`, as :func:`mtg_judge.conformance.expect.summarize_event` writes them).
@@ -147,6 +150,10 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> 
         "skipped_checks": [{"check": c.name, "reason": c.reason}
                            for c in result.skipped_checks],
     }
+    if not case.problem and isinstance(case.scenario, dict) and case.scenario:
+        from mtg_judge.conformance.needs import case_needs  # the authors' kit (issue 16)
+
+        record["needs"] = case_needs(case.scenario)
     if result.status in ("failed", "errored"):
         record["expect"] = (case.scenario or {}).get("expect", {})
         events = (result.result or {}).get("events") or []
@@ -703,10 +710,12 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
     It shows the implementation, the overall compliance, tables per document and per
     mechanic (passed, failed, errored, skipped, total, compliance), every failed and errored
     case as an expandable block (a link to its fixture file, its mismatches, the expected
-    patterns and the engine's log around the mismatch), the skipped cases with their reasons,
-    and the skipped checks. ``fixtures_url`` is a base URL for fixture links (e.g. a
-    repository's ``.../blob/main/fixtures``); by default links are ``file://`` URLs under the
-    header's ``fixtures`` directory.
+    patterns and the engine's log around the mismatch), the "what to implement next" ranking
+    of skip reasons and missing needs (:func:`mtg_judge.conformance.needs.next_steps`, when
+    a case was skipped), the skipped cases with their reasons, and the skipped checks.
+    ``fixtures_url`` is a base URL for fixture links (e.g. a repository's
+    ``.../blob/main/fixtures``); by default links are ``file://`` URLs under the header's
+    ``fixtures`` directory.
     """
     header, counts = report.header, report.counts
     impl = header.get("implementation") or {}
@@ -745,6 +754,10 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
         f"<h2>Failed and errored cases ({len(bad)})</h2>",
     ]
     body += [_case_details(c, header, fixtures_url) for c in bad] or ["<p>None.</p>"]
+    if skipped:  # the authors' kit (issue 16): skip reasons and missing needs, ranked
+        from mtg_judge.conformance.needs import next_steps, next_steps_html
+
+        body.append(next_steps_html(next_steps(report.cases)))
     body.append(f"<h2>Skipped cases ({len(skipped)})</h2>")
     if skipped:
         rows = "".join(f"<tr><td>{_e(c['name'])}</td><td style=\"text-align:left\">"

@@ -384,7 +384,18 @@ def _print_run(results, report, by_mechanic, interrupted):
         click.echo(f"skipped ({len(skipped)}):")
         for r in skipped:
             click.echo(f"  {r.case.name}: {r.message}")
+        _print_next_steps(report)
     sys.exit(_finish_run(report, interrupted))
+
+
+def _print_next_steps(report) -> None:
+    """The "what to implement next" table of a report with skipped cases (PROTOCOL §6)."""
+    from mtg_judge.conformance.needs import format_next_steps, next_steps
+
+    lines = format_next_steps(next_steps(report.cases))
+    if lines:
+        click.echo()
+        click.echo("\n".join(lines))
 
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
@@ -539,19 +550,70 @@ def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
 @click.option("--ruleset", type=click.Choice(RULESETS),
               help="The ruleset to play under. Default: the fixture's first ruleset.")
 @click.option("--priority", is_flag=True, help="Also show every priority pass.")
+@click.option("--engine", "engine_command", metavar="COMMAND",
+              help="Also play the case on this engine (protocol v1, as 'run --engine') and "
+                   "print its play-by-play next to the reference engine's, the first "
+                   "divergence marked; exit 0 only if the case passes on it.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, help="Seconds to wait for each engine reply (--engine).")
+@click.option("--validate-protocol", is_flag=True,
+              help="Check the protocol messages against the schemas (--engine only).")
+@click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
+              help="The width of the side-by-side table (--engine). Default: the terminal's "
+                   "(COLUMNS), else 120.")
 @fixtures_option
-def show(fixture, ruleset, priority, fixtures_dir):
+def show(fixture, ruleset, priority, engine_command, timeout, validate_protocol, width,
+         fixtures_dir):
     """Print FIXTURE (an id or a path) as a readable play-by-play on the reference engine:
     the setup, one line per event, rejected inputs marked, and whether the expectations
     are met (exit 1 if not). A file inside a fixtures tree (<root>/<document>/<mechanic>/)
-    uses that tree's cards; a file anywhere else uses the cards of --fixtures."""
+    uses that tree's cards; a file anywhere else uses the cards of --fixtures.
+
+    With --engine COMMAND (the authors' kit, PROTOCOL §4): the case is also played on that
+    engine and both logs are printed side by side, one sentence per event, with the first
+    divergence marked '>' and spelt out field by field, then the final-state differences
+    and the expectation's verdict on the engine (its failing patterns). Exit 0 if the case
+    passes on the engine, 1 if it fails, errors or is skipped, or the engine cannot start.
+    """
     from mtg_judge.conformance.transcript import render
 
+    if engine_command is None and (validate_protocol or width is not None):
+        raise click.UsageError("--validate-protocol and --width go with --engine")
     case = _find_case(fixture, ruleset, fixtures_dir)
+    if engine_command is not None:
+        _show_on_engine(case, engine_command, timeout, validate_protocol, width, priority)
     outcome = run_case(case)
     if outcome.result is None:
         raise click.ClickException(outcome.describe())
     click.echo(render(case.scenario, outcome.result, case.ruleset, priority=priority))
+    sys.exit(0 if outcome.status == "passed" else 1)
+
+
+def _show_on_engine(case, engine_command, timeout, validate, width, priority) -> None:
+    """'show ID --engine CMD': the side-by-side page (conformance/sidebyside.py); exits 0
+    if the case passes on the engine, else 1."""
+    import shlex
+    import shutil
+
+    from mtg_judge.conformance import sidebyside
+    from mtg_judge.conformance.protocol import describe_engine_error
+
+    try:
+        if not shlex.split(engine_command):
+            raise ValueError("empty command")
+    except ValueError as exc:
+        raise click.BadParameter(f"{engine_command!r}: {exc}", param_hint="--engine") from None
+    try:
+        reference, outcome, implementation = sidebyside.play_both(case, engine_command,
+                                                                   timeout, validate)
+    except Exception as exc:  # an engine that cannot even start (EngineError)
+        raise click.ClickException(f"cannot run the engine: "
+                                   f"{describe_engine_error(exc)}") from None
+    if width is None:
+        width = shutil.get_terminal_size((120, 24)).columns
+    click.echo(sidebyside.render(case.scenario, case.ruleset, reference.result, outcome,
+                                 implementation, width, priority,
+                                 sidebyside.reference_note(reference)))
     sys.exit(0 if outcome.status == "passed" else 1)
 
 
@@ -788,6 +850,7 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
             click.echo(reports.summary_table(saved, "mechanic"))
         for line in reports.skipped_checks_summary(saved.cases):
             click.echo(f"skipped checks: {line}")
+        _print_next_steps(saved)
     outputs = [(html_out, lambda: reports.render_html(saved, fixtures_url)),
                (junit_out, lambda: reports.render_junit(saved)),
                (badge_out, lambda: json.dumps(reports.badge(saved), indent=2,
