@@ -38,6 +38,7 @@ REF_KEYS = {
     "source_card": "object", "target_card": "object", "attacker": "object",
     "attacker_card": "object", "blocker": "object", "blocker_card": "object",
     "attached_to": "object", "attackers": "object", "pay_with": "object", "order": "object",
+    "harmonize_tap": "object", "behold": "object",
     "cards": "object", "library": "object", "hand": "object", "graveyard": "object",
     "exile": "object", "outcome": "object", "result": "object",
     "target": "either", "targets": "either", "defender": "either", "choice": "either",
@@ -46,7 +47,8 @@ REF_KEYS = {
 KEYED = {"players": "player", "battlefield": "object", "assignment": "either"}
 #: Words that may stand where a reference is expected under these keys.
 WORDS = {"outcome": frozenset({"heads", "tails"}), "result": frozenset({"heads", "tails"}),
-         "choice": frozenset({"yes", "no", "none", "white", "blue", "black", "red", "green"})}
+         "choice": frozenset({"yes", "no", "none", "white", "blue", "black", "red", "green",
+                              "counters", "token"})}  # endure's answers (FORMAT §11.5)
 #: Free-text answers to a ``choose`` (a card name, a creature type, ``rampage:1``, ``+2/-2``)
 #: are not references: anything that can't be an alias.
 _ALIAS_LIKE = re.compile(r"^[a-z][a-z0-9_]*(#[0-9]+)?$")

@@ -4,6 +4,7 @@ discards, counters and sacrifices (CR 118, 601.2g–h, 602.2b, 302.6)."""
 from __future__ import annotations
 
 from . import characteristics as ch
+from . import graveyard_abilities
 from .errors import IllegalAction
 from .mana import ManaCost
 from .objects import GameObject
@@ -65,6 +66,8 @@ class Costs:
             self.discard(source)
         if cost.get("sacrifice_self") and source is not None:
             self.sacrifice(source)
+        if cost.get("exile_self") and source is not None:  # renew (engine/graveyard_abilities.py)
+            graveyard_abilities.pay_exile_self(self, source)
         return paid
 
     def _pay_tap(self, source: GameObject) -> None:

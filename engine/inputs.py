@@ -59,7 +59,7 @@ def _block(v: Any) -> bool:
 #: field → the test its value must pass (fields not listed are not the rules' business)
 FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "action": lambda v: v in ACTIONS, "player": _str, "card": _str, "source": _str, "attacker": _str,
-    "alternative": _str, "color": _str, "extra_color": _str, "to": _str,
+    "alternative": _str, "harmonize_tap": _str, "behold": _str, "color": _str, "extra_color": _str, "to": _str,
     "targets": _list_of(_str), "cards": _list_of(_str), "discard": _list_of(_str),
     "bottom": _list_of(_str), "order": _list_of(_str),
     "pay_with": _list_of(_pay_entry), "attackers": _list_of(_attacker), "blocks": _list_of(_block),
@@ -69,6 +69,7 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "x": _is_int, "turn": _is_int,
     "ability": lambda v: _is_int(v) or isinstance(v, str),
     "buyback": lambda v: isinstance(v, bool),
+    "face": _str,  # the face cast, e.g. "omen" (engine/faces.py)
     "choice": lambda v: isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, (str, int)) for x in v)),
 }
 

@@ -43,6 +43,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import characteristics as ch
 from . import combat
+from . import faces
+from . import endure_behold, graveyard_abilities, harmonize
 from . import keywords as keyword_abilities
 from .errors import IllegalAction
 from .inputs import shape_problem
@@ -359,6 +361,12 @@ def plan_payment(game: Any, player: str, cost: ManaCost, exclude: Iterable[str] 
     mana is left floating unless a source adds more than needed."""
     if not cost.present:
         return None
+    if cost.hybrid:  # CR 107.4e: the first way to pay the hybrid symbols that can be planned
+        for choice in cost.hybrid_choices():
+            pay = plan_payment(game, player, choice, exclude, sources)
+            if pay is not None:
+                return pay
+        return None
     pool = dict(game.players[player].pool.mana)
     need = {}
     for c, n in cost.colored:
@@ -465,8 +473,13 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
     if not split:
         for obj in _distinct(o for o in p.hand if not ch.is_type(o, "Land")):
             out += _cast_candidates(game, player, obj, sources)
+            for face in faces.castable_faces(obj):  # an Omen's face (engine/faces.py)
+                out += [faces.with_face(c, face)
+                        for c in _cast_candidates(game, player, faces.as_cast(obj, face), sources)]
         for obj in _distinct(o for o in p.graveyard if "flashback" in _keywords(o)):
             out += _cast_candidates(game, player, obj, sources, alternatives=["flashback"])
+        out += harmonize.harmonize_candidates(game, player, sources)  # CR 702.180a
+        out += graveyard_abilities.graveyard_ability_candidates(game, player)  # renew, CR 113.6k
         for obj in _distinct(o for o in p.exile if o.may_cast_free_by == player):
             out += _cast_candidates(game, player, obj, sources, alternatives=["without_paying"])
         for pid in game.order:
@@ -513,10 +526,13 @@ def _x_values(cost: ManaCost, x_symbols: int, available: int) -> list[int]:
 
 
 def _cast_candidates(game: Any, player: str, obj: GameObject, sources: list[_Source],
-                     alternatives: list | None = None, forced: str | None = None) -> list[Candidate]:
+                     alternatives: list | None = None, forced: str | None = None,
+                     reduce_with: GameObject | None = None) -> list[Candidate]:
     """Casts of ``obj`` (CR 601.2): every alternative cost that applies (none, morph, a
     permanent granting one such as Fist of Suns, flashback, without paying), modes, kicker
-    and buyback choices, X values, targets; a payment from the pool and ``sources``."""
+    and buyback choices, X values, targets; a payment from the pool and ``sources``.
+    ``reduce_with``: the creature tapped for harmonize, whose power reduces the total cost
+    (CR 702.180a)."""
     d = obj.definition
     kws = _keywords(obj)
     if ch.is_type(obj, "Land"):
@@ -547,20 +563,23 @@ def _cast_candidates(game: Any, player: str, obj: GameObject, sources: list[_Sou
             n = len(kws["kicker"].get("costs", ()))
             kicker_sets = [list(s) for r in range(n + 1) for s in itertools.combinations(range(n), r)]
         buybacks = [False, True] if "buyback" in kws and not face_down and forced is None else [False]
-        for modes, kicked, buyback in itertools.product(mode_sets, kicker_sets, buybacks):
+        beholds = endure_behold.behold_options(game, player, obj) if not face_down else [(None, None)]  # CR 701.4a
+        for modes, kicked, buyback, (behold, behold_mana) in itertools.product(mode_sets, kicker_sets, buybacks,
+                                                                               beholds):
             try:
                 ability, modes_used = spell_parts(game, player, obj, alt, modes, kicked)
                 # as ``Game.cast`` decides the cost: suspend casts without paying, madness
                 # for its madness cost (CR 702.62a, 702.35a), otherwise the alternative chosen
                 paid_as = {"suspend": "without_paying", "madness": "madness"}.get(forced, alt)
-                cost = game._total_cost(player, obj, paid_as, kws, kicked, buyback)
+                cost = game._total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana)
             except IllegalAction:
                 continue
             if not cost.present:
                 continue
             xs = _x_values(cost, d.mana_cost.x, avail) if forced is None else [0]
             for x in xs:
-                pay = plan_payment(game, player, cost.with_x(x), sources=sources)
+                to_pay = cost.with_x(x) if reduce_with is None else harmonize.reduced_cost(game, cost, x, reduce_with)
+                pay = plan_payment(game, player, to_pay, sources=sources)
                 if pay is None:
                     continue
                 probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=ability, obj=obj, x=x,
@@ -580,6 +599,8 @@ def _cast_candidates(game: Any, player: str, obj: GameObject, sources: list[_Sou
                         inp["kicker"] = kicked
                     if buyback:
                         inp["buyback"] = True
+                    if behold is not None:
+                        inp["behold"] = behold
                     if alt is not None and forced is None:
                         inp["alternative"] = alt
                     out.append(Candidate(_with_payment(inp, pay), group, "cast"))
@@ -653,6 +674,8 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
         for idx, ab in enumerate(abilities):
             kind = ab.get("kind")
             if kind not in ("activated", "mana") or (split and kind != "mana"):
+                continue
+            if ab.get("zone", "battlefield") != "battlefield":  # works from a graveyard (CR 113.6k)
                 continue
             if kind == "activated" and ab.get("timing") == "sorcery" and not game.sorcery_timing_ok(player):
                 continue

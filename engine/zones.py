@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import faces, sagas
 from .errors import IllegalAction
 from .objects import GameObject
 
@@ -45,8 +46,10 @@ class Zones:
         """
         frm = obj.zone
         if frm == "stack" and obj.exile_on_leaving_stack and to != "exile":
-            # CR 702.34a: a flashback spell is exiled instead of going anywhere else
-            self.log("replacement_applied", object=obj.ref, card=obj.card, rule="702.34a", instead="exile")
+            # CR 702.34a: a flashback spell is exiled instead of going anywhere else (and a
+            # harmonized one, CR 702.180a: ``exile_rule``)
+            self.log("replacement_applied", object=obj.ref, card=obj.card, rule=obj.exile_rule or "702.34a",
+                     instead="exile")
             to = "exile"
         if frm == "battlefield" and to == "graveyard":
             for ab in obj.chars.abilities:
@@ -70,7 +73,7 @@ class Zones:
         else:
             self.incarnation[obj.card] += 1
             new_ref = f"{obj.card}#{self.incarnation[obj.card]}"
-        new = GameObject(ref=new_ref, card=obj.card, definition=obj.definition, owner=obj.owner, zone=to,
+        new = GameObject(ref=new_ref, card=obj.card, definition=faces.card_of(obj), owner=obj.owner, zone=to,
                          timestamp=self.new_timestamp(), face_down=face_down and to in ("stack", "battlefield"))
         for attr, value in (init or {}).items():  # what the new object remembers (kicked …)
             setattr(new, attr, value)
@@ -99,6 +102,7 @@ class Zones:
         if to == "battlefield":
             self.log("permanent_entered", object=new.ref, card=new.card, name=new.name, controller=new.controller)
             self.as_enters(new)
+            sagas.enters(self, new)  # CR 714.3a: a Saga enters with a lore counter
             self.fire_triggers({"event": "enters_battlefield", "object": new})
         if frm == "battlefield":
             event = {"event": "leaves_battlefield", "object": obj, "to": to}
@@ -115,6 +119,7 @@ class Zones:
         def name(inp: dict) -> str:
             choice = inp.get("choice")
             d = self.cards.get(choice) if isinstance(choice, str) else None
+            d = d or faces.card_with_face_named(self.cards, choice)  # an Omen's name, tarkir.omen.13
             if d is None or "Land" in d.types:
                 raise IllegalAction("invalid_choice", "name a nonland card")
             return choice

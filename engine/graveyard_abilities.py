@@ -1,0 +1,104 @@
+"""Activated abilities that work from a graveyard, such as renew (Tarkir: Dragonstorm).
+
+Renew is an ability word (CR 207.2c): it has no rules meaning of its own. Every renew
+ability is an activated ability whose cost includes "Exile this card from your graveyard"
+and which can be activated only as a sorcery (rulings ``tarkir.renew.01``); because its cost
+moves the card out of the graveyard, it functions only there (CR 113.6k), and as the card
+has no controller there, its owner activates it (CR 602.2).
+
+Card data (docs/FORMAT.md §11.3): an ``activated`` ability with ``"zone": "graveyard"``, the
+cost part ``"exile_self": true`` and ``"timing": "sorcery"`` (``"ability_word": "renew"`` is
+informational). An ability without ``zone`` works on the battlefield, as before.
+
+The exile is part of the cost (CR 602.2b, 601.2h): it happens as the ability is activated,
+so the card is gone even if the ability is countered or its targets become illegal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import IllegalAction
+from .objects import GameObject
+
+
+def ability_zone(ab: dict) -> str:
+    """Where an activated ability can be activated: ``battlefield`` (CR 113.6) unless the
+    ability says ``graveyard`` (CR 113.6k: its cost exiles the card from there)."""
+    return ab.get("zone", "battlefield")
+
+
+def graveyard_ability_indexes(obj: GameObject) -> list[int]:
+    """The indexes of the object's activated abilities that work from a graveyard."""
+    return [i for i, ab in enumerate(obj.chars.abilities)
+            if ab.get("kind") == "activated" and ability_zone(ab) == "graveyard"]
+
+
+def check_source_zone(game: Any, player: str, src: GameObject, idx: Any) -> None:
+    """CR 113.6, 113.6k, 602.2: may ``player`` activate ability ``idx`` of ``src`` where it
+    is? An ability of a card in a graveyard that works there is activated by the card's
+    owner; an ability that works only from the graveyard can't be activated on the
+    battlefield. Raises IllegalAction ``not_on_battlefield`` (an ordinary ability of a card
+    off the battlefield), ``not_controller`` (another player's graveyard), ``no_such_ability``
+    (a graveyard ability of a permanent)."""
+    abilities = list(src.chars.abilities)
+    ab = abilities[idx] if (isinstance(idx, int) and not isinstance(idx, bool)
+                            and 0 <= idx < len(abilities)) else None
+    if src.zone == "graveyard" and ab is not None and ab.get("kind") == "activated" \
+            and ability_zone(ab) == "graveyard":
+        if src.owner != player:
+            raise IllegalAction("not_controller", f"only {src.owner} can activate abilities of "
+                                f"{src.name} in their graveyard (CR 602.2)")
+        return
+    if src.zone != "battlefield":
+        raise IllegalAction("not_on_battlefield", f"{src.name} is not on the battlefield")
+    if ab is not None and ab.get("kind") == "activated" and ability_zone(ab) != "battlefield":
+        raise IllegalAction("no_such_ability", f"{src.name}'s ability {idx} works only from a "
+                            f"{ability_zone(ab)} (CR 113.6k)")
+
+
+def pay_exile_self(game: Any, source: GameObject | None) -> None:
+    """CR 602.2b, 601.2h: the cost "exile this card from your graveyard": the card must
+    still be in its graveyard; it is exiled. Raises IllegalAction ``cannot_pay``."""
+    if source is None:
+        return
+    if source.zone != "graveyard":
+        raise IllegalAction("cannot_pay", f"{source.name} is not in a graveyard")
+    game.move(source, "exile", cause="cost")
+
+
+def graveyard_ability_candidates(game: Any, player: str) -> list:
+    """Legal-action candidates (``mtg_judge.engine.legal``) for the abilities of cards in
+    ``player``'s graveyard that work there (renew): sorcery timing, targets, a payment."""
+    from . import legal  # legal imports the engine's modules; import it when it is used
+    from .mana import ManaCost
+    from .objects import StackItem
+
+    out: list = []
+    if not game.sorcery_timing_ok(player):
+        return out
+    sources = None
+    for src in legal._distinct(game.players[player].graveyard):
+        for idx in graveyard_ability_indexes(src):
+            ab = src.chars.abilities[idx]
+            if ab.get("timing") == "sorcery" and not game.sorcery_timing_ok(player):
+                continue
+            cost = dict(ab.get("cost", {}))
+            mana = ManaCost.parse(cost.get("mana", ""))
+            if mana.x:
+                continue  # X in a renew cost (Rot-Curse Rakshasa): not offered
+            if sources is None:
+                sources = legal.mana_sources(game, player)
+            pay = legal.plan_payment(game, player, mana, sources=sources) if mana.mana_value() else []
+            if pay is None:
+                continue
+            item = StackItem(ref="ability#probe", kind="ability", controller=player, ability=ab, source=src.ref,
+                             source_card=src.card, source_lki=src, ability_index=idx, x=0)
+            for targets in legal.target_choices(game, item, ab.get("targets", ())):
+                inp = {"action": "activate", "player": player, "source": src.ref, "ability": idx}
+                if targets:
+                    inp["targets"] = targets
+                if pay:
+                    inp["pay_with"] = list(pay)
+                out.append(legal.Candidate(inp, f"ability:{src.ref}:{idx}", "activate"))
+    return out
