@@ -49,6 +49,8 @@ def triggered_abilities(game: "Game", obj: GameObject, statics: list | None = No
     A face-down permanent has none (CR 708.2a). ``statics``: :func:`static_effects` of the
     game as it is now, when the caller looks at many objects at once."""
     out: list[tuple[Any, dict]] = [(i, ab) for i, ab in enumerate(obj.chars.abilities) if ab.get("kind") == "triggered"]
+    if out and obj.zone == "battlefield" and loses_all_abilities(game, obj, statics):
+        out = []  # CR 613.1f
     if obj.zone == "battlefield":
         out += keyword_abilities.triggered_from_keywords(keywords(game, obj, statics))
     return out
@@ -74,6 +76,18 @@ def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[G
 _STATIC_DEPTH = [0]  # >0 while deciding what a static ability affects
 
 
+def loses_all_abilities(game: "Game", obj: GameObject, statics: list | None = None) -> bool:
+    """CR 613.1f (layer 6): a ``lose_all_abilities`` static effect applies to the permanent
+    (Dress Down): it has none of its printed abilities (keywords, triggered, activated,
+    chapter abilities). Statics of the affected object itself still apply (not modelled)."""
+    if obj.zone != "battlefield" or _STATIC_DEPTH[0]:
+        return False
+    for src, eff in (static_effects(game) if statics is None else statics):
+        if eff.get("type") == "lose_all_abilities" and obj in affected_by_static(game, src, eff):
+            return True
+    return False
+
+
 def keywords(game: "Game", obj: GameObject, statics: list | None = None) -> list[dict]:
     """The object's keyword abilities after layer 6 (printed, granted by statics, then by
     resolved effects in timestamp order). While the game works out which objects a static
@@ -87,6 +101,8 @@ def keywords(game: "Game", obj: GameObject, statics: list | None = None) -> list
         statics = []
     elif statics is None:
         statics = static_effects(game)
+    if statics and loses_all_abilities(game, obj, statics):
+        kws = []  # CR 613.1f: printed keywords are lost; later grants still apply
     for src, eff in statics:
         if eff.get("type") == "grant_keywords" and obj in affected_by_static(game, src, eff):
             kws.extend(_norm(k) for k in eff.get("keywords", ()))
@@ -226,6 +242,8 @@ def abilities(game: "Game", obj: GameObject, statics: list | None = None) -> lis
     of the game as it is now, if the caller has it."""
     out = list(obj.chars.abilities)
     if obj.zone == "battlefield":
+        if out and loses_all_abilities(game, obj, statics):
+            out = []  # CR 613.1f
         for src, eff in (static_effects(game) if statics is None else statics):
             if eff.get("type") == "grant_abilities" and obj in affected_by_static(game, src, eff):
                 out.extend(eff.get("abilities", ()))
@@ -291,6 +309,9 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             return False
         if key == "blocking" and (target.ref in game.combat_blockers()) != want:
             return False
+        if key == "attacking_or_blocking" and (target.ref in game.combat_attackers()
+                                               or target.ref in game.combat_blockers()) != want:
+            return False
         if key == "attacked_this_turn" and target.attacked_this_turn != want:
             return False
         if key == "other" and want and source is not None and target.ref == source.ref:
@@ -341,6 +362,9 @@ def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
             return False
         return matches(game, target, flt, you)
     obj: GameObject = target
+    if kind == "card":  # a card in another zone, e.g. "target instant card from your graveyard" (CR 115.1)
+        return (obj.zone == spec.get("zone", "graveyard") and not obj.is_token
+                and (spec.get("owner") != "you" or obj.owner == you) and matches(game, obj, flt, you))
     if obj.zone != "battlefield":
         return False
     type_for_kind = {"creature": "Creature", "land": "Land", "artifact": "Artifact",

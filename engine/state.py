@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import characteristics as ch
+from .endure_behold import revealed_cards
 
 if TYPE_CHECKING:
     from .game import Game
@@ -30,6 +31,9 @@ def snapshot(game: "Game") -> dict:
         }
         if counters:
             players[pid]["exile_counters"] = counters
+        revealed = revealed_cards(game, pid)  # revealed for a cost while the spell is on the stack
+        if revealed:
+            players[pid]["revealed"] = revealed
     battlefield = {}
     for perm in game.battlefield:
         power, toughness = ch.power_toughness(game, perm)
@@ -57,6 +61,7 @@ def snapshot(game: "Game") -> dict:
         battlefield[perm.card] = entry
     stack = [{"object": it.ref, "card": it.card, "kind": it.kind, "controller": it.controller,
               **({"face_down": True} if it.obj is not None and it.obj.face_down else {}),
+              **({"face": it.obj.cast_face} if it.obj is not None and it.obj.cast_face else {}),
               **({"source": it.source_card} if it.kind == "ability" else
                  {"name": it.obj.name} if it.kind == "spell" else {}),
               "targets": list(it.targets)} for it in game.stack]
