@@ -643,6 +643,42 @@ def _flashback() -> list:
                                        "stack_obj.exile_on_leaving_stack = False"))]
 
 
+@mutation("harmonize-does-not-exile", "702.180a")
+def _harmonize_exile() -> list:
+    """A spell cast with harmonize goes to the graveyard (or wherever it would go) instead
+    of exile as it leaves the stack (resolved, countered or with illegal targets).
+
+    ``Game.cast`` never marks a harmonized spell "exile it as it leaves the stack"."""
+    Game = _engine()[0]
+    return [rewrite(Game, "cast", Edit("stack_obj.exile_on_leaving_stack, stack_obj.exile_rule = True, "
+                                       "harmonize.EXILE_RULE", "pass"))]
+
+
+@mutation("harmonize-reduces-colored-mana", "702.180a")
+def _harmonize_colored() -> list:
+    """The power of the creature tapped for harmonize also reduces the colored mana of the
+    total cost once the generic mana is gone (it reduces only generic mana).
+
+    ``harmonize.reduced_cost``: the power left over after the generic mana comes off each
+    colored symbol count too."""
+    from mtg_judge.engine import harmonize
+    return [rewrite(harmonize, "reduced_cost", Edit(
+        "return ManaCost(max(0, total.generic - power), total.colored, 0, total.present)",
+        "return ManaCost(max(0, total.generic - power), tuple((c, max(0, n - max(0, power - total.generic))) "
+        "for c, n in total.colored), 0, total.present)"))]
+
+
+@mutation("graveyard-ability-exile-not-a-cost", "602.2b")
+def _renew_exile() -> list:
+    """Exiling a renew card from its graveyard is not paid as the ability is activated: the
+    card stays in the graveyard (so it can be activated again, and an ability that never
+    resolves leaves it there).
+
+    ``graveyard_abilities.pay_exile_self`` does nothing."""
+    from mtg_judge.engine import graveyard_abilities
+    return [replace(graveyard_abilities, "pay_exile_self", lambda game, source: None)]
+
+
 @mutation("storm-makes-no-copies", "702.40a")
 def _storm() -> list:
     """Storm triggers and resolves but copies nothing.
@@ -702,6 +738,79 @@ def _echo() -> list:
             return [(key, ab) for key, ab in original(kws) if key != "echo"]
         return without_echo
     return [wrap(keywords, "triggered_from_keywords", make)]
+
+
+@mutation("mobilize-sacrifice-at-end-of-combat", "603.7c")
+def _mobilize_end_of_combat() -> list:
+    """Mobilize's Warrior tokens are sacrificed at the beginning of the end of combat step
+    instead of the next end step (rulings tarkir.mobilize.02).
+
+    ``keywords.mobilize_ability`` builds its delayed trigger for ``end_of_combat``."""
+    keywords = _engine()[3]
+
+    def make(original: Callable) -> Callable:
+        def at_end_of_combat(n: int) -> dict:
+            ab = original(n)
+            effects = [dict(e, trigger={**e["trigger"], "step": "end_of_combat"})
+                       if e["type"] == "create_delayed_trigger" else e for e in ab["effects"]]
+            return {**ab, "effects": effects}
+        return at_end_of_combat
+    return [wrap(keywords, "mobilize_ability", make)]
+
+
+@mutation("entering-attacking-counts-as-attacking", "508.4")
+def _entering_attacking_triggers() -> list:
+    """A creature put onto the battlefield attacking triggers "whenever a creature attacks"
+    abilities as if it had been declared as an attacker (rulings tarkir.mobilize.03, .05).
+
+    ``combat.put_onto_battlefield_attacking`` also fires an ``attacks`` event."""
+    combat = _engine()[1]
+
+    def make(original: Callable) -> Callable:
+        def and_attacks(game: Any, obj: Any) -> Any:
+            defender = original(game, obj)
+            if defender is not None:
+                game.fire_triggers({"event": "attacks", "object": obj})
+            return defender
+        return and_attacks
+    return [wrap(combat, "put_onto_battlefield_attacking", make)]
+
+
+@mutation("delayed-trigger-never-ends", "603.7c")
+def _delayed_forever() -> list:
+    """A delayed triggered ability triggers every time its event happens, not only the
+    next time.
+
+    ``delayed_triggers.fire_delayed_triggers`` keeps the abilities that triggered."""
+    from mtg_judge.engine import delayed_triggers
+    return [rewrite(delayed_triggers, "fire_delayed_triggers",
+                    Edit("game.delayed_triggers = waiting", "game.delayed_triggers = list(game.delayed_triggers)"))]
+
+
+@mutation("flurry-counts-every-players-spells", "flurry")
+def _flurry_all_players() -> list:
+    """"Your second spell each turn" counts the spells every player cast this turn, not
+    only yours (rulings tarkir.flurry.01–02).
+
+    ``turn_records.record_spell_cast`` answers the turn's total of spells cast."""
+    from mtg_judge.engine import turn_records
+
+    def total(game: Any, player: str) -> int:
+        game.spells_cast_by = {**game.spells_cast_by, player: game.spells_cast_by.get(player, 0) + 1}
+        return sum(game.spells_cast_by.values())
+    return [replace(turn_records, "record_spell_cast", total)]
+
+
+@mutation("flurry-counts-every-spell-after-the-first", "flurry")
+def _flurry_every_spell() -> list:
+    """Flurry triggers on each spell after your first this turn, not only the second
+    (rulings tarkir.flurry.02–03).
+
+    ``triggers.matches`` compares ``nth_this_turn`` with "at least" instead of "equal"."""
+    from mtg_judge.engine import triggers
+    return [rewrite(triggers, "matches",
+                    Edit('event.get("nth_this_turn") != trigger["nth_this_turn"]',
+                         'event.get("nth_this_turn") < trigger["nth_this_turn"]'))]
 
 
 # --------------------------------------------------------------------------------------------

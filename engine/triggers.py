@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import bookkeeping
 from . import characteristics as ch
+from . import delayed_triggers
 from . import keywords as kw
 from .conditions import condition_holds
-from .delayed_triggers import fire_delayed_triggers
 from .errors import IllegalAction
 from .objects import StackItem
 
@@ -143,7 +143,7 @@ class TriggeredAbilities:
             if matches(self, src, ab["trigger"], event) and condition_holds(
                     self, src, ab.get("condition"), event=event):
                 self.add_trigger(src, key, ab, event)
-        fire_delayed_triggers(self, event)  # CR 603.7c
+        delayed_triggers.fire_delayed_triggers(self, event)  # CR 603.7c
 
     def add_trigger(self, src: GameObject, key: Any, ab: Any, event: dict) -> None:
         """Record that ability ``ab`` (printed index or keyword name ``key``) of ``src``
