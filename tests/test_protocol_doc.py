@@ -1,0 +1,515 @@
+"""docs/PROTOCOL.md §10 (playing a scenario) is backed by the reference engine.
+
+Each table of §10 carries a marker ``<!-- table: NAME -->``; the tests read the table out
+of the document and run the reference engine in-process (docs/FORMAT.md §9) on tiny
+scenarios built here from the cards of fixtures/cards, so the document can't drift from the
+engine: a row whose rule the engine does not follow fails, and so does a scenario here
+without its row.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mtg_judge.conformance import loader
+from mtg_judge.engine import load_card_db, run_scenario
+from mtg_judge.engine.legal import DECISION_ACTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+CARDS = load_card_db()
+
+
+# ------------------------------------------------------------------ reading the document
+def table(name: str) -> list[dict[str, str]]:
+    """The rows of the markdown table after ``<!-- table: name -->``, as {header: cell}."""
+    marker = f"<!-- table: {name} -->"
+    assert marker in DOC, f"docs/PROTOCOL.md has no {marker}"
+    lines = DOC.split(marker, 1)[1].lstrip("\n").splitlines()
+    rows = []
+    for line in lines:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    header, rows = rows[0], rows[2:]
+    assert all(len(r) == len(header) for r in rows), f"table {name}: ragged rows"
+    return [dict(zip(header, r)) for r in rows]
+
+
+def ticked(cell: str) -> list[str]:
+    """The `backticked` words of a cell, in order."""
+    return re.findall(r"`([^`]*)`", cell)
+
+
+def _value(text: str):
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip()
+        return [_value(v.strip()) for v in inner.split(";")] if inner else []
+    if text == "{}":
+        return {}
+    if text in ("true", "false"):
+        return text == "true"
+    if text == "null":
+        return None
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text
+
+
+def event_patterns(cell: str) -> list[tuple[str, dict]]:
+    """``type(field=value, …)`` items of a cell (separated by →) as (type, fields)."""
+    out = []
+    for item in ticked(cell):
+        m = re.fullmatch(r"(\w+)(?:\((.*)\))?", item)
+        assert m, f"not an event pattern: {item!r}"
+        fields = {}
+        for part in filter(None, (p.strip() for p in (m.group(2) or "").split(","))):
+            key, _, value = part.partition("=")
+            fields[key.strip()] = _value(value.strip())
+        out.append((m.group(1), fields))
+    return out
+
+
+# ------------------------------------------------------------------------- scenarios
+def setup(alice=None, bob=None, **kw) -> dict:
+    s = {"seed": 1, "turn": 3, "active_player": "alice", "step": "precombat_main",
+         "players": [{"id": "alice", **(alice or {})}, {"id": "bob", **(bob or {})}]}
+    s.update(kw)
+    return s
+
+
+def card(alias: str, name: str, **kw) -> dict:
+    return {"alias": alias, "card": name, **kw}
+
+
+def act(action: str, player: str | None = None, **kw) -> dict:
+    return {"action": action, **({"player": player} if player else {}), **kw}
+
+
+PASS_BOTH = [act("pass", "alice"), act("pass", "bob")]
+BOLT_BOB = act("cast", "alice", card="bolt", targets=["bob"], pay_with=["m1"])
+BEAR_SPELL = setup({"hand": [card("bear", "Grizzly Bears")], "mana_pool": {"G": 2},
+                    "battlefield": [card("sw", "Soul Warden")]})
+APE = setup({"hand": [card("ape", "Uktabi Orangutan")], "mana_pool": {"G": 3},
+             "battlefield": [card("sw", "Soul Warden")]},
+            {"battlefield": [card("orni", "Ornithopter")]})
+COMBAT = setup({"battlefield": [card("bear", "Grizzly Bears"), card("giant", "Hill Giant")]},
+               {"battlefield": [card("bbear", "Grizzly Bears")]}, step="declare_attackers")
+ATTACK = [act("declare_attackers", "alice", attackers=["bear", "giant"]), act("resolve")]
+BLOCK_GIANT = act("declare_blockers", "bob", blocks=[{"blocker": "bbear", "attacker": "giant"}])
+END_STEP = setup({"library": [card("a1", "Forest")], "battlefield": [card("m1", "Mountain", tapped=True)]},
+                 {"library": [card("b1", "Forest")], "battlefield": [card("m2", "Mountain", tapped=True)]},
+                 step="end")
+EIGHT = setup({"hand": [card(f"c{i}", "Forest") for i in range(8)]}, step="end")
+
+#: event-order row id -> (setup, script, ruleset)
+SCENARIOS: dict[str, tuple[dict, list, str]] = {
+    "game-start": (setup(), [], "modern"),
+    "play-land": (setup({"hand": [card("f", "Forest")]}), [act("play_land", "alice", card="f")], "modern"),
+    "cast-spell": (setup({"hand": [card("bolt", "Lightning Bolt")], "battlefield": [card("m1", "Mountain")]}),
+                   [BOLT_BOB], "modern"),
+    "cast-from-pool": (setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}}),
+                       [act("cast", "alice", card="bolt", targets=["bob"])], "modern"),
+    "resolve-instant": (setup({"hand": [card("bolt", "Lightning Bolt")], "battlefield": [card("m1", "Mountain")]}),
+                        [BOLT_BOB, *PASS_BOTH], "modern"),
+    "resolve-permanent": (setup({"hand": [card("bear", "Grizzly Bears")], "mana_pool": {"G": 2}}),
+                          [act("cast", "alice", card="bear"), act("resolve")], "modern"),
+    "counter-spell": (setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}},
+                            {"hand": [card("cs", "Counterspell")], "mana_pool": {"U": 2}}),
+                      [act("cast", "alice", card="bolt", targets=["bob"]), act("pass", "alice"),
+                       act("cast", "bob", card="cs", targets=["bolt"]), act("resolve")], "modern"),
+    "empty-stack-passes": (setup(), PASS_BOTH, "modern"),
+    "activate-ability": (setup({"battlefield": [card("sorc", "Prodigal Sorcerer")]}),
+                         [act("activate", "alice", source="sorc", ability=0, targets=["bob"])], "modern"),
+    "resolve-ability": (setup({"battlefield": [card("sorc", "Prodigal Sorcerer")]}),
+                        [act("activate", "alice", source="sorc", ability=0, targets=["bob"]), act("resolve")],
+                        "modern"),
+    "rejected-input": (setup({"hand": [card("bolt", "Lightning Bolt")]}),
+                       [act("cast", "alice", card="bolt", targets=["bob"]), act("pass", "alice")], "modern"),
+    "trigger": (BEAR_SPELL, [act("cast", "alice", card="bear"), act("resolve")], "modern"),
+    "trigger-with-target": (setup({"hand": [card("ape", "Uktabi Orangutan")], "mana_pool": {"G": 3}},
+                                  {"battlefield": [card("orni", "Ornithopter")]}),
+                            [act("cast", "alice", card="ape"), act("resolve"),
+                             act("choose_targets", "alice", targets=["orni"])], "modern"),
+    "order-triggers": (APE, [act("cast", "alice", card="ape"), act("resolve"),
+                             act("order_triggers", "alice", order=["ape", "sw"]),
+                             act("choose_targets", "alice", targets=["orni"]), act("resolve")], "modern"),
+    "sba-lethal-damage": (setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}},
+                                {"battlefield": [card("bear", "Grizzly Bears")]}),
+                          [act("cast", "alice", card="bolt", targets=["bear"]), act("resolve")], "modern"),
+    "sba-zero-life": (setup({"battlefield": [card("sorc", "Prodigal Sorcerer")]}, {"life": 1}),
+                      [act("activate", "alice", source="sorc", ability=0, targets=["bob"]), act("resolve")],
+                      "modern"),
+    "declare-attackers": (COMBAT, ATTACK[:1], "modern"),
+    "no-attackers": (COMBAT, [act("declare_attackers", "alice", attackers=[]), *PASS_BOTH], "modern"),
+    "declare-blockers": (COMBAT, [*ATTACK, BLOCK_GIANT], "modern"),
+    "no-blockers": (COMBAT, [*ATTACK, act("declare_blockers", "bob", blocks=[])], "modern"),
+    "combat-damage": (COMBAT, [*ATTACK, BLOCK_GIANT, act("resolve")], "modern"),
+    "combat-damage-on-stack": (COMBAT, [*ATTACK, BLOCK_GIANT, act("resolve")], "classic-1999"),
+    "combat-damage-resolves": (COMBAT, [*ATTACK, BLOCK_GIANT, act("resolve"), act("resolve")], "classic-1999"),
+    "end-of-turn": (END_STEP, [act("advance", to="upkeep")], "modern"),
+    "draw-step": (END_STEP, [act("advance", to="draw")], "modern"),
+    "cleanup-discard": (EIGHT, [act("advance", to="cleanup"), act("discard", "alice", cards=["c0"])], "modern"),
+    "first-turn": (setup(turn=1, step="upkeep"), PASS_BOTH, "modern"),
+    "mana-empties": (setup({"mana_pool": {"R": 1}}), PASS_BOTH, "modern"),
+    "mana-burn": (setup({"mana_pool": {"R": 1}}), PASS_BOTH, "classic-1999"),
+}
+
+
+def play(scenario_id: str, expect: dict | None = None) -> dict:
+    s, script, ruleset = SCENARIOS[scenario_id]
+    return play_raw(s, script, ruleset, expect)
+
+
+def play_raw(s: dict, script: list, ruleset: str = "modern", expect: dict | None = None) -> dict:
+    scenario = {"id": "doc.test", "setup": s, "script": script, **({"expect": expect} if expect else {})}
+    return run_scenario(scenario, ruleset, CARDS)
+
+
+def _matches(fields: dict, event: dict) -> bool:
+    return all(event.get(k) == v for k, v in fields.items())
+
+
+def _run_of(log: list[dict], patterns: list[tuple[str, dict]]) -> int | None:
+    """The index where ``patterns`` match a contiguous run of ``log``, or None."""
+    n = len(patterns)
+    for k in range(len(log) - n + 1):
+        if all(log[k + j]["type"] == t and _matches(f, log[k + j]) for j, (t, f) in enumerate(patterns)):
+            return k
+    return None
+
+
+def _show(log: list[dict]) -> str:
+    return "\n".join(f"#{i} {e}" for i, e in enumerate(log))
+
+
+# ------------------------------------------------------------------------ event order
+ORDER = table("event-order") if "<!-- table: event-order -->" in DOC else []
+
+
+def test_every_event_order_row_has_a_scenario_and_back():
+    ids = [ticked(r["id"])[0] for r in ORDER]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == set(SCENARIOS), "rows of §10.4 and SCENARIOS here differ"
+
+
+@pytest.mark.parametrize("row", ORDER, ids=lambda r: ticked(r["id"])[0])
+def test_event_order(row):
+    patterns = event_patterns(row["events, in order"])
+    assert patterns
+    log = play(ticked(row["id"])[0])["events"]
+    assert _run_of(log, patterns) is not None, (
+        f"the engine does not log {[t for t, _ in patterns]} contiguously with those fields:\n{_show(log)}")
+
+
+def test_game_ended_is_the_last_event():
+    log = play("sba-zero-life")["events"]
+    assert log[-1]["type"] == "game_ended"
+
+
+def test_priority_is_not_announced_again_after_a_rejection():
+    log = play("rejected-input")["events"]
+    k = next(i for i, e in enumerate(log) if e["type"] == "action_rejected")
+    assert log[k]["action"] == "cast"  # the action's name, not the whole input
+    assert [e["type"] for e in log[k + 1:]] == ["priority_passed", "priority_received"]
+
+
+# ------------------------------------------------------------- required even when empty
+def test_required_empty_events():
+    for row in table("required-empty"):
+        (etype, _), = event_patterns(row["event"])
+        field, value = ticked(row["field"])[0], _value(ticked(row["empty value"])[0])
+        scenario_id = ticked(row["shown by"])[0]
+        if scenario_id in SCENARIOS:
+            log = play(scenario_id)["events"]
+        else:
+            log = EXTRA_LOGS[scenario_id]()["events"]
+        assert any(e["type"] == etype and field in e and e[field] == value for e in log), (
+            f"{etype}.{field} = {value!r} not in the log of {scenario_id}:\n{_show(log)}")
+
+
+def _draw_game():
+    # both players at 1 life, Hurricane deals 1 damage to each player: a draw (CR 104.4a)
+    s = setup({"hand": [card("storm", "Hurricane")], "mana_pool": {"G": 2}, "life": 1}, {"life": 1})
+    return play_raw(s, [act("cast", "alice", card="storm", x=1), act("resolve")])
+
+
+def _start_of_game():
+    lib = [card(f"a{i}", "Forest") for i in range(8)]
+    blib = [card(f"b{i}", "Forest") for i in range(8)]
+    s = {"seed": 1, "start_of_game": True, "active_player": "alice",
+         "players": [{"id": "alice", "library": lib}, {"id": "bob", "library": blib}]}
+    return play_raw(s, [act("keep", "alice"), act("keep", "bob")])
+
+
+def _free_spell():
+    return play_raw(setup({"hand": [card("orni", "Ornithopter")]}), [act("cast", "alice", card="orni")])
+
+
+EXTRA_LOGS = {"draw-game": _draw_game, "start-of-game": _start_of_game, "free-spell": _free_spell}
+
+
+def test_every_step_begins_and_ends_even_without_priority():
+    log = play("end-of-turn")["events"]
+    steps = [(e["type"], e["step"]) for e in log if e["type"] in ("step_began", "step_ended")]
+    for step in ("cleanup", "untap"):
+        assert ("step_began", step) in steps and ("step_ended", step) in steps
+
+
+# ----------------------------------------------------------------------- turn-1 draw
+def test_first_turn_has_no_draw_step_in_every_ruleset():
+    for ruleset in ("modern", "timespiral-2006", "classic-1999"):
+        s = setup({"library": [card("a1", "Forest")]}, {"library": [card("b1", "Forest")]}, turn=1, step="untap")
+        log = play_raw(s, [act("advance", to="precombat_main", turn=2)], ruleset)["events"]
+        draws = [(e["turn"]) for e in log if e["type"] == "step_began" and e["step"] == "draw"]
+        assert draws == [2], ruleset  # no draw step on turn 1; bob's turn 2 has one
+        drawn = [e["player"] for e in log if e["type"] == "card_drawn"]
+        assert drawn == ["bob"], ruleset
+
+
+def test_a_setup_that_starts_in_the_draw_step_of_turn_1_draws():
+    # the skip applies when the turn moves on to its draw step, not to a setup's first step
+    s = setup({"library": [card("a1", "Forest")]}, turn=1, step="draw")
+    log = play_raw(s, [])["events"]
+    assert [e["type"] for e in log[:4]] == ["game_started", "step_began", "zone_changed", "card_drawn"]
+
+
+# ------------------------------------------------------------------------- decisions
+ENGINE = ROOT / "engine"
+
+
+def _asked_kinds() -> set[str]:
+    kinds = set()
+    for path in ENGINE.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        kinds |= set(re.findall(r"\.(?:decide|ask)\(\s*\"(\w+)\"", text))
+    return kinds
+
+
+def test_decision_table_lists_every_decision_kind():
+    rows = table("decisions")
+    documented = {ticked(r["kind"])[0]: ticked(r["answered by"]) for r in rows}
+    assert set(documented) == set(DECISION_ACTIONS)
+    assert _asked_kinds() <= set(documented), "a decision kind the engine asks is not documented"
+    for kind, actions in DECISION_ACTIONS.items():
+        assert set(actions) <= set(documented[kind]), kind
+
+
+def _choose_reasons() -> set[str]:
+    reasons = set()
+    for path in ENGINE.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"decide\(\"choose\"[^\n]*?reason=(?:eff\.get\(\"reason\", )?\"(\w+)\"", text):
+            reasons.add(m.group(1))
+        reasons |= set(re.findall(r"_choose_on_resolution\(ctx, \"(\w+)\"", text))
+        reasons |= set(re.findall(r"_yes\([^\n]*?\"(\w+)\", ", text))
+        reasons |= {r for r in re.findall(r"\"reason\": \"(\w+)\"", text) if "pay_or_sacrifice" in text}
+    return reasons
+
+
+def test_choose_reasons_are_documented():
+    documented = {ticked(r["reason"])[0] for r in table("choose-reasons")}
+    missing = _choose_reasons() - documented
+    assert not missing, f"choose decisions the engine asks but §10.2 does not list: {sorted(missing)}"
+
+
+def test_advance_answers_declarations_with_nothing():
+    log = play_raw(COMBAT, [act("advance", to="postcombat_main")])["events"]
+    assert {"type": "attackers_declared", "player": "alice", "attackers": []} in log
+    assert not any(e["type"] == "step_began" and e["step"] == "declare_blockers" for e in log)
+
+
+def test_resolve_meeting_a_declaration_is_a_script_error():
+    log = play_raw(COMBAT, [act("resolve")])["events"]
+    assert log[-1]["type"] == "script_error" and log[-1]["code"] == "unanswered_decision"
+
+
+def test_advance_meeting_a_discard_is_a_script_error():
+    log = play_raw(EIGHT, [act("advance", to="upkeep")])["events"]
+    assert log[-1]["type"] == "script_error" and log[-1]["code"] == "unanswered_decision"
+
+
+def test_advance_stops_at_the_first_decision_of_the_step():
+    result = play("draw-step", expect={"checkpoints": [{"after": 0}]})
+    state = result["checkpoints"][0]["state"]
+    assert (state["turn"], state["step"], state["priority"]) == (4, "draw", "bob")
+
+
+LIBRARIES = setup({"library": [card(f"a{i}", "Forest") for i in range(3)]},
+                  {"library": [card(f"b{i}", "Forest") for i in range(3)]})
+
+
+def test_advance_to_the_untap_step_never_stops_there():
+    # no decision is asked in the untap step: advance goes on until it gives up
+    log = play_raw(LIBRARIES, [act("advance", to="untap")])["events"]
+    assert {"type": "step_began", "turn": 4, "phase": "beginning", "step": "untap"} in log
+    assert log[-1]["type"] == "script_error" and log[-1]["code"] == "advance_not_reached"
+
+
+def test_advance_gives_up_two_turns_later():
+    log = play_raw(LIBRARIES, [act("advance", to="cleanup")])["events"]
+    assert log[-1]["type"] == "script_error" and log[-1]["code"] == "advance_not_reached"
+    assert max(e["turn"] for e in log if e["type"] == "turn_began") == 6
+
+
+def test_advance_to_the_current_step_goes_to_its_next_occurrence():
+    result = play_raw(LIBRARIES, [act("advance", to="precombat_main")], expect={"checkpoints": [{"after": 0}]})
+    state = result["checkpoints"][0]["state"]
+    assert (state["turn"], state["active_player"], state["step"]) == (4, "bob", "precombat_main")
+
+
+def test_resolve_is_one_pass_per_player():
+    s, script, _ = SCENARIOS["resolve-instant"]
+    log = play_raw(s, [script[0], act("resolve")])["events"]
+    assert [e["player"] for e in log if e["type"] == "priority_passed"] == ["alice", "bob"]
+    assert log[-1] == {"type": "priority_received", "player": "alice"}
+
+
+def test_inputs_after_the_end_of_the_game_are_rejected_but_macros_are_dropped():
+    s, script, _ = SCENARIOS["sba-zero-life"]
+    log = play_raw(s, script + [act("resolve"), act("pass", "alice")])["events"]
+    rejected = [e for e in log if e["type"] == "action_rejected"]
+    assert [(e["at"], e["code"]) for e in rejected] == [(len(script) + 1, "game_over")]
+
+
+# ---------------------------------------------------------------- rejection precedence
+def _code(s: dict, script: list, ruleset: str = "modern") -> str:
+    log = play_raw(s, script, ruleset)["events"]
+    codes = [e["code"] for e in log if e["type"] in ("action_rejected", "script_error")]
+    assert codes, _show(log)
+    return codes[0]
+
+
+HAND = {"hand": [card("bolt", "Lightning Bolt"), card("f", "Forest"), card("bear", "Grizzly Bears")]}
+ZERO = SCENARIOS["sba-zero-life"]
+#: (the input's row of the precedence table, winning code, losing code, setup, script)
+PRECEDENCE = [
+    ("`cast`", "bad_input", "not_your_priority", setup(HAND), [act("cast", "bob", card=5)]),
+    ("`cast`", "game_over", "not_your_priority", ZERO[0], ZERO[1] + [act("cast", "bob", card="x")]),
+    ("`declare_attackers`", "wrong_decision", "not_your_priority", setup(HAND),
+     [act("declare_attackers", "bob", attackers=[])]),
+    ("`cast`", "not_your_priority", "is_a_land", setup(HAND), [act("cast", "bob", card="f")]),
+    ("`play_land`", "not_in_hand", "sorcery_timing", setup({"battlefield": [card("f0", "Forest")]}, step="upkeep"),
+     [act("play_land", "alice", card="f0")]),
+    ("`play_land`", "not_a_land", "sorcery_timing", setup(HAND, step="upkeep"),
+     [act("play_land", "alice", card="bear")]),
+    ("`play_land`", "sorcery_timing", "land_already_played", setup(HAND, step="upkeep", lands_played=1),
+     [act("play_land", "alice", card="f")]),
+    ("`cast`", "is_a_land", "sorcery_timing", setup(HAND, step="upkeep"), [act("cast", "alice", card="f")]),
+    ("`cast`", "sorcery_timing", "cannot_pay", setup(HAND, step="upkeep"), [act("cast", "alice", card="bear")]),
+    ("`cast`", "missing_targets", "cannot_pay", setup(HAND), [act("cast", "alice", card="bolt")]),
+    ("`cast`", "invalid_target", "cannot_pay", setup(HAND), [act("cast", "alice", card="bolt", targets=["f"])]),
+    ("`activate`", "not_controller", "summoning_sick",
+     setup(bob={"battlefield": [card("sorc", "Prodigal Sorcerer", summoning_sick=True)]}),
+     [act("activate", "alice", source="sorc", ability=0, targets=["bob"])]),
+    ("`activate`", "invalid_target", "summoning_sick",
+     setup({"battlefield": [card("sorc", "Prodigal Sorcerer", summoning_sick=True)]}),
+     [act("activate", "alice", source="sorc", ability=0, targets=["nobody"])]),
+    ("`activate`", "already_tapped", "summoning_sick",
+     setup({"battlefield": [card("sorc", "Prodigal Sorcerer", summoning_sick=True, tapped=True)]}),
+     [act("activate", "alice", source="sorc", ability=0, targets=["bob"])]),
+    ("`declare_attackers`", "cannot_attack", "summoning_sick",
+     setup({"battlefield": [card("bear", "Grizzly Bears", summoning_sick=True, tapped=True)]},
+           step="declare_attackers"),
+     [act("declare_attackers", "alice", attackers=["bear"])]),
+    ("`declare_blockers`", "invalid_block", "cannot_block",
+     setup({"battlefield": [card("bear", "Grizzly Bears"), card("giant", "Hill Giant")]},
+           {"battlefield": [card("bbear", "Grizzly Bears", tapped=True)]}, step="declare_attackers"),
+     [act("declare_attackers", "alice", attackers=["bear"]), act("resolve"),
+      act("declare_blockers", "bob", blocks=[{"blocker": "bbear", "attacker": "giant"}])]),
+    ("`discard`", "invalid_choice", "not_in_hand", EIGHT,
+     [act("advance", to="cleanup"), act("discard", "alice", cards=["c0", "zzz"])]),
+]
+
+
+def _precedence(row: str) -> list[str]:
+    """The codes of the checks an input of ``row`` goes through, in order: the checks of
+    any input, the row's own, then the costs for a cast or an activation."""
+    rows = {r["input"]: ticked(r["checks, in order (the first that fails gives the code)"])
+            for r in table("rejection-precedence")}
+    return rows["any input"] + rows[row] + (rows["costs"] if row in ("`cast`", "`activate`") else [])
+
+
+@pytest.mark.parametrize("row,wins,loses,s,script", PRECEDENCE,
+                         ids=[f"{w}-over-{lo}" for _, w, lo, _, _ in PRECEDENCE])
+def test_rejection_precedence(row, wins, loses, s, script):
+    codes = _precedence(row)
+    assert wins in codes and loses in codes, (row, wins, loses)
+    assert codes.index(wins) < codes.index(loses), f"§10.5 lists {loses} before {wins} for {row}"
+    assert _code(s, script) == wins
+
+
+def test_the_first_bad_entry_of_a_declaration_decides():
+    s = setup({"battlefield": [card("bear", "Grizzly Bears", summoning_sick=True)]}, step="declare_attackers")
+    assert _code(s, [act("declare_attackers", "alice", attackers=["bear", "ghost"])]) == "summoning_sick"
+    assert _code(s, [act("declare_attackers", "alice", attackers=["ghost", "bear"])]) == "unknown_object"
+
+
+def test_no_priority_is_never_produced():
+    # an input "sent during" the cleanup step answers the next decision: bob's upkeep priority
+    s = setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}}, step="end")
+    log = play_raw(s, [*PASS_BOTH, act("cast", "alice", card="bolt", targets=["bob"])])["events"]
+    rejected = [e for e in log if e["type"] == "action_rejected"]
+    assert [e["code"] for e in rejected] == ["not_your_priority"]
+
+
+# ------------------------------------------------------------------------ state.combat
+def _state_at(s: dict, script: list, after: int, ruleset: str = "modern") -> dict:
+    result = play_raw(s, script, ruleset, expect={"checkpoints": [{"after": after}]})
+    return result["checkpoints"][0]["state"]
+
+
+def test_combat_shape():
+    main = _state_at(setup(), [act("pass", "alice")], 0)
+    assert main["combat"] is None
+    begin = _state_at(setup(step="beginning_of_combat"), [act("pass", "alice")], 0)
+    assert begin["combat"] == {"attackers": {}, "blockers": {}}
+    script = [*ATTACK, BLOCK_GIANT]
+    declared = _state_at(COMBAT, script, 1)
+    assert declared["combat"] == {"attackers": {"bear": "bob", "giant": "bob"}, "blockers": {}}
+    blocked = _state_at(COMBAT, script + [act("pass", "alice")], 2)
+    assert blocked["combat"] == {"attackers": {"bear": "bob", "giant": "bob"}, "blockers": {"bbear": "giant"}}
+    after = _state_at(COMBAT, script + [act("advance", to="postcombat_main")], 3)
+    assert after["combat"] is None
+    for state in (main, begin, declared, blocked, after):
+        assert not loader.validate(state, "state", "state"), loader.validate(state, "state", "state")
+
+
+def test_the_state_schema_pins_combat():
+    bad = _state_at(COMBAT, [*ATTACK], 1)
+    bad["combat"] = {"attackers": ["bear"]}
+    assert loader.validate(bad, "state", "state")
+    assert "not fixed yet" not in (ROOT / "schema" / "state.schema.json").read_text(encoding="utf-8")
+    assert "not fixed yet" not in DOC
+
+
+# ----------------------------------------------------------------------------- probes
+def test_probe_shapes():
+    s = setup({"hand": [card("bolt", "Lightning Bolt"), card("f", "Forest"), card("f2", "Forest")],
+               "mana_pool": {"R": 1}})
+    legal = act("cast", "alice", card="bolt", targets=["bob"])
+    illegal = {"action": act("play_land", "alice", card="f2"), "code": "land_already_played"}
+    other = {"action": act("pass", "bob"), "code": "not_your_priority"}
+    result = play_raw(s, [act("play_land", "alice", card="f"), act("pass", "alice")], expect={"checkpoints": [
+        {"after": 0, "legal": [legal], "illegal": [illegal, other]}]})
+    cp, = result["checkpoints"]
+    assert set(cp) == {"after", "state", "probes"} and cp["after"] == 0
+    assert cp["probes"] == [
+        {"action": legal, "legal": True, "code": None},
+        {"action": illegal["action"], "legal": False, "code": "land_already_played"},
+        {"action": other["action"], "legal": False, "code": "not_your_priority"},
+    ]
+    # probing changes nothing: the game went on with the script's own input
+    assert cp["state"]["players"]["alice"]["hand"] == ["bolt", "f2"]
+    assert result["state"]["players"]["alice"]["hand"] == ["bolt", "f2"]
+    assert not any(e["type"] == "spell_cast" for e in result["events"])
+
+
+def test_a_checkpoint_is_the_state_when_the_next_input_is_read():
+    result = play("resolve-instant", expect={"checkpoints": [{"after": 0}, {"after": 2}]})
+    first, last = result["checkpoints"]
+    assert first["state"]["stack"][0]["object"] == "bolt#2" and first["state"]["priority"] == "alice"
+    assert last["state"] == result["state"]
