@@ -813,6 +813,162 @@ def _flurry_every_spell() -> list:
                          'event.get("nth_this_turn") < trigger["nth_this_turn"]'))]
 
 
+def _endure_patched(*edits: Edit) -> list:
+    """The endure effect recompiled with ``edits``, both where it is defined and where
+    ``effects.HANDLERS`` holds it (the dict keeps the function itself)."""
+    from mtg_judge.engine import effects, endure_behold
+    if effects.HANDLERS.get("endure") is not endure_behold.endure:
+        raise MutationError("mtg_judge.engine.effects.HANDLERS['endure'] is not endure_behold.endure")
+    patcher = rewrite(endure_behold, "endure", *edits)
+    return [patcher, mock.patch.dict(effects.HANDLERS, {"endure": patcher.new})]
+
+
+@mutation("endure-off-the-battlefield-does-nothing", "701.62a")
+def _endure_gone() -> list:
+    """A permanent that has left the battlefield endures for nothing: no Spirit token
+    (ruling tarkir.endure.03: the token is created).
+
+    ``endure_behold.endure`` returns without creating the token when counters can't be put
+    on the permanent."""
+    return _endure_patched(Edit("create_token_for(g, who, spirit_token(n)) return", "return"))
+
+
+@mutation("endure-always-counters", "701.62a")
+def _endure_counters() -> list:
+    """The endure choice is asked but ignored: the counters always go on the permanent
+    (ruling tarkir.endure.01: the controller chooses counters or a token).
+
+    ``endure_behold.endure`` puts the counters whatever the answer."""
+    return _endure_patched(Edit('if choice == "counters":', "if True:"))
+
+
+@mutation("behold-ignores-the-quality", "701.4a")
+def _behold_any_card() -> list:
+    """Any card in the hand or permanent you control can be beheld, with the quality or not
+    (ruling tarkir.behold.02: a "Dragon card" is a card with the subtype Dragon).
+
+    ``endure_behold.can_behold`` doesn't check the filter."""
+    from mtg_judge.engine import endure_behold
+    return [rewrite(endure_behold, "can_behold", Edit("if not ch.matches(game, obj, flt, player):", "if False:"))]
+
+
+@mutation("beheld-forgotten-when-it-leaves", "701.4b")
+def _beheld_forgotten() -> list:
+    """"If a Dragon was beheld" is false once the beheld card or permanent has left its zone
+    (ruling tarkir.behold.03: it was beheld, whatever happened to it since).
+
+    ``effects.condition_true`` answers ``beheld`` false when the beheld object is gone."""
+    from mtg_judge.engine import effects
+
+    def make(original: Callable) -> Callable:
+        def condition_true(ctx: Any, cond: dict) -> bool:
+            b = getattr(ctx.item, "beheld", None)
+            if cond.get("beheld") and b and ctx.game.objects.get(b["object"]) is None:
+                return False
+            return original(ctx, cond)
+        return condition_true
+    return [wrap(effects, "condition_true", make)]
+
+
+@mutation("revealed-card-not-kept-revealed", "701.4a")
+def _revealed_not_kept() -> list:
+    """A card revealed for a spell's cost is revealed only for an instant, not until the
+    spell leaves the stack (ruling tarkir.behold.04).
+
+    ``state.revealed_cards`` (the state's ``players.<id>.revealed``) is always empty."""
+    from mtg_judge.engine import state
+    return [replace(state, "revealed_cards", lambda game, player: [])]
+
+
+@mutation("revealed-card-cannot-be-revealed-again", "701.4a")
+def _revealed_again() -> list:
+    """A card already revealed (for a spell still on the stack) can't be revealed again for
+    another spell's cost (ruling tarkir.behold.05: it can).
+
+    ``endure_behold.can_behold`` refuses a card that is revealed now."""
+    from mtg_judge.engine import endure_behold
+
+    def make(original: Callable) -> Callable:
+        def can_behold(game: Any, player: str, obj: Any, flt: Any) -> Any:
+            if obj is not None and obj.card in endure_behold.revealed_cards(game, player):
+                return f"{obj.name} is already revealed"
+            return original(game, player, obj, flt)
+        return can_behold
+    return [wrap(endure_behold, "can_behold", make)]
+
+
+@mutation("omen-goes-to-graveyard", "608.2n")
+def _omen_to_graveyard() -> list:
+    """A resolved Omen spell is put into its owner's graveyard like any sorcery or instant
+    (CR 608.2n; ruling tarkir.omen.09: an Omen is shuffled into its owner's library instead).
+
+    ``faces.shuffles_on_resolution`` is always false."""
+    from mtg_judge.engine import faces
+    return [replace(faces, "shuffles_on_resolution", lambda item: False)]
+
+
+@mutation("omen-keeps-its-omen-characteristics", "400.7")
+def _omen_stays_omen() -> list:
+    """A card cast as an Omen keeps the Omen's characteristics after it leaves the stack (the
+    new object of CR 400.7 is the card; rulings tarkir.omen.06, .07: everywhere but the
+    stack it is only the creature card).
+
+    ``faces.card_of`` returns the object's current definition (the Omen face)."""
+    from mtg_judge.engine import faces
+    return [replace(faces, "card_of", lambda obj: obj.definition)]
+
+
+@mutation("omen-copy-shuffles-nothing", "707.10a")
+def _omen_copy_no_shuffle() -> list:
+    """A resolved copy of an Omen spell just ceases to exist (CR 707.10a) and its owner
+    doesn't shuffle (ruling tarkir.omen.12: the copy is an Omen; its owner still shuffles
+    their library).
+
+    ``faces.shuffle_into_library`` skips the shuffle for a copy."""
+    from mtg_judge.engine import faces
+    return [rewrite(faces, "shuffle_into_library",
+                    Edit("if obj.is_copy: shuffle_library(game, obj.owner)", "if obj.is_copy:"))]
+
+
+@mutation("life-gained-this-turn-never-reset", "strixhaven.infusion.01")
+def _life_gained_not_reset() -> list:
+    """The life a player gained is remembered from one turn to the next: "if you gained life
+    this turn" stays true in later turns (FORMAT §11.1).
+
+    ``bookkeeping.begin_turn`` does nothing."""
+    from mtg_judge.engine import bookkeeping
+    return [replace(bookkeeping, "begin_turn", lambda game: None)]
+
+
+@mutation("copy-of-a-spell-spent-the-originals-mana", "strixhaven.converge.08")
+def _copy_spent_mana() -> list:
+    """A copy of a spell counts the mana spent to cast the original as spent on itself
+    (converge: a copy counts zero colors, CR 707.10).
+
+    ``effects.copy_spell`` gives the copy the original's ``mana_spent``."""
+    effects = _engine()[2]
+    return [rewrite(effects, "copy_spell", Edit("is_copy=True,", "is_copy=True, mana_spent=src_obj.mana_spent,"))]
+
+
+@mutation("mode-additional-cost-not-paid", "finalfantasy.tiered.01")
+def _mode_cost_free() -> list:
+    """Choosing a mode with an additional cost costs nothing more (tiered; CR 700.2h).
+
+    ``bookkeeping.mode_additional_costs`` finds no cost."""
+    from mtg_judge.engine import bookkeeping
+    return [replace(bookkeeping, "mode_additional_costs", lambda spell, modes: (None, {}))]
+
+
+@mutation("permanent-forgets-the-mana-spent-on-its-spell", "strixhaven.converge.01")
+def _permanent_forgets_mana() -> list:
+    """A permanent spell that resolves doesn't keep the record of the mana spent to cast
+    it: a converge permanent counts zero colors (FORMAT §11.1).
+
+    ``Game._spell_to_battlefield`` gives the new permanent no ``mana_spent``."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_spell_to_battlefield", Edit('"mana_spent": spell.mana_spent', '"mana_spent": None'))]
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 
