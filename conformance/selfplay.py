@@ -739,7 +739,7 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
             if not instant and not _sorcery_timing(game, player):
                 add("sorcery timing", {"action": "cast", "player": player, "card": o.ref})
             kws = {k["keyword"] for k in d.keywords}
-            for alt in ("without_paying", "flashback", "madness"):
+            for alt in ("without_paying", "flashback", "madness", "harmonize"):
                 add("alternative cost", {"action": "cast", "player": player, "card": o.ref, "alternative": alt})
             if "suspend" not in kws:
                 add("no such ability", {"action": "suspend", "player": player, "card": o.ref})
