@@ -469,7 +469,7 @@ def _intervening_if() -> list:
     ``Game.resolve_top``: the condition is not checked again on resolution."""
     Game = _engine()[0]
     return [rewrite(Game, "resolve_top", Edit('not condition_holds( self, item.source_lki, '
-                                              'item.ability.get("condition"))', "False"))]
+                                              'item.ability.get("condition"), event=item.trigger_event)', "False"))]
 
 
 @mutation("flanking-never-triggers", "702.25a")
@@ -930,39 +930,39 @@ def _omen_copy_no_shuffle() -> list:
                     Edit("if obj.is_copy: shuffle_library(game, obj.owner)", "if obj.is_copy:"))]
 
 
-@mutation("life-gained-this-turn-never-reset", "strixhaven.infusion.01")
+@mutation("life-gained-this-turn-never-reset", "119.3")
 def _life_gained_not_reset() -> list:
     """The life a player gained is remembered from one turn to the next: "if you gained life
-    this turn" stays true in later turns (FORMAT §11.1).
+    this turn" stays true in later turns (FORMAT §11.1; ruling strixhaven.infusion.01).
 
     ``bookkeeping.begin_turn`` does nothing."""
     from mtg_judge.engine import bookkeeping
     return [replace(bookkeeping, "begin_turn", lambda game: None)]
 
 
-@mutation("copy-of-a-spell-spent-the-originals-mana", "strixhaven.converge.08")
+@mutation("copy-of-a-spell-spent-the-originals-mana", "707.10")
 def _copy_spent_mana() -> list:
     """A copy of a spell counts the mana spent to cast the original as spent on itself
-    (converge: a copy counts zero colors, CR 707.10).
+    (converge: a copy counts zero colors; ruling strixhaven.converge.08).
 
     ``effects.copy_spell`` gives the copy the original's ``mana_spent``."""
     effects = _engine()[2]
     return [rewrite(effects, "copy_spell", Edit("is_copy=True,", "is_copy=True, mana_spent=src_obj.mana_spent,"))]
 
 
-@mutation("mode-additional-cost-not-paid", "finalfantasy.tiered.01")
+@mutation("mode-additional-cost-not-paid", "700.2h")
 def _mode_cost_free() -> list:
-    """Choosing a mode with an additional cost costs nothing more (tiered; CR 700.2h).
+    """Choosing a mode with an additional cost costs nothing more (tiered; ruling finalfantasy.tiered.01).
 
     ``bookkeeping.mode_additional_costs`` finds no cost."""
     from mtg_judge.engine import bookkeeping
     return [replace(bookkeeping, "mode_additional_costs", lambda spell, modes: (None, {}))]
 
 
-@mutation("permanent-forgets-the-mana-spent-on-its-spell", "strixhaven.converge.01")
+@mutation("permanent-forgets-the-mana-spent-on-its-spell", "601.2h")
 def _permanent_forgets_mana() -> list:
     """A permanent spell that resolves doesn't keep the record of the mana spent to cast
-    it: a converge permanent counts zero colors (FORMAT §11.1).
+    it: a converge permanent counts zero colors (FORMAT §11.1; ruling strixhaven.converge.01).
 
     ``Game._spell_to_battlefield`` gives the new permanent no ``mana_spent``."""
     Game = _engine()[0]

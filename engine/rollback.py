@@ -11,6 +11,10 @@ contents back into the *same* Python objects, so a reference held across the rol
 
 This module must know every container the engine mutates in place; ``tests/test_rollback.py``
 checks a restore against a deep comparison on real games.
+
+The bookkeeping records of ``engine/bookkeeping.py`` need nothing more: a player's
+``life_gained_this_turn`` is an int in the player's ``__dict__``, and an object's
+``mana_spent`` is a dict that is replaced, never changed in place (FORMAT §11.1).
 """
 
 from __future__ import annotations

@@ -142,3 +142,26 @@ def test_a_dry_run_changes_nothing_even_when_it_succeeds():
     inputs = game.inputs
     game.dry_run(lambda g: g.activate("alice", {"action": "activate", "source": "mountain", "ability": 0}))
     assert game_picture(game) == before and game.inputs is inputs
+
+
+def test_bookkeeping_records_are_restored():
+    """The records of engine/bookkeeping.py (life gained this turn, mana spent to cast a
+    spell) are undone with the rest of a rejected transaction."""
+    scenario = {"setup": {"players": [
+        {"id": "alice", "hand": [{"alias": "scorch", "card": "Kaleidoscorch"}], "mana_pool": {"W": 1, "R": 1}},
+        {"id": "bob"}]}}
+    game = build_game(scenario, "modern", _card_db(None), ScriptInputs([]))
+    game.gain_life("alice", 2)
+    before = game_picture(game)
+    scorch = game.find("scorch")
+    with pytest.raises(IllegalAction):
+        with game.transaction():
+            game.gain_life("alice", 3)
+            item = game.cast("alice", {"card": "scorch", "targets": ["bob"], "mana": {"W": 1, "R": 1}})
+            assert item.obj.mana_spent == {"W": 1, "R": 1}
+            assert game.players["alice"].life_gained_this_turn == 5
+            raise IllegalAction("cannot_pay", "test")
+    assert game_picture(game) == before
+    assert game.players["alice"].life_gained_this_turn == 2
+    assert game.find("scorch") is scorch and scorch.zone == "hand" and scorch.mana_spent is None
+    assert game.stack == []
