@@ -104,6 +104,8 @@ END_STEP = setup({"library": [card("a1", "Forest")], "battlefield": [card("m1", 
                  {"library": [card("b1", "Forest")], "battlefield": [card("m2", "Mountain", tapped=True)]},
                  step="end")
 EIGHT = setup({"hand": [card(f"c{i}", "Forest") for i in range(8)]}, step="end")
+MEGRIM = setup({"hand": [card(f"c{i}", "Forest") for i in range(8)]}, {"battlefield": [card("meg", "Megrim")]},
+               step="end")
 
 #: event-order row id -> (setup, script, ruleset)
 SCENARIOS: dict[str, tuple[dict, list, str]] = {
@@ -152,11 +154,24 @@ SCENARIOS: dict[str, tuple[dict, list, str]] = {
     "declare-blockers": (COMBAT, [*ATTACK, BLOCK_GIANT], "modern"),
     "no-blockers": (COMBAT, [*ATTACK, act("declare_blockers", "bob", blocks=[])], "modern"),
     "combat-damage": (COMBAT, [*ATTACK, BLOCK_GIANT, act("resolve")], "modern"),
+    "assign-damage": (setup({"battlefield": [card("giant", "Hill Giant")]},
+                            {"battlefield": [card("e1", "Llanowar Elves"), card("e2", "Llanowar Elves")]},
+                            step="declare_attackers"),
+                      [act("declare_attackers", "alice", attackers=["giant"]), act("resolve"),
+                       act("declare_blockers", "bob", blocks=[{"blocker": "e1", "attacker": "giant"},
+                                                               {"blocker": "e2", "attacker": "giant"}]),
+                       act("resolve"), act("assign_damage", "alice", attacker="giant", assignment={"e1": 1, "e2": 2})],
+                      "modern"),
     "combat-damage-on-stack": (COMBAT, [*ATTACK, BLOCK_GIANT, act("resolve")], "classic-1999"),
     "combat-damage-resolves": (COMBAT, [*ATTACK, BLOCK_GIANT, act("resolve"), act("resolve")], "classic-1999"),
     "end-of-turn": (END_STEP, [act("advance", to="upkeep")], "modern"),
     "draw-step": (END_STEP, [act("advance", to="draw")], "modern"),
     "cleanup-discard": (EIGHT, [act("advance", to="cleanup"), act("discard", "alice", cards=["c0"])], "modern"),
+    "cleanup-priority": (MEGRIM, [act("advance", to="cleanup"), act("discard", "alice", cards=["c0"])], "modern"),
+    "cleanup-again": (MEGRIM, [act("advance", to="cleanup"), act("discard", "alice", cards=["c0"]),
+                               act("resolve"), act("resolve"), act("advance", to="upkeep")], "modern"),
+    "suspend-cast": (setup({"exile": [card("rb", "Rift Bolt", counters={"time": 1}, suspended=True)]}, step="upkeep"),
+                     [act("resolve"), act("resolve"), act("cast", "alice", card="rb", targets=["bob"])], "modern"),
     "first-turn": (setup(turn=1, step="upkeep"), PASS_BOTH, "modern"),
     "mana-empties": (setup({"mana_pool": {"R": 1}}), PASS_BOTH, "modern"),
     "mana-burn": (setup({"mana_pool": {"R": 1}}), PASS_BOTH, "classic-1999"),
@@ -517,3 +532,54 @@ def test_a_checkpoint_is_the_state_when_the_next_input_is_read():
     first, last = result["checkpoints"]
     assert first["state"]["stack"][0]["object"] == "bolt#2" and first["state"]["priority"] == "alice"
     assert last["state"] == result["state"]
+
+
+# ------------------------------------------------------------------- more of §10's rules
+def test_the_game_stops_when_the_script_runs_out():
+    result = play("cast-spell")
+    assert result["events"][-1] == {"type": "priority_received", "player": "alice"}
+    assert result["state"]["priority"] == "alice" and result["state"]["stack"][0]["object"] == "bolt#2"
+
+
+def test_no_turn_began_for_the_setup_turn():
+    log = play("game-start")["events"]
+    assert not any(e["type"] == "turn_began" for e in log)
+
+
+def test_a_trigger_without_a_legal_target_is_removed_without_a_decision():
+    s = setup({"hand": [card("ape", "Uktabi Orangutan")], "mana_pool": {"G": 3}})
+    log = play_raw(s, [act("cast", "alice", card="ape"), act("resolve")])["events"]
+    assert {"type": "ability_removed", "object": "ability#1", "card": "ability#1",
+            "reason": "no_legal_targets"} in log
+    assert log[-1] == {"type": "priority_received", "player": "alice"}
+
+
+def test_advance_to_an_unknown_step_is_a_script_error():
+    log = play_raw(setup(), [act("advance", to="second_main")])["events"]
+    assert log[-1]["type"] == "script_error" and log[-1]["code"] == "bad_input"
+
+
+def test_another_players_answer_to_a_declaration_is_wrong_decision():
+    assert _code(COMBAT, [act("declare_attackers", "bob", attackers=[])]) == "wrong_decision"
+    assert _code(COMBAT, [act("pass", "alice")]) == "wrong_decision"
+
+
+def test_a_creature_leaving_the_battlefield_leaves_combat():
+    s = setup({"battlefield": [card("bear", "Grizzly Bears"), card("giant", "Hill Giant")]},
+              {"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}}, step="declare_attackers")
+    script = [act("declare_attackers", "alice", attackers=["bear", "giant"]), act("pass", "alice"),
+              act("cast", "bob", card="bolt", targets=["bear"]), act("resolve")]
+    state = _state_at(s, script, 3)
+    assert state["combat"] == {"attackers": {"giant": "bob"}, "blockers": {}}
+
+
+def test_a_probe_ending_in_a_script_error_is_illegal_with_its_code():
+    probe = act("advance", to="nowhere")
+    result = play_raw(setup(), [act("pass", "alice")], expect={"checkpoints": [{"after": 0, "legal": [probe]}]})
+    assert result["checkpoints"][0]["probes"] == [{"action": probe, "legal": False, "code": "bad_input"}]
+
+
+def test_a_setup_cannot_start_after_attackers_are_declared():
+    for step in ("declare_blockers", "combat_damage"):
+        with pytest.raises(Exception):
+            play_raw(setup({"battlefield": [card("bear", "Grizzly Bears")]}, step=step), [])
