@@ -222,6 +222,9 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
         return f"{obj} is turned face down"
     if t == "card_revealed":
         return f"{e.get('player')} reveals {obj}"
+    if t == "beheld":  # FORMAT §11.5
+        how = "revealed from the hand" if e.get("zone") == "hand" else "chosen on the battlefield"
+        return f"{e.get('player')} beholds {obj} ({how}) for {e.get('spell')}"
     if t == "spell_copied":
         return f"{e.get('controller')} puts {e.get('object')}, a copy of {n(e.get('original'), e.get('original_card'))}, on the stack{_targets(n, e)}"
     if t == "copy_ceased_to_exist":
