@@ -325,7 +325,7 @@ def _choose_reasons() -> set[str]:
             reasons.add(m.group(1))
         reasons |= set(re.findall(r"_choose_on_resolution\(ctx, \"(\w+)\"", text))
         reasons |= set(re.findall(r"_yes\([^\n]*?\"(\w+)\", ", text))
-        reasons |= {r for r in re.findall(r"\"reason\": \"(\w+)\"", text) if "pay_or_sacrifice" in text}
+        reasons |= set(re.findall(r"\"reason\": \"(\w+)\"", text))  # an effect's reason (echo, ward)
     return reasons
 
 
@@ -583,3 +583,22 @@ def test_a_setup_cannot_start_after_attackers_are_declared():
     for step in ("declare_blockers", "combat_damage"):
         with pytest.raises(Exception):
             play_raw(setup({"battlefield": [card("bear", "Grizzly Bears")]}, step=step), [])
+
+
+def test_triggers_go_on_the_stack_active_player_first():
+    # bob's Soul Warden is first on the battlefield, so it triggers first (ability#1), but
+    # alice's trigger goes on the stack first (CR 603.3b)
+    s = setup({"hand": [card("bear", "Grizzly Bears")], "mana_pool": {"G": 2},
+               "battlefield": [card("bsw", "Soul Warden", controller="bob"), card("sw", "Soul Warden")]})
+    log = play_raw(s, [act("cast", "alice", card="bear"), act("resolve")])["events"]
+    triggered = [(e["object"], e["controller"]) for e in log if e["type"] == "ability_triggered"]
+    stacked = [(e["object"], e["controller"]) for e in log if e["type"] == "ability_put_on_stack"]
+    assert triggered == [("ability#1", "bob"), ("ability#2", "alice")]
+    assert stacked == [("ability#2", "alice"), ("ability#1", "bob")]
+
+
+def test_priority_again_after_a_special_action():
+    s = setup({"hand": [card("rb", "Rift Bolt")], "mana_pool": {"R": 1}})
+    log = play_raw(s, [act("suspend", "alice", card="rb")])["events"]
+    assert log[-1] == {"type": "priority_received", "player": "alice"}
+    assert any(e["type"] == "special_action" for e in log)
