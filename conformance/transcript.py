@@ -113,6 +113,7 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
             ", with buyback" if e.get("buyback") else "",
             f", for its {_words(e['alternative'])} cost" if e.get("alternative") else "",
             " face down" if e.get("face_down") else "",
+            f" as its {_words(e['face']).capitalize()}" if e.get("face") else "",
             f", paying {mana_symbols(e['mana_paid'])}" if e.get("mana_paid") else ""])
         return f"{e.get('player')} casts {obj}{_targets(n, e)}{extra}"
     if t == "ability_activated":
