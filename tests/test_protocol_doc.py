@@ -602,3 +602,15 @@ def test_priority_again_after_a_special_action():
     log = play_raw(s, [act("suspend", "alice", card="rb")])["events"]
     assert log[-1] == {"type": "priority_received", "player": "alice"}
     assert any(e["type"] == "special_action" for e in log)
+
+
+def test_no_blockers_declared_when_every_attacker_has_left_combat():
+    s = setup({"battlefield": [card("bear", "Grizzly Bears")]},
+              {"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}}, step="declare_attackers")
+    log = play_raw(s, [act("declare_attackers", "alice", attackers=["bear"]), act("pass", "alice"),
+                       act("cast", "bob", card="bolt", targets=["bear"]), act("resolve"),
+                       act("advance", to="postcombat_main")])["events"]
+    steps = [e["step"] for e in log if e["type"] == "step_began"]
+    assert steps == ["declare_attackers", "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main"]
+    assert not any(e["type"] == "blockers_declared" for e in log)
+    assert not any(e["type"] == "damage_dealt" and e["combat"] for e in log)
