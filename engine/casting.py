@@ -43,9 +43,7 @@ class Casting:
         alternative = forced if forced in ("madness",) else inp.get("alternative")
         if forced == "suspend":
             alternative = "without_paying"
-        # the face chosen while casting (an Omen, FORMAT §11.2): only its characteristics count
-        cast_obj = faces.as_cast(obj, inp.get("face"))
-        d = cast_obj.definition
+        d = obj.definition
         card_kws = {k["keyword"]: dict(k) for k in d.keywords}
         # where may it be cast from?
         if forced is not None:
@@ -68,6 +66,10 @@ class Casting:
                 raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
         else:
             raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand (or castable from its zone)")
+        # the face chosen while casting (an Omen, FORMAT §11.2): only its characteristics count
+        cast_obj = faces.as_cast(obj, inp.get("face"))
+        d = cast_obj.definition
+        card_kws = {k["keyword"]: dict(k) for k in d.keywords}
         if ch.is_type(cast_obj, "Land"):
             raise IllegalAction("is_a_land", f"{d.name} is a land: lands are played, not cast (CR 305.9)")
         self.check_can_cast(player, cast_obj, ignore_timing=forced is not None,
