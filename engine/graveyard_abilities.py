@@ -67,38 +67,7 @@ def pay_exile_self(game: Any, source: GameObject | None) -> None:
     game.move(source, "exile", cause="cost")
 
 
-def graveyard_ability_candidates(game: Any, player: str) -> list:
-    """Legal-action candidates (``mtg_judge.engine.legal``) for the abilities of cards in
-    ``player``'s graveyard that work there (renew): sorcery timing, targets, a payment."""
-    from . import legal  # legal imports the engine's modules; import it when it is used
-    from .mana import ManaCost
-    from .objects import StackItem
-
-    out: list = []
-    if not game.sorcery_timing_ok(player):
-        return out
-    sources = None
-    for src in legal._distinct(game.players[player].graveyard):
-        for idx in graveyard_ability_indexes(src):
-            ab = src.chars.abilities[idx]
-            if ab.get("timing") == "sorcery" and not game.sorcery_timing_ok(player):
-                continue
-            cost = dict(ab.get("cost", {}))
-            mana = ManaCost.parse(cost.get("mana", ""))
-            if mana.x:
-                continue  # X in a renew cost (Rot-Curse Rakshasa): not offered
-            if sources is None:
-                sources = legal.mana_sources(game, player)
-            pay = legal.plan_payment(game, player, mana, sources=sources) if mana.mana_value() else []
-            if pay is None:
-                continue
-            item = StackItem(ref="ability#probe", kind="ability", controller=player, ability=ab, source=src.ref,
-                             source_card=src.card, source_lki=src, ability_index=idx, x=0)
-            for targets in legal.target_choices(game, item, ab.get("targets", ())):
-                inp = {"action": "activate", "player": player, "source": src.ref, "ability": idx}
-                if targets:
-                    inp["targets"] = targets
-                if pay:
-                    inp["pay_with"] = list(pay)
-                out.append(legal.Candidate(inp, f"ability:{src.ref}:{idx}", "activate"))
-    return out
+def graveyard_sources(game: Any, player: str) -> list[GameObject]:
+    """The cards in ``player``'s graveyard with an activated ability that works there (for
+    the legal-action generator, ``mtg_judge.engine.legal``)."""
+    return [o for o in game.players[player].graveyard if graveyard_ability_indexes(o)]

@@ -12,7 +12,7 @@ Card data: ``{"keyword": "harmonize", "cost": "{4}{G}"}``. Cast input: ``"altern
 caster taps as part of the cost; docs/FORMAT.md §11.3).
 
 The hooks in ``casting.py`` call :func:`tap_choice`, :func:`reduced_cost` and
-:func:`pay_tap`; ``legal.py`` calls :func:`harmonize_candidates`. Timing permissions still
+:func:`pay_tap`; ``legal.py`` offers harmonize casts with and without :func:`best_tap`. Timing permissions still
 apply (a sorcery only at sorcery speed; ruling ``tarkir.harmonize.05``), and the mana value
 stays that of the mana cost (``tarkir.harmonize.06``): nothing here changes either.
 """
@@ -92,27 +92,13 @@ def pay_tap(game: Any, creature: GameObject | None) -> None:
     game.tap(creature)
 
 
-def harmonize_candidates(game: Any, player: str, sources: list) -> list:
-    """Legal-action candidates (``mtg_judge.engine.legal``) for casting the harmonize cards
-    in ``player``'s graveyard (CR 702.180a): each cast the full harmonize cost allows, and
-    the same cast tapping the untapped creature of greatest power the player controls
-    (ties: the first on the battlefield) with the reduced cost."""
-    from . import legal  # legal imports the engine's modules; import it when it is used
-
-    out: list = []
-    grave = [o for o in game.players[player].graveyard if harmonize_keyword(o) is not None]
-    for obj in legal._distinct(grave):
-        out += legal._cast_candidates(game, player, obj, sources, alternatives=["harmonize"])
-        creatures = [c for c in game.battlefield if c.controller == player and ch.is_type(c, "Creature")
-                     and not c.tapped]
-        if not creatures:
-            continue
-        best = max(creatures, key=lambda c: ch.power_toughness(game, c)[0])
-        if ch.power_toughness(game, best)[0] <= 0:
-            continue
-        srcs = legal.mana_sources(game, player, [best.ref])
-        for cand in legal._cast_candidates(game, player, obj, srcs, alternatives=["harmonize"],
-                                           reduce_with=best):
-            cand.input["harmonize_tap"] = best.ref
-            out.append(cand)
-    return out
+def best_tap(game: Any, player: str) -> GameObject | None:
+    """The creature a legal-action generator offers to tap for harmonize (CR 702.180a): the
+    untapped creature of greatest power ``player`` controls (ties: the first on the
+    battlefield), or None if there is none with power above 0."""
+    creatures = [c for c in game.battlefield if c.controller == player and ch.is_type(c, "Creature")
+                 and not c.tapped]
+    if not creatures:
+        return None
+    best = max(creatures, key=lambda c: ch.power_toughness(game, c)[0])
+    return best if ch.power_toughness(game, best)[0] > 0 else None

@@ -478,8 +478,13 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
                         for c in _cast_candidates(game, player, faces.as_cast(obj, face), sources)]
         for obj in _distinct(o for o in p.graveyard if "flashback" in _keywords(o)):
             out += _cast_candidates(game, player, obj, sources, alternatives=["flashback"])
-        out += harmonize.harmonize_candidates(game, player, sources)  # CR 702.180a
-        out += graveyard_abilities.graveyard_ability_candidates(game, player)  # renew, CR 113.6k
+        for obj in _distinct(o for o in p.graveyard if "harmonize" in _keywords(o)):  # CR 702.180a
+            out += _cast_candidates(game, player, obj, sources, alternatives=["harmonize"])
+            tap = harmonize.best_tap(game, player)  # and tapping a creature to reduce the cost
+            if tap is not None:
+                out += [Candidate(dict(c.input, harmonize_tap=tap.ref), c.group, c.kind)
+                        for c in _cast_candidates(game, player, obj, mana_sources(game, player, [tap.ref]),
+                                                  alternatives=["harmonize"], reduce_with=tap)]
         for obj in _distinct(o for o in p.exile if o.may_cast_free_by == player):
             out += _cast_candidates(game, player, obj, sources, alternatives=["without_paying"])
         for pid in game.order:
@@ -667,16 +672,17 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
     out = []
     hand = game.players[player].hand
     triggered = _triggered_mana(game, player)
-    for src in game.battlefield:
-        if src.controller != player:
+    # renew: abilities of cards in the player's graveyard that work there (CR 113.6k, 602.2)
+    for src in list(game.battlefield) + graveyard_abilities.graveyard_sources(game, player):
+        if src.zone == "battlefield" and src.controller != player:
             continue
         abilities = ch.abilities(game, src)
         for idx, ab in enumerate(abilities):
             kind = ab.get("kind")
             if kind not in ("activated", "mana") or (split and kind != "mana"):
                 continue
-            if ab.get("zone", "battlefield") != "battlefield":  # works from a graveyard (CR 113.6k)
-                continue
+            if (graveyard_abilities.ability_zone(ab) if kind == "activated" else "battlefield") != src.zone:
+                continue  # renew works only from the graveyard, the rest only on the battlefield (CR 113.6k)
             if kind == "activated" and ab.get("timing") == "sorcery" and not game.sorcery_timing_ok(player):
                 continue
             cost = dict(ab.get("cost", {}))
