@@ -614,3 +614,9 @@ def test_no_blockers_declared_when_every_attacker_has_left_combat():
     assert steps == ["declare_attackers", "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main"]
     assert not any(e["type"] == "blockers_declared" for e in log)
     assert not any(e["type"] == "damage_dealt" and e["combat"] for e in log)
+
+
+def test_no_cause_on_casting_resolving_or_drawing():
+    for scenario_id in ("resolve-instant", "resolve-permanent", "draw-step", "play-land"):
+        log = play(scenario_id)["events"]
+        assert not any("cause" in e for e in log if e["type"] == "zone_changed"), scenario_id
