@@ -558,7 +558,7 @@ def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
               show_default=True, help="Seconds to wait for each engine reply (--engine).")
 @click.option("--validate-protocol", is_flag=True,
               help="Check the protocol messages against the schemas (--engine only).")
-@click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
+@click.option("--width", type=click.IntRange(min=60), metavar="COLUMNS",
               help="The width of the side-by-side table (--engine). Default: the terminal's "
                    "(COLUMNS), else 120.")
 @fixtures_option
