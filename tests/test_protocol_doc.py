@@ -143,6 +143,10 @@ SCENARIOS: dict[str, tuple[dict, list, str]] = {
     "order-triggers": (APE, [act("cast", "alice", card="ape"), act("resolve"),
                              act("order_triggers", "alice", order=["ape", "sw"]),
                              act("choose_targets", "alice", targets=["orni"]), act("resolve")], "modern"),
+    "search-fails": (setup({"hand": [card("ss", "Sylvan Scrying")], "mana_pool": {"G": 2},
+                           "library": [card("g1", "Grizzly Bears")]}),
+                     [act("cast", "alice", card="ss"), act("resolve"), act("choose", "alice", choice="none")],
+                     "modern"),
     "sba-lethal-damage": (setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}},
                                 {"battlefield": [card("bear", "Grizzly Bears")]}),
                           [act("cast", "alice", card="bolt", targets=["bear"]), act("resolve")], "modern"),
@@ -268,7 +272,16 @@ def _free_spell():
     return play_raw(setup({"hand": [card("orni", "Ornithopter")]}), [act("cast", "alice", card="orni")])
 
 
-EXTRA_LOGS = {"draw-game": _draw_game, "start-of-game": _start_of_game, "free-spell": _free_spell}
+def _legal_deck():
+    lib = [card(f"a{i}", "Forest") for i in range(40)]
+    blib = [card(f"b{i}", "Forest") for i in range(40)]
+    s = {"seed": 1, "start_of_game": True, "deck_rules": "limited", "active_player": "alice",
+         "players": [{"id": "alice", "library": lib}, {"id": "bob", "library": blib}]}
+    return play_raw(s, [act("keep", "alice"), act("keep", "bob")])
+
+
+EXTRA_LOGS = {"draw-game": _draw_game, "start-of-game": _start_of_game, "free-spell": _free_spell,
+              "legal-deck": _legal_deck}
 
 
 def test_every_step_begins_and_ends_even_without_priority():
