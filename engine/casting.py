@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import bookkeeping
+from . import bookkeeping, ward
 from . import characteristics as ch
 from . import graveyard_abilities, harmonize
 from . import faces
@@ -141,6 +141,7 @@ class Casting:
                                                           "storm_count": self.spells_cast_this_turn - 1,
                                                           "spell_lki": item.copy()})
         self.fire_triggers({"event": "spell_cast", "spell": item, "player": player, "nth_this_turn": nth})
+        ward.fire_becomes_target(self, item)  # CR 702.21a
         return item
 
     def spell_keywords(self, item: StackItem) -> list[str]:
@@ -317,3 +318,4 @@ class Casting:
         if ab.get("cycling"):
             self.log("card_cycled", player=player, object=src.ref, card=src.card)
             self.fire_triggers({"event": "cycled", "player": player, "object": src, "cycled_card": src.card})
+        ward.fire_becomes_target(self, item)  # CR 702.21a

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import bookkeeping
+from . import bookkeeping, ward
 from . import characteristics as ch
 from . import combat
 from . import delayed_triggers
@@ -693,6 +693,7 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "shuffle_library": _shuffle_library,
     "pay_optional": _pay_optional,
     "conditional": _conditional,
+    "counter_unless_pays": ward.counter_unless_pays,
     "copy_spell": _copy_spell,
     "storm_copies": _storm_copies,
     "cast_exiled": _cast_exiled,

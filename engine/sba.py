@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import characteristics as ch
+from . import sagas
 from .errors import GameOver, IllegalAction
 from .objects import GameObject
 
@@ -87,6 +88,7 @@ class StateBasedActions:
                 self.move(perm, "graveyard", cause="state_based_action")
             done = True
         done |= self._legend_rule()
+        done |= sagas.sacrifice_finished_sagas(self)  # CR 714.4
         return done
 
     def _aura_can_stay(self, aura: GameObject, host: GameObject | None) -> bool:

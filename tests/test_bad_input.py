@@ -55,9 +55,9 @@ FIXTURES = [
 ]
 CARDS = [
     ("unknown-mana-symbol", [("$.mana_cost", "'{2}{Q}' does not match …")]),
-    # hybrid, Phyrexian and snow symbols: the engine doesn't parse them, so the schema refuses them
-    # (it used to accept them and `run` errored the case)
-    ("hybrid-mana-symbol", [("$.mana_cost", "'{1}{W/U}' does not match …")]),
+    # Phyrexian and snow symbols: the engine doesn't parse them, so the schema refuses them
+    # (it used to accept them and `run` errored the case); hybrid symbols are supported (FORMAT §5.1)
+    ("phyrexian-mana-symbol", [("$.mana_cost", "'{1}{W/P}' does not match …")]),
     ("missing-types", [("$", "'types' is a required property"),
                        ("$.toughness", "no toughness: only creatures have power and toughness"),
                        ("$.power", "no power: only creatures have power and toughness")]),
