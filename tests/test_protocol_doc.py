@@ -633,3 +633,17 @@ def test_no_cause_on_casting_resolving_or_drawing():
     for scenario_id in ("resolve-instant", "resolve-permanent", "draw-step", "play-land"):
         log = play(scenario_id)["events"]
         assert not any("cause" in e for e in log if e["type"] == "zone_changed"), scenario_id
+
+
+def test_ability_numbers():
+    # the Orangutan's trigger (removed: no artifact) is ability#1; a rejected activation
+    # uses no number; the Sorcerer's ability is ability#2
+    s = setup({"hand": [card("ape", "Uktabi Orangutan")], "mana_pool": {"G": 3},
+               "battlefield": [card("sorc", "Prodigal Sorcerer")]})
+    log = play_raw(s, [act("cast", "alice", card="ape"), act("resolve"),
+                       act("activate", "alice", source="sorc", ability=0, targets=["nobody"]),
+                       act("activate", "alice", source="sorc", ability=0, targets=["bob"])])["events"]
+    assert [e["object"] for e in log if e["type"] in ("ability_triggered", "ability_activated")] == \
+        ["ability#1", "ability#2"]
+    assert any(e["type"] == "ability_removed" and e["object"] == "ability#1" for e in log)
+    assert any(e["type"] == "action_rejected" and e["at"] == 2 for e in log)
