@@ -647,3 +647,9 @@ def test_ability_numbers():
         ["ability#1", "ability#2"]
     assert any(e["type"] == "ability_removed" and e["object"] == "ability#1" for e in log)
     assert any(e["type"] == "action_rejected" and e["at"] == 2 for e in log)
+
+
+def test_a_triggered_mana_ability_is_numbered():
+    s = setup({"battlefield": [card("f", "Forest"), card("fg", "Fertile Ground", attached_to="f")]})
+    log = play_raw(s, [act("activate", "alice", source="f", ability=0, extra_color="R")])["events"]
+    assert [e["object"] for e in log if e["type"] == "ability_triggered"] == ["ability#1"]
