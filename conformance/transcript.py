@@ -124,8 +124,9 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
         return (f"{e.get('player')} activates mana ability {e.get('ability')} of "
                 f"{n(e.get('source'), e.get('source_card'))}")
     if t == "ability_triggered":
-        return (f"ability {e.get('ability')} of {n(e.get('source'), e.get('source_card'))} "
-                f"triggers ({e.get('object')})")
+        delayed = "delayed ability (created by ability " if e.get("delayed") else "ability "
+        return (f"{delayed}{e.get('ability')}{')' if e.get('delayed') else ''} of "
+                f"{n(e.get('source'), e.get('source_card'))} triggers ({e.get('object')})")
     if t == "ability_put_on_stack":
         return f"{e.get('object')} is put on the stack{_targets(n, e)}"
     if t in ("spell_resolved", "ability_resolved"):
@@ -159,7 +160,10 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
         verb = "put on" if t == "counters_added" else "removed from"
         return f"{e.get('count')} {e.get('counter')} counter(s) {verb} {obj}"
     if t == "token_created":
-        return f"{obj} is created under {e.get('controller')}'s control"
+        how = " tapped" if e.get("tapped") else ""
+        how += f" and attacking {e.get('attacking')}" if e.get("attacking") and how else (
+            f" attacking {e.get('attacking')}" if e.get("attacking") else "")
+        return f"{obj} is created{how} under {e.get('controller')}'s control"
     if t == "attackers_declared":
         attackers = [f"{n(a.get('object'), a.get('card'))} → {a.get('defender')}"
                      for a in e.get("attackers") or []]
