@@ -176,6 +176,10 @@ SCENARIOS: dict[str, tuple[dict, list, str]] = {
                                act("resolve"), act("resolve"), act("advance", to="upkeep")], "modern"),
     "suspend-cast": (setup({"exile": [card("rb", "Rift Bolt", counters={"time": 1}, suspended=True)]}, step="upkeep"),
                      [act("resolve"), act("resolve"), act("cast", "alice", card="rb", targets=["bob"])], "modern"),
+    "start-of-game": ({"seed": 1, "start_of_game": True, "active_player": "alice",
+                       "players": [{"id": "alice", "library": [card(f"a{i}", "Forest") for i in range(8)]},
+                                   {"id": "bob", "library": [card(f"b{i}", "Forest") for i in range(8)]}]},
+                      [act("keep", "alice"), act("keep", "bob")], "modern"),
     "first-turn": (setup(turn=1, step="upkeep"), PASS_BOTH, "modern"),
     "mana-empties": (setup({"mana_pool": {"R": 1}}), PASS_BOTH, "modern"),
     "mana-burn": (setup({"mana_pool": {"R": 1}}), PASS_BOTH, "classic-1999"),
@@ -260,14 +264,6 @@ def _draw_game():
     return play_raw(s, [act("cast", "alice", card="storm", x=1), act("resolve")])
 
 
-def _start_of_game():
-    lib = [card(f"a{i}", "Forest") for i in range(8)]
-    blib = [card(f"b{i}", "Forest") for i in range(8)]
-    s = {"seed": 1, "start_of_game": True, "active_player": "alice",
-         "players": [{"id": "alice", "library": lib}, {"id": "bob", "library": blib}]}
-    return play_raw(s, [act("keep", "alice"), act("keep", "bob")])
-
-
 def _free_spell():
     return play_raw(setup({"hand": [card("orni", "Ornithopter")]}), [act("cast", "alice", card="orni")])
 
@@ -280,7 +276,7 @@ def _legal_deck():
     return play_raw(s, [act("keep", "alice"), act("keep", "bob")])
 
 
-EXTRA_LOGS = {"draw-game": _draw_game, "start-of-game": _start_of_game, "free-spell": _free_spell,
+EXTRA_LOGS = {"draw-game": _draw_game, "free-spell": _free_spell,
               "legal-deck": _legal_deck}
 
 
@@ -653,3 +649,38 @@ def test_a_triggered_mana_ability_is_numbered():
     s = setup({"battlefield": [card("f", "Forest"), card("fg", "Fertile Ground", attached_to="f")]})
     log = play_raw(s, [act("activate", "alice", source="f", ability=0, extra_color="R")])["events"]
     assert [e["object"] for e in log if e["type"] == "ability_triggered"] == ["ability#1"]
+
+
+def test_assign_damage_for_a_trampler_with_one_blocker_not_for_one_without_blockers():
+    s = setup({"battlefield": [card("wm", "War Mammoth")]},
+              {"battlefield": [card("e1", "Llanowar Elves"), card("m2", "Mountain")],
+               "hand": [card("bolt", "Lightning Bolt")]}, step="declare_attackers")
+    attack = [act("declare_attackers", "alice", attackers=["wm"]), act("resolve"),
+              act("declare_blockers", "bob", blocks=[{"blocker": "e1", "attacker": "wm"}])]
+    log = play_raw(s, attack + [act("resolve")])["events"]
+    assert log[-1]["type"] == "step_began" and log[-1]["step"] == "combat_damage"  # waiting for assign_damage
+    log = play_raw(s, attack + [act("resolve"), act("assign_damage", "alice", attacker="wm",
+                                                    assignment={"e1": 1, "bob": 2})])["events"]
+    assert {"type": "damage_dealt", "source": "wm", "source_card": "wm", "target": "bob", "amount": 2,
+            "combat": True} in log
+    # its blocker gone (bob bolts his own Elves), all its damage goes to bob without a decision
+    log = play_raw(s, attack + [act("pass", "alice"), act("cast", "bob", card="bolt", targets=["e1"], pay_with=["m2"]),
+                                act("resolve"), act("resolve")])["events"]
+    assert not any(e["type"] == "combat_damage_assigned" for e in log)
+    assert {"type": "damage_dealt", "source": "wm", "source_card": "wm", "target": "bob", "amount": 3,
+            "combat": True} in log
+
+
+def test_a_discard_effect_asks_the_discarding_player():
+    s = setup({"hand": [card("rot", "Mind Rot")], "mana_pool": {"B": 3}},
+              {"hand": [card("x1", "Forest"), card("x2", "Forest"), card("x3", "Forest")]})
+    script = [act("cast", "alice", card="rot", targets=["bob"]), act("resolve")]
+    log = play_raw(s, script)["events"]
+    assert log[-1] == {"type": "spell_resolved", "object": "rot#2", "card": "rot"}  # waiting for bob
+    log = play_raw(s, script + [act("discard", "bob", cards=["x1", "x3"])])["events"]
+    assert [e["card"] for e in log if e["type"] == "card_discarded"] == ["x1", "x3"]
+
+
+def test_combat_when_no_attackers_were_declared():
+    state = _state_at(COMBAT, [act("declare_attackers", "alice", attackers=[]), act("pass", "alice")], 0)
+    assert state["combat"] == {"attackers": {}, "blockers": {}}
