@@ -787,10 +787,10 @@ def _delayed_forever() -> list:
                     Edit("game.delayed_triggers = waiting", "game.delayed_triggers = list(game.delayed_triggers)"))]
 
 
-@mutation("flurry-counts-every-players-spells", "flurry")
+@mutation("flurry-counts-every-players-spells", "207.2c")
 def _flurry_all_players() -> list:
-    """"Your second spell each turn" counts the spells every player cast this turn, not
-    only yours (rulings tarkir.flurry.01–02).
+    """Flurry (an ability word, CR 207.2c): "your second spell each turn" counts the spells
+    every player cast this turn, not only yours (rulings tarkir.flurry.01–02).
 
     ``turn_records.record_spell_cast`` answers the turn's total of spells cast."""
     from mtg_judge.engine import turn_records
@@ -801,10 +801,10 @@ def _flurry_all_players() -> list:
     return [replace(turn_records, "record_spell_cast", total)]
 
 
-@mutation("flurry-counts-every-spell-after-the-first", "flurry")
+@mutation("flurry-counts-every-spell-after-the-first", "207.2c")
 def _flurry_every_spell() -> list:
-    """Flurry triggers on each spell after your first this turn, not only the second
-    (rulings tarkir.flurry.02–03).
+    """Flurry (an ability word, CR 207.2c) triggers on each spell after your first this
+    turn, not only the second (rulings tarkir.flurry.02–03).
 
     ``triggers.matches`` compares ``nth_this_turn`` with "at least" instead of "equal"."""
     from mtg_judge.engine import triggers

@@ -22,11 +22,13 @@ CASES = {LEGEND: list(mutants._cases(str(DEFAULT_ROOT), LEGEND))}
 def engine_namespaces():
     """Everything a mutation may patch: the engine's classes (``Game`` and the mixins it is
     composed of, where its methods are defined) and modules, and the effect handlers' table."""
-    from mtg_judge.engine import bookkeeping, characteristics, combat, effects, game, keywords, triggers
+    from mtg_judge.engine import bookkeeping, characteristics, combat, delayed_triggers, effects, game, keywords, triggers
+    from mtg_judge.engine import turn_records
     mixins = {cls.__name__: cls for cls in game.Game.__mro__ if cls is not object}
     return {**mixins, "Combat": combat.Combat, "game": game, "combat": combat, "bookkeeping": bookkeeping,
             "effects": effects, "keywords": keywords, "characteristics": characteristics,
-            "triggers": triggers, "HANDLERS": effects.HANDLERS}
+            "triggers": triggers, "HANDLERS": effects.HANDLERS, "delayed_triggers": delayed_triggers,
+            "turn_records": turn_records}
 
 
 def snapshot_engine():
