@@ -64,7 +64,7 @@ CARDS = [
     ("power-is-a-string", [("$.power", "'3' is not of type 'integer'")]),
     ("unknown-keyword", [("$.keywords[0]", "'flyng' is not one of ['flying', 'reach', …")]),
     ("unknown-ability-kind", [("$.abilities[0].kind", "'activatd' is not one of ['mana', 'activated', 'triggered', "
-                                                      "'static', 'replacement']")]),
+                                                      "'static', 'replacement', 'chapter']")]),
     ("unknown-effect", [("$.abilities[0].effects[0].type", "'explode' is not one of ['deal_damage', …")]),
     ("not-json", [("$", "invalid JSON: Expecting ',' delimiter at line 2 column 1")]),
 ]
