@@ -969,6 +969,28 @@ def _permanent_forgets_mana() -> list:
     return [rewrite(Game, "_spell_to_battlefield", Edit('"mana_spent": spell.mana_spent', '"mana_spent": None'))]
 
 
+@mutation("saga-sacrificed-while-its-chapter-is-on-the-stack", "714.4")
+def _saga_sacrificed_early() -> list:
+    """A Saga whose lore counters reached its final chapter number is sacrificed at once,
+    even while its chapter ability is still on the stack (ruling finalfantasy.saga-creature.14).
+
+    ``sagas.sacrifice_finished_sagas`` doesn't wait for a pending chapter ability."""
+    from mtg_judge.engine import sagas
+    return [rewrite(sagas, "sacrifice_finished_sagas",
+                    Edit("and not _chapter_pending(game, perm)", ""))]
+
+
+@mutation("lore-counter-in-every-main-phase", "714.3c")
+def _lore_every_main_phase() -> list:
+    """The turn-based lore counter is put on Sagas as each main phase begins, the
+    postcombat one too (ruling finalfantasy.saga-creature.08: only the first main phase).
+
+    ``Game.run_step`` calls ``sagas.precombat_main_begins`` in both main phases."""
+    Game = _engine()[0]
+    return [rewrite(Game, "run_step", Edit('elif step == "precombat_main":',
+                                           'elif step in ("precombat_main", "postcombat_main"):'))]
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 
