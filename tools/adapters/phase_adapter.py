@@ -1350,7 +1350,7 @@ class PhaseRun:
             stack.append(entry)
         combat = None
         if isinstance(st.get("combat"), dict):
-            combat = self.read_combat(st["combat"])
+            combat = self.read_combat(st["combat"], st["active_player"])
         game_over = None
         if wf.get("type") == "GameOver":
             winner = (wf.get("data") or {}).get("winner")
@@ -1365,18 +1365,22 @@ class PhaseRun:
                 "players": players, "battlefield": battlefield, "stack": stack,
                 "combat": combat, "game_over": game_over}
 
-    def read_combat(self, combat: dict) -> dict:
-        """phase's combat record, as far as it names attackers and blockers."""
-        attackers, blocks = [], []
+    def read_combat(self, combat: dict, active: int) -> dict:
+        """phase's combat record in the shape of PROTOCOL §10.7: ``{"attackers": {card alias:
+        defending player}, "blockers": {card alias: the alias of the attacker it blocks}}``
+        (keys are card aliases, as the state's battlefield is keyed). With two players the
+        defending player is the active player's opponent."""
+        attackers, blockers = {}, {}
+        defender = self.player(1 - active)
         for item in combat.get("attackers") or []:
             oid = item.get("object_id") if isinstance(item, dict) else item
             if isinstance(oid, int):
-                attackers.append(self.ref(oid))
+                attackers[self.card(oid)] = defender
         for key, value in (combat.get("blocker_to_attacker") or {}).items():
             for a in value if isinstance(value, list) else [value]:
                 if isinstance(a, int) and str(key).isdigit():
-                    blocks.append({"blocker": self.ref(int(key)), "attacker": self.ref(a)})
-        return {"attackers": attackers, "blocks": blocks}
+                    blockers[self.card(int(key))] = self.card(a)
+        return {"attackers": attackers, "blockers": blockers}
 
     # ---- the whole run ---------------------------------------------------------------------
 
