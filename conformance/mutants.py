@@ -991,6 +991,23 @@ def _lore_every_main_phase() -> list:
                                            'elif step in ("precombat_main", "postcombat_main"):'))]
 
 
+@mutation("ward-payment-counted-as-mana-spent", "601.2h")
+def _ward_counted() -> list:
+    """The mana paid for a ward cost is added to the mana spent to cast the targeting spell
+    (rulings strixhaven.converge.02, increment.03, opus.02: it is not spent to cast it).
+
+    ``ward.counter_unless_pays`` adds what was paid to the spell's ``mana_spent``."""
+    from mtg_judge.engine import ward
+    effects = _engine()[2]
+    # effects.HANDLERS holds the function itself: route it through the module attribute
+    late = {"counter_unless_pays": lambda ctx, eff: ward.counter_unless_pays(ctx, eff)}
+    return [mock.patch.dict(effects.HANDLERS, late), rewrite(ward, "counter_unless_pays", Edit(
+        "g.log(\"cost_paid\", player=payer, object=ctx.item.ref, mana=paid)",
+        "g.log(\"cost_paid\", player=payer, object=ctx.item.ref, mana=paid); "
+        "item.obj.mana_spent = {k: (item.obj.mana_spent or {}).get(k, 0) + paid.get(k, 0) "
+        "for k in set(item.obj.mana_spent or {}) | set(paid)} if item.obj is not None else None"))]
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 

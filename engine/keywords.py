@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import bookkeeping
+from . import bookkeeping, ward
 
 
 def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
@@ -37,6 +37,8 @@ def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
                                                  "toughness": {"blockers_beyond_first": n}}]}))
         elif name == "increment":  # Secrets of Strixhaven (engine/bookkeeping.py)
             out.append(("increment", bookkeeping.INCREMENT))
+        elif name == "ward":  # CR 702.21a (engine/ward.py)
+            out.append(("ward", ward.ward_ability(kw)))
         elif name == "mobilize":
             out.append(("mobilize", mobilize_ability(kw.get("n", 1))))
         elif name == "echo":

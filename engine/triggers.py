@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping
+from . import bookkeeping, ward
 from . import characteristics as ch
 from . import delayed_triggers
 from . import keywords as kw
@@ -82,6 +82,9 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         if to == "opponent":
             return is_player and event["target"] != source.controller
         return to == "any" or (to == "player") == is_player
+    if kind == "becomes_target":  # ward (engine/ward.py)
+        return ward.matches(source, trigger, event,
+                            lambda obj: _object_ok(game, source, trigger.get("object", "self"), obj))
     if kind == "spell_cast":
         if ev != "spell_cast":
             return False
@@ -113,6 +116,7 @@ def event_info(event: dict) -> dict:
         if key in event:
             info[key] = event[key]
     info.update(bookkeeping.event_info(event))  # the mana spent to cast a triggering spell
+    info.update(ward.event_info(event))  # the spell or ability that targeted the permanent
     return info
 
 

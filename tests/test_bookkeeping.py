@@ -131,3 +131,37 @@ def test_a_modes_additional_cost_is_part_of_the_total_cost():
     item = game.cast("alice", {"card": "thunder", "modes": [2], "targets": ["wurm"]})
     assert item.obj.mana_spent == {"C": 5, "R": 2}  # {R} + Thundaga's {5}{R}
     assert item.obj.definition.mana_cost.mana_value() == 1  # CR 202.3
+
+
+# ------------------------------------------------------------------ ward (engine/ward.py)
+def _ward_game(answer: dict) -> dict:
+    return run_scenario({"setup": {"players": [
+        {"id": "alice", "hand": _cards(("scorch", "Kaleidoscorch")), "mana_pool": {"W": 1, "R": 1, "G": 1}},
+        {"id": "bob", "battlefield": _cards(("striker", "Thornfist Striker"))}]},
+        "script": [{"action": "cast", "player": "alice", "card": "scorch", "targets": ["striker"],
+                    "mana": {"W": 1, "R": 1}},
+                   {"action": "resolve"}, {"action": "choose", "player": "alice", **answer},
+                   {"action": "resolve"}]}, ruleset="modern")
+
+
+def test_ward_counters_the_spell_unless_its_controller_pays():
+    """CR 702.21a: declining counters the spell; paying lets it resolve, and the ward mana is
+    not mana spent to cast it (strixhaven.converge.02)."""
+    declined = _ward_game({"choice": "no"})
+    types = [e["type"] for e in declined["events"]]
+    assert "spell_countered" in types and "damage_dealt" not in types
+    paid = _ward_game({"choice": "yes", "mana": {"G": 1}})
+    damage = [e for e in paid["events"] if e["type"] == "damage_dealt"]
+    assert [(e["target_card"], e["amount"]) for e in damage] == [("striker", 2)]
+    assert paid["state"]["players"]["alice"]["mana_pool"] == {}
+
+
+def test_ward_ignores_its_controllers_own_spells():
+    result = run_scenario({"setup": {"players": [
+        {"id": "alice", "hand": _cards(("scorch", "Kaleidoscorch")), "mana_pool": {"W": 1, "R": 1},
+         "battlefield": _cards(("striker", "Thornfist Striker"))},
+        {"id": "bob"}]},
+        "script": [{"action": "cast", "player": "alice", "card": "scorch", "targets": ["striker"]},
+                   {"action": "resolve"}]}, ruleset="modern")
+    assert not any(e["type"] == "ability_triggered" for e in result["events"])
+    assert result["state"]["battlefield"]["striker"]["damage"] == 2
