@@ -120,7 +120,8 @@ def put_onto_battlefield_attacking(game: "Game", obj: "GameObject") -> str | Non
     Returns the defending player it attacks, or None."""
     combat = game.combat
     if (combat is None or obj.controller != game.active or not ch.is_type(obj, "Creature")
-            or game.step not in ("declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage")):
+            or game.step not in ("declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage",
+                                 "end_of_combat")):
         return None
     options = game.opponents(obj.controller)
     if not options:
