@@ -64,7 +64,7 @@ class ManaCost:
 
     def colors(self) -> list[str]:
         """Color names from the colored symbols (CR 105.2, 202.2), a hybrid symbol giving
-        each of its colors (CR 105.4, 202.2d: {U/R} is blue and red, {2/W} white), in WUBRG
+        each of its colors (CR 202.2d: {U/R} is blue and red, {2/W} white), in WUBRG
         order."""
         present = {c for c, _ in self.colored if c != "C"}
         for h in self.hybrid:
