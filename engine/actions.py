@@ -63,9 +63,12 @@ class Actions:
             self.add_trigger(new, "madness", MADNESS_CAST, {"event": "madness_exiled", "object": new})
 
     def destroy(self, obj: GameObject, can_regenerate: bool = True) -> None:
-        """CR 701.8: move a permanent to its owner's graveyard, unless a regeneration shield
-        replaces it (CR 701.19: tap it, remove all damage, remove it from combat)."""
+        """CR 701.8: move a permanent to its owner's graveyard, unless it has indestructible
+        (CR 702.12b: nothing happens) or a regeneration shield replaces it (CR 701.19: tap
+        it, remove all damage, remove it from combat)."""
         if obj.zone != "battlefield":
+            return
+        if ch.has_keyword(self, obj, "indestructible"):  # CR 702.12b: it isn't destroyed
             return
         if obj.regen_shields and can_regenerate:
             obj.regen_shields -= 1

@@ -49,7 +49,7 @@ def triggered_abilities(game: "Game", obj: GameObject, statics: list | None = No
     A face-down permanent has none (CR 708.2a). ``statics``: :func:`static_effects` of the
     game as it is now, when the caller looks at many objects at once."""
     out: list[tuple[Any, dict]] = [(i, ab) for i, ab in enumerate(obj.chars.abilities) if ab.get("kind") == "triggered"]
-    if out and obj.zone == "battlefield" and loses_all_abilities(game, obj, statics):
+    if out and obj.zone == "battlefield" and statics != [] and loses_all_abilities(game, obj, statics):
         out = []  # CR 613.1f
     if obj.zone == "battlefield":
         out += keyword_abilities.triggered_from_keywords(keywords(game, obj, statics))
@@ -242,9 +242,10 @@ def abilities(game: "Game", obj: GameObject, statics: list | None = None) -> lis
     of the game as it is now, if the caller has it."""
     out = list(obj.chars.abilities)
     if obj.zone == "battlefield":
-        if out and loses_all_abilities(game, obj, statics):
+        statics = static_effects(game) if statics is None else statics
+        if out and statics and loses_all_abilities(game, obj, statics):
             out = []  # CR 613.1f
-        for src, eff in (static_effects(game) if statics is None else statics):
+        for src, eff in statics:
             if eff.get("type") == "grant_abilities" and obj in affected_by_static(game, src, eff):
                 out.extend(eff.get("abilities", ()))
     return out
@@ -346,7 +347,7 @@ def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
                        source: GameObject | StackItem | None) -> bool:
     """Is ``target`` (a GameObject, StackItem or a player id str) a legal choice for the
     target spec ``spec`` (CR 115.2, 115.4), from ``source`` controlled by ``you``?
-    Checks kind, filter, shroud and protection (CR 702.18, 702.16b)."""
+    Checks kind, filter, shroud, hexproof and protection (CR 702.18, 702.11b, 702.16b)."""
     kind = spec.get("kind", "any")
     flt = spec.get("filter")
     if isinstance(target, str):  # a player
@@ -376,6 +377,8 @@ def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
     if not matches(game, obj, flt, you, source if isinstance(source, GameObject) else None):
         return False
     if has_keyword(game, obj, "shroud"):
+        return False
+    if has_keyword(game, obj, "hexproof") and obj.controller != you:  # CR 702.11b
         return False
     if protected_from(game, obj, source):
         return False

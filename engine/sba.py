@@ -78,8 +78,8 @@ class StateBasedActions:
                 done = True
         seen = set()
         for perm, rule, destroy in to_graveyard:
-            if perm.ref in seen:
-                continue
+            if perm.ref in seen or (destroy and ch.has_keyword(self, perm, "indestructible")):
+                continue  # CR 702.12b: lethal or deathtouch damage doesn't destroy it
             seen.add(perm.ref)
             self.log("state_based_action", rule=rule, object=perm.ref, card=perm.card)
             if destroy or (rule == "704.5m" and self.rules.orphaned_aura_destroyed):
