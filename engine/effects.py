@@ -160,8 +160,13 @@ def _destroy(ctx: Context, eff: dict) -> None:
 
 
 def _move(to: str) -> Callable[[Context, dict], None]:
-    """Move objects (a permanent, or a card named by ``triggering_card`` wherever it is)."""
+    """Move objects (a permanent, or a card named by ``triggering_card`` wherever it is), or
+    a target spell off the stack without countering it ("return target spell to its owner's
+    hand"; a copy ceases to exist, CR 707.10a)."""
     def handler(ctx: Context, eff: dict) -> None:
+        for item in ctx.refs(eff["what"]):
+            if isinstance(item, StackItem) and item.kind == "spell" and item in ctx.game.stack:
+                ctx.game._leave_stack(item, to, cause=eff["type"])
         for obj in ctx.objects(eff["what"]):
             if obj.zone in ("battlefield", "graveyard", "exile", "hand", "library") and obj.zone != to:
                 ctx.game.move(obj, to, cause=eff["type"])
