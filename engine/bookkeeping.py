@@ -95,13 +95,6 @@ def event_info(event: dict) -> dict:
     return {}
 
 
-def _power_toughness(game: "Game", obj: "GameObject") -> tuple[int, int] | None:
-    from . import characteristics as ch
-    if obj is None or obj.zone != "battlefield" or not ch.is_type(obj, "Creature"):
-        return None
-    return ch.power_toughness(game, obj)
-
-
 def condition(game: "Game", key: str, want: Any, *, own: dict | None, event: dict | None,
               controller: str | None, current: "GameObject | None") -> bool:
     """Whether one bookkeeping condition holds (FORMAT §11.1).
@@ -118,7 +111,7 @@ def condition(game: "Game", key: str, want: Any, *, own: dict | None, event: dic
     if key == "triggering_spell_mana_spent_colors_at_least":
         return spent_colors(triggering_spell_spent(event)) >= want
     if key == "triggering_spell_mana_spent_exceeds_power_or_toughness":
-        pt = _power_toughness(game, current)
+        pt = game.creature_power_toughness(current)
         spent = spent_total(triggering_spell_spent(event))
         holds = pt is not None and (spent > pt[0] or spent > pt[1])
         return holds == bool(want)

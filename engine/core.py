@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import characteristics as ch
 from .cards import CardDefinition
 from .objects import GameObject, StackItem
 
@@ -49,6 +50,14 @@ class GameCore:
         if ref in self.objects:
             return self.objects[ref]
         return self.by_card.get(ref)
+
+    def creature_power_toughness(self, obj: GameObject | None) -> tuple[int, int] | None:
+        """CR 613.4: a permanent's current power and toughness, or None if it is not a
+        creature on the battlefield (for modules below the layers, e.g. increment's
+        comparison in engine/bookkeeping.py)."""
+        if obj is None or obj.zone != "battlefield" or not ch.is_type(obj, "Creature"):
+            return None
+        return ch.power_toughness(self, obj)
 
     def find_stack_item(self, ref: str) -> StackItem | None:
         """A spell or ability on the stack by its reference or its card alias."""
