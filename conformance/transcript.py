@@ -125,7 +125,8 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
                 f"{n(e.get('source'), e.get('source_card'))}")
     if t == "ability_triggered":
         delayed = "delayed ability (created by ability " if e.get("delayed") else "ability "
-        return (f"{delayed}{e.get('ability')}{')' if e.get('delayed') else ''} of "
+        chapter = f", chapter {e['chapter']}," if "chapter" in e else ""  # a Saga's chapter ability (CR 714.2b)
+        return (f"{delayed}{e.get('ability')}{')' if e.get('delayed') else ''}{chapter} of "
                 f"{n(e.get('source'), e.get('source_card'))} triggers ({e.get('object')})")
     if t == "ability_put_on_stack":
         return f"{e.get('object')} is put on the stack{_targets(n, e)}"
