@@ -823,7 +823,7 @@ def _endure_patched(*edits: Edit) -> list:
     return [patcher, mock.patch.dict(effects.HANDLERS, {"endure": patcher.new})]
 
 
-@mutation("endure-off-the-battlefield-does-nothing", "701.62a")
+@mutation("endure-off-the-battlefield-does-nothing", "701.63a")
 def _endure_gone() -> list:
     """A permanent that has left the battlefield endures for nothing: no Spirit token
     (ruling tarkir.endure.03: the token is created).
@@ -833,7 +833,7 @@ def _endure_gone() -> list:
     return _endure_patched(Edit("create_token_for(g, who, spirit_token(n)) return", "return"))
 
 
-@mutation("endure-always-counters", "701.62a")
+@mutation("endure-always-counters", "701.63a")
 def _endure_counters() -> list:
     """The endure choice is asked but ignored: the counters always go on the permanent
     (ruling tarkir.endure.01: the controller chooses counters or a token).

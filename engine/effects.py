@@ -712,5 +712,5 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "modify_pt_choice": _modify_pt_choice,
     "set_colors_choice": _set_colors_choice,
     "set_creature_type_choice": _set_creature_type_choice,
-    "endure": endure_behold.endure,  # CR 701.62 (engine/endure_behold.py)
+    "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
 }

@@ -1,9 +1,9 @@
 """Endure and behold, the keyword actions of Tarkir: Dragonstorm (docs/FORMAT.md §11.5).
 
-CR numbers: the Tarkir: Dragonstorm Comprehensive Rules (2025-04-04) made behold 701.61 and
-endure 701.62; from the Edge of Eternities edition (2025-07-25) behold is 701.4 (701.4a the
-action, 701.4b "if a [quality] was beheld"). Endure is cited here by its Tarkir number,
-701.62a (the action) and 701.62b (endure 0).
+CR numbers are those of the edition docs/FORMAT.md §11 pins: behold is 701.4 (701.4a the
+action, 701.4b "if a [quality] was beheld"; so since the Edge of Eternities edition of
+2025-07-25), endure 701.63 (701.63a the action, 701.63b endure 0). The Tarkir: Dragonstorm
+edition (2025-04-04) numbered them 701.61 and 701.62.
 
 - **Endure N** (an effect, ``{"type": "endure", "what": <ref>, "n": N}``): the permanent's
   controller chooses, as the effect happens, to put N +1/+1 counters on it or to create an
@@ -43,7 +43,7 @@ ENDURE_CHOICES = ("counters", "token")
 
 # ------------------------------------------------------------------------------- endure
 def spirit_token(n: int) -> dict:
-    """The token endure N creates: an N/N white Spirit creature token (CR 701.62a)."""
+    """The token endure N creates: an N/N white Spirit creature token (CR 701.63a)."""
     return {"name": "Spirit", "types": ["Creature"], "subtypes": ["Spirit"], "colors": ["white"],
             "power": n, "toughness": n}
 
@@ -70,14 +70,14 @@ def can_put_counters(game: "Game", obj: GameObject | None) -> bool:
 
 
 def endure(ctx: "Context", eff: dict) -> None:
-    """CR 701.62a (ruling tarkir.endure.01): the permanent ``what`` endures ``n``: its
+    """CR 701.63a (ruling tarkir.endure.01): the permanent ``what`` endures ``n``: its
     controller creates an N/N white Spirit creature token unless they put N +1/+1 counters
     on it. The choice is made as the effect happens (a ``choose`` decision answered
     ``counters`` or ``token``) and carried out at once: no player acts in between (ruling
     tarkir.endure.02). If counters can't be put on it (it is no longer on the battlefield),
     the token is created without a choice (ruling tarkir.endure.03). A noncreature
     permanent endures the same way (ruling tarkir.endure.04). Endure 0 does nothing
-    (CR 701.62b)."""
+    (CR 701.63b)."""
     g = ctx.game
     n = ctx.amount(eff.get("n", 1))
     if n <= 0:

@@ -1,4 +1,4 @@
-"""engine/endure_behold.py: endure (CR 701.62) and behold (CR 701.4) — the parts the fixtures
+"""engine/endure_behold.py: endure (CR 701.63) and behold (CR 701.4) — the parts the fixtures
 of fixtures/tarkir/endure and fixtures/tarkir/behold don't reach (endure 0, the legal-action
 candidates, a spell beholding itself, a copy keeping what was beheld, a rejected behold
 leaving nothing behind)."""
@@ -30,7 +30,7 @@ def _ctx(game, source_ref):
 def test_endure_0_does_nothing_and_asks_nothing():
     game = _game({"battlefield": _cards(("kg", "Fortress Kin-Guard"))})
     n_events = len(game.events)
-    endure_behold.endure(_ctx(game, "kg"), {"type": "endure", "what": "self", "n": 0})  # CR 701.62b
+    endure_behold.endure(_ctx(game, "kg"), {"type": "endure", "what": "self", "n": 0})  # CR 701.63b
     assert game.events[n_events:] == [] and game.find("kg").counters == {}
 
 
