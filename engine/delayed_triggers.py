@@ -17,7 +17,7 @@ after creation, so a rollback's shallow copy of the list restores them).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from .effects import Context
@@ -50,13 +50,13 @@ def create_delayed_trigger(ctx: "Context", eff: dict) -> None:
     }]
 
 
-def fire_delayed_triggers(game: "Game", event: dict) -> None:
+def fire_delayed_triggers(game: "Game", event: dict, matches: Callable[..., bool]) -> None:
     """CR 603.7c: a delayed triggered ability triggers only once, the next time its
     trigger event occurs; then it is gone. Called with every event the game checks
-    triggers against (``TriggeredAbilities.fire_triggers``)."""
+    triggers against (``TriggeredAbilities.fire_triggers``), with ``matches`` the trigger
+    matcher of ``triggers.py`` (``matches(game, source, trigger, event)``)."""
     if not game.delayed_triggers:
         return
-    from .triggers import matches
     waiting = []
     fired = []
     for rec in game.delayed_triggers:

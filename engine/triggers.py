@@ -147,7 +147,7 @@ class TriggeredAbilities:
             if matches(self, src, ab["trigger"], event) and condition_holds(
                     self, src, ab.get("condition"), event=event):
                 self.add_trigger(src, key, ab, event)
-        delayed_triggers.fire_delayed_triggers(self, event)  # CR 603.7c
+        delayed_triggers.fire_delayed_triggers(self, event, matches)  # CR 603.7c
 
     def add_trigger(self, src: GameObject, key: Any, ab: Any, event: dict) -> None:
         """Record that ability ``ab`` (printed index or keyword name ``key``) of ``src``
