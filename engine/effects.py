@@ -450,6 +450,13 @@ def condition_true(ctx: Context, cond: dict) -> bool:
     return True
 
 
+def _behold(ctx: Context, eff: dict) -> None:
+    """Behold as an effect ("you may behold a Dragon. If you do, …", CR 701.4a): the choice
+    is ``endure_behold.behold_effect``'s; if something was beheld, the ``then`` effects."""
+    if endure_behold.behold_effect(ctx, eff):
+        run(ctx, eff.get("then", ()))
+
+
 def _conditional(ctx: Context, eff: dict) -> None:
     run(ctx, eff.get("then", ()) if condition_true(ctx, eff["condition"]) else eff.get("else", ()))
 
@@ -713,4 +720,5 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "set_colors_choice": _set_colors_choice,
     "set_creature_type_choice": _set_creature_type_choice,
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
+    "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
 }

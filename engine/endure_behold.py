@@ -229,3 +229,41 @@ def behold_options(game: "Game", player: str, obj: GameObject, limit: int = 2) -
     elif spec.get("optional"):
         out.append((None, None))
     return out
+
+
+def behold_effect(ctx: "Context", eff: dict) -> bool:
+    """Behold as an effect, ``{"type": "behold", "filter": F, "optional": true, "then":
+    [...]}`` ("you may behold a Dragon. If you do, …", CR 701.4a): the controller chooses a
+    card with the quality F in their hand (revealed: ``card_revealed``) or a permanent they
+    control with it (a ``choose`` decision, reason ``behold``, answered with its alias, or
+    ``no`` when optional); then ``beheld`` is logged (``spell``: the resolving spell or
+    ability). Returns whether something was beheld: then the effect's ``then`` effects
+    happen (``effects._behold``). With nothing to behold, nothing is asked."""
+    g = ctx.game
+    player = ctx.controller
+    flt = eff.get("filter")
+    options = [o.ref for o in list(g.players[player].hand) + [p for p in g.battlefield if p.controller == player]
+               if can_behold(g, player, o, flt) is None]
+    if not options:
+        return False
+    optional = bool(eff.get("optional"))
+
+    def valid(inp: dict) -> GameObject | None:
+        choice = inp.get("choice")
+        if optional and choice == "no":
+            return None
+        obj = g.find(choice) if isinstance(choice, str) else None
+        problem = can_behold(g, player, obj, flt)
+        if problem is not None:
+            raise IllegalAction("invalid_choice", f"behold {describe(flt or {})}: {problem}"
+                                + (" (or answer 'no')" if optional else ""))
+        return obj
+
+    obj = g.decide("choose", player, "choose", valid, reason="behold", about=ctx.item.ref,
+                   options=options + (["no"] if optional else []))
+    if obj is None:
+        return False
+    if obj.zone == "hand":
+        g.log("card_revealed", player=player, object=obj.ref, card=obj.card, name=obj.name)
+    g.log("beheld", player=player, object=obj.ref, card=obj.card, name=obj.name, zone=obj.zone, spell=ctx.item.ref)
+    return True
