@@ -58,12 +58,14 @@ def check_source_zone(game: Any, player: str, src: GameObject, idx: Any) -> None
 
 
 def pay_exile_self(game: Any, source: GameObject | None) -> None:
-    """CR 602.2b, 601.2h: the cost "exile this card from your graveyard": the card must
-    still be in its graveyard; it is exiled. Raises IllegalAction ``cannot_pay``."""
+    """CR 602.2b, 601.2h: the cost "exile this card from your graveyard" (or "exile this
+    permanent" for an ability that works on the battlefield): the source must still be in the
+    zone its ability works in (activating checked which); it is exiled. Raises IllegalAction
+    ``cannot_pay``."""
     if source is None:
         return
-    if source.zone != "graveyard":
-        raise IllegalAction("cannot_pay", f"{source.name} is not in a graveyard")
+    if source.zone not in ("graveyard", "battlefield"):
+        raise IllegalAction("cannot_pay", f"{source.name} is not in a graveyard or on the battlefield")
     game.move(source, "exile", cause="cost")
 
 
