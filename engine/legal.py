@@ -419,8 +419,9 @@ def _with_payment(inp: dict, pay: list) -> dict:
 # ------------------------------------------------------------------------------- targets
 def target_pool(game: Any) -> list:
     """Everything a target can be (CR 115.1): players, permanents, spells and abilities on
-    the stack."""
-    return list(game.order) + list(game.battlefield) + list(game.stack)
+    the stack, and cards in graveyards (target kind ``card``, FORMAT §11.2)."""
+    return (list(game.order) + list(game.battlefield) + list(game.stack)
+            + [o for pid in game.order for o in game.players[pid].graveyard])
 
 
 def target_choices(game: Any, item: StackItem, specs: Any, limit: int | None = TARGET_LIMIT) -> list[list[str]]:

@@ -75,3 +75,13 @@ def test_legal_actions_offer_both_faces():
     creature = [i for i in casts if "face" not in i]
     assert omen and creature
     assert all(i["targets"] == ["bears"] for i in omen)  # not the Drake: it has flying
+
+
+def test_legal_actions_target_graveyard_cards_but_not_an_omen_card():
+    game = _game({"hand": _cards(("ctm", "Call to Mind")),
+                  "graveyard": _cards(("twin", "Twinmaw Stormbrood"), ("shock", "Shock")),
+                  "battlefield": _cards(("i1", "Island"), ("i2", "Island"), ("i3", "Island"))},
+                 {"graveyard": _cards(("b_bolt", "Lightning Bolt"))})
+    casts = [i for i in legal.legal_actions(game, {"kind": "priority", "player": "alice"})
+             if i["action"] == "cast" and i["card"] == "ctm"]
+    assert casts and all(i["targets"] == ["shock"] for i in casts)  # not bob's Bolt: "your graveyard"
