@@ -149,8 +149,9 @@ def mode_additional_costs(spell: dict | None, modes: list) -> tuple[ManaCost | N
     summed, ``discard`` summed). Tiered: ruling ``finalfantasy.tiered.01``."""
     mana: ManaCost | None = None
     other: dict = {}
+    all_modes = (spell or {}).get("modes") or []
     for m in modes:
-        extra = ((spell or {}).get("modes") or [{}] * (m + 1))[m].get("additional_cost") or {}
+        extra = (all_modes[m].get("additional_cost") if m < len(all_modes) else None) or {}
         if "mana" in extra:
             mc = ManaCost.parse(extra["mana"])
             mana = mc if mana is None else mana.add(mc)

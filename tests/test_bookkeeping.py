@@ -165,3 +165,21 @@ def test_ward_ignores_its_controllers_own_spells():
                    {"action": "resolve"}]}, ruleset="modern")
     assert not any(e["type"] == "ability_triggered" for e in result["events"])
     assert result["state"]["battlefield"]["striker"]["damage"] == 2
+
+
+def test_amounts_and_conditions_about_the_triggering_spell():
+    """"That spell" of a spell-cast trigger (opus, Magmablood Archaic): read from what the
+    ability remembers, even once the spell has left the stack."""
+    game = _game({"battlefield": _cards(("soloist", "Thunderdrum Soloist"))})
+    from mtg_judge.engine.objects import StackItem
+    soloist = game.find("soloist")
+    item = StackItem(ref="ability#9", kind="ability", controller="alice", ability={}, source_lki=soloist.copy(),
+                     trigger_event={"event": "spell_cast", "spell_mana_spent": {"U": 2, "R": 3}})
+    ctx = Context(game, item, [])
+    assert ctx.amount({"mana_spent": "total", "spell": "triggering"}) == 5
+    assert ctx.amount({"mana_spent": "colors", "spell": "triggering"}) == 2
+    assert ctx.amount({"mana_spent": "total"}) == 0  # the Soloist itself was not cast here
+    from mtg_judge.engine.effects import condition_true
+    assert condition_true(ctx, {"triggering_spell_mana_spent_at_least": 5,
+                                "triggering_spell_mana_spent_colors_at_least": 2})
+    assert not condition_true(ctx, {"triggering_spell_mana_spent_at_least": 6})
