@@ -188,6 +188,7 @@ class TriggeredAbilities:
                 self.stack.append(item)
                 self.log("ability_put_on_stack", controller=pid, object=item.ref, card=item.ref,
                          source=item.source, targets=item.targets)
+                ward.fire_becomes_target(self, item)  # CR 702.21a
 
     def _trigger_order(self, inp: dict, mine: list[dict]) -> list[dict]:
         order = inp.get("order")

@@ -8,10 +8,10 @@ paid as the ward ability resolves, never recorded in the spell's ``mana_spent``
 (engine/bookkeeping.py).
 
 The event ``{"event": "becomes_target", "object": permanent, "by": stack_item, "player":
-controller_of_the_item}`` is fired for each permanent a spell targets as it is cast and
-each permanent an activated ability targets as it is activated (each object once per
-spell or ability, CR 115.1). A copy given new targets and triggered abilities' targets do
-not fire it (not needed by the fixtures yet).
+controller_of_the_item}`` is fired for each permanent a spell targets as it is cast, an
+activated ability as it is activated and a triggered ability as it is put on the stack
+(each object once per spell or ability, CR 115.1). A copy given new targets does not fire
+it (not needed by the fixtures yet).
 """
 
 from __future__ import annotations

@@ -183,3 +183,21 @@ def test_amounts_and_conditions_about_the_triggering_spell():
     assert condition_true(ctx, {"triggering_spell_mana_spent_at_least": 5,
                                 "triggering_spell_mana_spent_colors_at_least": 2})
     assert not condition_true(ctx, {"triggering_spell_mana_spent_at_least": 6})
+
+
+def test_ward_triggers_on_a_triggered_ability_too():
+    """CR 702.21a: "a spell or ability an opponent controls": Thornscape Battlemage's
+    enters trigger targeting a ward creature is countered unless its controller pays."""
+    result = run_scenario({"setup": {"players": [
+        {"id": "alice", "hand": _cards(("mage", "Thornscape Battlemage")), "mana_pool": {"G": 1, "R": 1, "C": 2}},
+        {"id": "bob", "battlefield": _cards(("striker", "Thornfist Striker"))}]},
+        "script": [{"action": "cast", "player": "alice", "card": "mage", "kicker": [0]},
+                   {"action": "resolve"},
+                   {"action": "choose_targets", "player": "alice", "targets": ["striker"]},
+                   {"action": "resolve"}, {"action": "choose", "player": "alice", "choice": "no"},
+                   {"action": "resolve"}]}, ruleset="modern")
+    events = result["events"]
+    assert any(e["type"] == "ability_triggered" and e.get("ability") == "ward" for e in events)
+    assert any(e["type"] == "ability_countered" for e in events)
+    assert not any(e["type"] == "damage_dealt" for e in events)
+    assert not [e for e in events if e["type"] in ("action_rejected", "script_error")]
