@@ -68,15 +68,16 @@ def spent_colors(spent: dict | None) -> int:
 
 
 def record(paid: dict | None) -> dict:
-    """The record kept on a spell for the mana ``paid`` to cast it (a fresh dict, symbols in
-    ``C W U B R G`` order, zero amounts dropped)."""
+    """The record kept on a spell for the mana ``paid`` to cast it (CR 601.2h; a fresh dict,
+    symbols in ``C W U B R G`` order, zero amounts dropped)."""
     return {k: n for k, n in (paid or {}).items() if n}
 
 
 def triggering_spell_spent(event: dict | None) -> dict | None:
     """The mana spent to cast the spell whose casting triggered an ability: read from the
     live trigger event (``{"event": "spell_cast", "spell": item}``) or from the information
-    a triggered ability remembers (``spell_mana_spent``, see :func:`event_info`)."""
+    a triggered ability remembers (``spell_mana_spent``, see :func:`event_info`; rulings
+    ``strixhaven.opus.01``, ``strixhaven.increment.01``)."""
     if not event:
         return None
     spell = event.get("spell")
@@ -97,7 +98,8 @@ def event_info(event: dict) -> dict:
 
 def condition(game: "Game", key: str, want: Any, *, own: dict | None, event: dict | None,
               controller: str | None, current: "GameObject | None") -> bool:
-    """Whether one bookkeeping condition holds (FORMAT §11.1).
+    """Whether one bookkeeping condition holds (FORMAT §11.1; an intervening "if", CR 603.4,
+    or a static ability's condition).
 
     ``own``: the mana spent to cast this spell (or the spell that became this permanent);
     ``event``: the trigger event (for ``triggering_spell_*``); ``controller``: "you";
@@ -122,8 +124,9 @@ def condition(game: "Game", key: str, want: Any, *, own: dict | None, event: dic
 
 
 def is_amount(value: Any) -> bool:
-    """Is ``value`` an amount this module computes: ``{"mana_spent": "total" | "colors",
-    "spell": "this" | "triggering"}`` or ``{"life_gained_this_turn": "you"}``?"""
+    """Is ``value`` an amount this module computes (FORMAT §11.1): ``{"mana_spent": "total" |
+    "colors", "spell": "this" | "triggering"}`` (CR 601.2h) or ``{"life_gained_this_turn":
+    "you"}`` (CR 119.3)?"""
     return isinstance(value, dict) and ("mana_spent" in value or "life_gained_this_turn" in value)
 
 

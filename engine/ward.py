@@ -46,8 +46,8 @@ def fire_becomes_target(game: "Game", item: StackItem) -> None:
 
 
 def matches(source: Any, trigger: dict, event: dict, object_ok: Any) -> bool:
-    """Does a ``becomes_target`` trigger of ``source`` trigger on ``event``? ``by``:
-    ``opponent`` (a spell or ability an opponent controls, ward) or ``any``."""
+    """CR 603.2: does a ``becomes_target`` trigger of ``source`` trigger on ``event``? ``by``:
+    ``opponent`` (a spell or ability an opponent controls, ward, CR 702.21a) or ``any``."""
     if event["event"] != "becomes_target" or not object_ok(event["object"]):
         return False
     by = trigger.get("by", "any")
@@ -55,7 +55,8 @@ def matches(source: Any, trigger: dict, event: dict, object_ok: Any) -> bool:
 
 
 def event_info(event: dict) -> dict:
-    """What a ``becomes_target`` trigger remembers: the targeting spell or ability."""
+    """What a ``becomes_target`` trigger remembers (CR 603.7c-like information): the
+    targeting spell or ability, which ward counters unless paid for (CR 702.21a)."""
     by = event.get("by")
     return {"targeting": by.ref} if isinstance(by, StackItem) else {}
 
