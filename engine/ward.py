@@ -55,7 +55,7 @@ def matches(source: Any, trigger: dict, event: dict, object_ok: Any) -> bool:
 
 
 def event_info(event: dict) -> dict:
-    """What a ``becomes_target`` trigger remembers (CR 603.7c-like information): the
+    """What a ``becomes_target`` trigger remembers of its trigger event (CR 603.2): the
     targeting spell or ability, which ward counters unless paid for (CR 702.21a)."""
     by = event.get("by")
     return {"targeting": by.ref} if isinstance(by, StackItem) else {}
