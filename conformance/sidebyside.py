@@ -11,8 +11,8 @@ patterns), which is what decides whether the case passes.
 Alignment (:func:`align`): the logs are matched with ``difflib`` (longest matching blocks,
 no junk heuristic). An event of the author's engine counts as the same as a reference event
 when it has the same values for every field the reference engine writes for events of its
-type: extra fields are fine (PROTOCOL §2: patterns name only some fields), a missing or
-different one is a divergence. Priority events are left out of both logs unless asked for
+type, free text (``message``, PROTOCOL §10.5) aside: extra fields are fine (PROTOCOL §2:
+patterns name only some fields), a missing or different one is a divergence. Priority events are left out of both logs unless asked for
 (they would double the table; a divergence among them is then not shown).
 
 Gutter marks (2 characters before each row): ``  `` the same event on both sides, `` ~``
@@ -41,6 +41,9 @@ MIN_WIDTH = 60
 TAGS = {"equal": " ", "changed": "~", "reference": "-", "engine": "+"}
 #: At most this many final-state difference lines are printed.
 STATE_LINES = 40
+#: Free-text fields (PROTOCOL §10.5: ``action_rejected.message``, and ``script_error``'s):
+#: never compared, so a rejection worded differently is the same event.
+FREE_TEXT = frozenset({"message"})
 
 
 @dataclass(frozen=True)
@@ -74,18 +77,19 @@ def align(reference: list[dict], engine: list[Any], priority: bool = False) -> l
     ref_idx, eng_idx = _shown(reference, priority), _shown(engine, priority)
     fields: dict[Any, set[str]] = {}
     for i in ref_idx:
-        fields.setdefault(reference[i].get("type"), set()).update(reference[i])
+        fields.setdefault(reference[i].get("type"), set()).update(set(reference[i]) - FREE_TEXT)
 
     def key(event: Any) -> str:
         if not isinstance(event, dict):
             return f"\0{event!r}"
         known = fields.get(event.get("type"))
         try:
-            return dumps(event if known is None else {k: v for k, v in event.items() if k in known})
+            return dumps({k: v for k, v in event.items()
+                          if (k in known if known is not None else k not in FREE_TEXT)})
         except TypeError:  # not canonical JSON (a float): never equal to a reference event
             return f"\0{event!r}"
 
-    a = [dumps(reference[i]) for i in ref_idx]
+    a = [dumps({k: v for k, v in reference[i].items() if k not in FREE_TEXT}) for i in ref_idx]
     b = [key(engine[j]) for j in eng_idx]
     rows: list[Row] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
@@ -206,7 +210,8 @@ def divergence_lines(reference: list[dict], engine: list[Any], priority: bool = 
                                   else "(no event here: your engine does not log it)"))
     if isinstance(ref, dict) and isinstance(eng, dict):
         for path, a, b in value_changes(ref, eng):
-            if re.split(r"[.\[]", path)[0] in ref:  # not a field only yours writes
+            top = re.split(r"[.\[]", path)[0]
+            if top in ref and top not in FREE_TEXT:  # not a field only yours writes, nor free text
                 out.append(f"  {path}: {_value(a)} → {_value(b)}")
     return out
 

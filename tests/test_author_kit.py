@@ -24,7 +24,7 @@ from mtg_judge.conformance import needs as needs_module
 from mtg_judge.conformance.needs import case_needs, flatten, format_next_steps, next_steps
 from mtg_judge.conformance.resources import FIXTURES_DIR
 from mtg_judge.conformance.runner import collect
-from mtg_judge.conformance.sidebyside import align, first_divergence
+from mtg_judge.conformance.sidebyside import align, divergence_lines, first_divergence
 from mtg_judge.tools.cli import main
 
 CASE = "classic.stack.last-in-first-out"
@@ -207,6 +207,20 @@ def test_align_pairs_changes_and_lists_surplus_events():
         ("equal", 3, 4), ("engine", None, 6)]
     assert first_divergence(rows) == 1
     assert first_divergence(align(ref, [*ref, {"type": "priority_passed"}])) is None
+
+
+def test_a_rejection_worded_differently_is_no_divergence():
+    """PROTOCOL §10.5: ``message`` is free text, so it is neither aligned on nor spelt out."""
+    rej = {"type": "action_rejected", "at": 1, "player": "alice", "action": "cast",
+           "code": "cannot_pay", "message": "not enough mana"}
+    ref = [{"type": "a"}, rej, {"type": "b"}]
+    eng = [{"type": "a"}, {**rej, "message": "you can't pay {R}"}, {"type": "b"}]
+    assert first_divergence(align(ref, eng)) is None
+    assert divergence_lines(ref, eng) == []
+    other = [{"type": "a"}, {**rej, "code": "invalid_payment", "message": "x"}, {"type": "b"}]
+    lines = divergence_lines(ref, other)
+    assert any('code: "cannot_pay" → "invalid_payment"' in line for line in lines)
+    assert not any(line.strip().startswith("message") for line in lines)
 
 
 # --------------------------------------------------------------------------------------------
