@@ -94,6 +94,7 @@ import copy
 import json
 import re
 import sys
+import uuid
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip, package_info, serve
@@ -152,6 +153,7 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"Trample: blocker ObjectId\(\d+\) must receive at least \d+ lethal damage",
      "invalid_damage_assignment"),
     (r"Must choose between \d+ and \d+ modes", "invalid_mode"),
+    (r"Mode index \d+ is unavailable", "invalid_mode"),
     (r"X=\d+ exceeds the maximum legal value", "invalid_x"),
     (r"is blocking \d+ attackers but can only block \d+", "invalid_block"),
     (r"Must discard exactly \d+ card", "invalid_choice"),
@@ -280,7 +282,11 @@ def build_entries(card: dict) -> dict:
     if key not in _FACES:
         try:
             faces = mtgjson_faces(card)
-            built = [phase.build_oracle_face_multi(f, None) for f in faces]
+            # phase joins the faces of one card by their shared oracle id (its card database
+            # keys a back face by it): a fixed id made from the card's name stands in for
+            # Scryfall's
+            oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + card["name"]))
+            built = [phase.build_oracle_face_multi(f, oracle_id) for f in faces]
         except Skip as exc:
             _FACES[key] = exc
         except Exception as exc:  # noqa: BLE001 - phase refuses the card
@@ -771,17 +777,26 @@ class PhaseRun:
     #: (an alternative or additional cost, a face to cast, FORMAT §10–11) is not translated:
     #: the case is skipped rather than cast as if the field were absent.
     CAST_FIELDS = frozenset({"action", "player", "card", "targets", "modes", "x", "pay_with",
-                             "mana"})
+                             "mana", "face", "behold", "harmonize_tap"})
+    #: the ``alternative`` values translated (FORMAT §11.3): phase casts a harmonize card from
+    #: its graveyard with its Harmonize casting variant
+    ALTERNATIVES = frozenset({"harmonize"})
 
     def do_cast(self, inp: dict) -> None:
         if inp.get("mana"):
             raise Skip("'mana' (which pool mana pays) cannot be chosen in phase")
-        extra = sorted(k for k in inp if k not in self.CAST_FIELDS)
+        extra = sorted(k for k in inp if k not in self.CAST_FIELDS
+                       and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
         if extra:
-            raise Skip(f"cast field(s) {', '.join(extra)} are not translated for phase")
+            raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
         seat = self.seat_of(inp)
         oid = self.object_id(inp["card"])
         self.expect_prompt(("Priority",), None, "cast")
+        zone = (self.game.object(oid) or {}).get("zone")
+        if inp.get("alternative") == "harmonize" and zone != "Graveyard":
+            # phase's CastSpell names no casting variant: from another zone it would cast the
+            # card some other way
+            raise Skip(f"a harmonize cast from {zone}: phase's CastSpell cannot ask for it")
         self.cast_targets = {}
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
         try:
@@ -793,6 +808,10 @@ class PhaseRun:
             if ev is not None:
                 ev["mana_paid"] = self.mana_paid(seat)
                 ev["modes"] = self.casting["modes"] or []
+                if self.casting.get("face"):
+                    ev["face"] = self.casting["face"]
+                if self.casting.get("variant") == "Harmonize":
+                    ev["alternative"] = "harmonize"
         finally:
             self.casting = None
 
@@ -906,9 +925,62 @@ class PhaseRun:
         chosen = []
         pay = list(inp.get("pay_with") or [])
         paid = False
+        face = inp.get("face")
+        offered = False
+        behold = inp.get("behold")
+        behold_offered = False
         for _ in range(64):
             wf = self.waiting()
             kind = wf.get("type")
+            data = wf.get("data") if isinstance(wf.get("data"), dict) else {}
+            variant = (data.get("pending_cast") or {}).get("casting_variant")
+            if variant and self.casting is not None and inp.get("action") == "cast":
+                self.casting["variant"] = variant
+                if variant == "Harmonize" and inp.get("alternative") != "harmonize":
+                    # phase casts this card from the graveyard only with harmonize, which
+                    # the input does not ask for; phase's CastSpell cannot ask otherwise
+                    self.cancel(seat)
+                    raise Skip("phase casts the card with harmonize (its only way from the "
+                               "graveyard); a cast without it cannot be asked of phase")
+            if kind == "HarmonizeTapChoice":
+                if inp.get("alternative") != "harmonize":
+                    self.cancel(seat)
+                    raise Skip(f"phase asks for a harmonize tap in a {variant} cast")
+                tap = inp.get("harmonize_tap")
+                self.apply(seat, action("HarmonizeTap", {
+                    "creature_id": self.object_id(tap) if tap is not None else None}))
+                continue
+            if kind == "OptionalCostChoice" and '"Behold"' in json.dumps(data.get("cost")):
+                # "[you may] behold a Dragon [or pay {1}]": paying the optional cost is
+                # beholding (for "or pay", declining it adds the other cost)
+                behold_offered = True
+                self.apply(seat, action("DecideOptionalCost", {"pay": behold is not None}))
+                continue
+            if kind == "PayCost" and (data.get("kind") or {}).get("type") == "Behold":
+                behold_offered = True
+                if behold is None:
+                    self.cancel(seat)
+                    raise Rejected("cannot_pay", "phase asks for a card or permanent to behold, "
+                                                 "the input names none")
+                self.apply(seat, action("SelectCards", {"cards": [self.object_id(behold)]}))
+                continue
+            if behold is not None and not behold_offered and kind in ("ManaPayment", "Priority"):
+                self.cancel(seat)
+                raise Rejected("invalid_alternative", "phase asks for no behold for this card")
+            if kind == "CastOffer" and (wf["data"].get("kind") or {}).get("type") == "Adventure":
+                # phase asks which face of an adventure (or Omen) card is cast
+                offered = True
+                if face not in (None, "omen", "adventure"):
+                    self.cancel(seat)
+                    raise Rejected("invalid_choice", f"phase offers no {face!r} face")
+                self.apply(seat, action("ChooseAdventureFace", {"creature": face is None}))
+                if face is not None and self.casting is not None:
+                    self.casting["face"] = face
+                continue
+            if face is not None and not offered:
+                # the card has no face to cast: phase went on to cast its main face
+                self.cancel(seat)
+                raise Rejected("invalid_choice", f"phase offers no {face!r} face for this card")
             if kind == "TargetSelection":
                 if not targets:
                     raise Rejected("missing_targets", "phase asks for a target the input "
