@@ -170,6 +170,13 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"ObjectId\(\d+\) has Defender", "cannot_attack"),
     (r"ObjectId\(\d+\) has summoning sickness", "summoning_sick"),
     (r"it has no mana cost \(CR 118\.6\)", "cannot_pay"),
+    (r"Activation restriction not satisfied: AsSorcery", "sorcery_timing"),
+    # an ability that works only from the graveyard (renew), asked of the card elsewhere
+    (r"Object is not in the correct zone \(expected Graveyard\)", "no_such_ability"),
+    (r"Selected object not eligible to behold", "invalid_payment"),
+    (r"Selected card not in search results", "invalid_choice"),
+    (r"ChooseOneOf branch index \d+ out of range", "invalid_choice"),
+    (r"A static ability prevents you from casting this spell", "cant_cast"),
 ]
 
 #: messages whose code depends on the input they refuse: ``{message: {input action: code}}``
@@ -458,11 +465,18 @@ class PhaseRun:
     KNOWN_SETUP = {"seed", "turn", "active_player", "step", "lands_played", "players"}
     KNOWN_PLAYER = {"id", "life", "library", "hand", "graveyard", "exile", "battlefield",
                     "mana_pool"}
+    #: the fields of a setup object (FORMAT §3.1) the adapter sets up (or skips, for
+    #: ``face_down`` and counters phase is not given here)
+    KNOWN_OBJECT = {"alias", "card", "tapped", "damage", "counters", "controller",
+                    "summoning_sick", "attached_to", "face_down", "chosen_name"}
 
     def build(self) -> None:
         setup = self.setup
         extra = sorted(set(setup) - self.KNOWN_SETUP) + sorted(
             {k for p in setup.get("players", []) for k in p} - self.KNOWN_PLAYER)
+        extra += sorted({k for p in setup.get("players", []) for z in ("library", "hand",
+                         "graveyard", "exile", "battlefield") for e in p.get(z, [])
+                         for k in e} - self.KNOWN_OBJECT)
         if extra:
             raise Skip(f"setup field(s) {', '.join(extra)} have no phase equivalent here")
         turn = setup.get("turn", 1)
@@ -515,6 +529,10 @@ class PhaseRun:
                     o = objs[str(oid)]
                     o["zone"] = zname
                     lists[z].append(oid)
+                    if z != "battlefield" and set(e) - {"alias", "card"}:
+                        # counters on a card in exile (suspend's time counters) ...
+                        raise Skip(f"setup field(s) {', '.join(sorted(set(e) - {'alias', 'card'}))}"
+                                   f" of a card in the {z} are not set up in phase here")
                     if z == "battlefield":
                         self._setup_permanent(o, e, seat, turn, ts)
                         ts += 1
@@ -603,6 +621,9 @@ class PhaseRun:
         o["timestamp"] = ts
         if e.get("face_down"):
             raise Skip("face-down permanents are not set up in phase here")
+        if e.get("chosen_name") is not None:
+            # the name chosen as it entered (Meddling Mage), as phase records a NamedChoice
+            o["chosen_attributes"] = [{"type": "CardName", "value": e["chosen_name"]}]
 
     # ---- prompts ---------------------------------------------------------------------------
 
@@ -1074,15 +1095,47 @@ class PhaseRun:
     def do_choose(self, inp: dict) -> None:
         seat = self.seat_of(inp)
         wf = self.waiting()
+        kind = wf.get("type")
+        data = wf.get("data") if isinstance(wf.get("data"), dict) else {}
         choice = inp.get("choice")
-        if wf.get("type") == "OptionalEffectChoice" and choice in ("yes", "no"):
-            self.apply(seat, action("DecideOptionalEffect", {
-                "choice": {"type": "Accept" if choice == "yes" else "Decline"}}))
+        if kind == "OptionalEffectChoice" and choice in ("yes", "no"):
+            self.apply(seat, action("DecideOptionalEffect", {"accept": choice == "yes"}))
             return
-        if wf.get("type") == "DamageSourceChoice":
+        if kind == "OptionalEffectChoice" and "behold" in str(data.get("description")).lower() \
+                and isinstance(choice, str):
+            # "you may behold a Dragon" (FORMAT §11.5): the answer names what is beheld.
+            # phase asks yes/no, then which card or permanent (or picks a lone one itself)
+            self.expect_prompt(("OptionalEffectChoice",), seat, "choose")
+            self.apply(seat, action("DecideOptionalEffect", {"accept": True}))
+            wf = self.waiting()
+            if wf.get("type") in ("BeholdChoice", "PayCost"):
+                self.apply(seat, action("SelectCards", {"cards": [self.object_id(choice)]}))
+                return
+            beheld = [e["object"] for e in self.events[self.input_mark:]
+                      if e["type"] == "card_revealed"]
+            if beheld != [self.ref(self.object_id(choice))]:
+                raise Rejected("invalid_choice", f"phase beheld {beheld or 'nothing'} itself "
+                                                 f"(its only choice), the input names {choice}")
+            return
+        if kind == "ChooseOneOfBranch":
+            # endure (FORMAT §11.5): phase's two branches, a token or +1/+1 counters; an
+            # answer that is neither is given to phase as a branch it does not have
+            effects = [((b.get("effect") or {}).get("type")) for b in data.get("branches", [])]
+            want = {"token": "Token", "counters": "PutCounter"}.get(choice)
+            index = effects.index(want) if want in effects else len(effects)
+            self.apply(seat, action("ChooseBranch", {"index": index}))
+            return
+        if kind == "SearchChoice":
+            self.apply(seat, action("SelectCards", {"cards": [] if choice in (None, "none", "no")
+                                                    else [self.object_id(choice)]}))
+            return
+        if kind == "NamedChoice" and isinstance(choice, str):
+            self.apply(seat, action("ChooseOption", {"choice": choice}))
+            return
+        if kind == "DamageSourceChoice":
             self.apply(seat, action("ChooseDamageSource", {"source": self.object_id(choice)}))
             return
-        raise Skip(f"choose {choice!r}: phase asks for {wf.get('type')}")
+        raise Skip(f"choose {choice!r}: phase asks for {kind}")
 
     def do_choose_targets(self, inp: dict) -> None:
         seat = self.seat_of(inp)
@@ -1146,6 +1199,19 @@ class PhaseRun:
                                 "card": self.card(oid), "name": record.get("name"),
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
+            elif kind == "CardsRevealed":
+                for oid in d.get("card_ids") or []:
+                    out.append({"type": "card_revealed", "player": self.player(d["player_id"]
+                                                                               if "player_id" in d
+                                                                               else d["player"]),
+                                "object": self.ref(oid), "card": self.card(oid)})
+            elif kind == "Milled":
+                # phase reports the mill after the zone change it names
+                oid = d.get("object_id")
+                moved = next((x for x in reversed(out) if x["type"] == "zone_changed"
+                              and x["card"] == self.card(oid) and x["from"] == "library"), None)
+                if moved is not None:
+                    moved["cause"] = "mill"
             elif kind == "LandPlayed":
                 out.append({"type": "land_played", "player": self.player(d["player_id"]),
                             "object": self.ref(d["object_id"]), "card": self.card(d["object_id"])})
