@@ -141,6 +141,11 @@ ZONE_NAME = {"Library": "library", "Hand": "hand", "Graveyard": "graveyard",
 COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
 
+#: keyword abilities that are triggered abilities -> their trigger event (FORMAT §6, §11.4)
+KEYWORD_TRIGGER = {"mobilize": "attacks"}
+#: the event phase says triggered a delayed triggered ability -> our trigger event
+DELAYED_TRIGGER_EVENT = {"PhaseChanged": "beginning_of_step"}
+
 #: phase's refusal messages whose reason is explicit -> our rejection code (FORMAT §8).
 #: Searched in order, case-insensitively, in the text of the ValueError ``Game.apply`` raises.
 REJECTIONS: list[tuple[str, str]] = [
@@ -414,6 +419,12 @@ class PhaseRun:
         self.casting: dict | None = None
         self.ability_count = 0
         self.game = None
+        #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack
+        self.faces_cast: dict[int, str] = {}
+        #: the name of each adventure / Omen face -> the main face's name
+        self.face_main = {f["name"]: c["name"] for c in self.cards.values()
+                          if c.get("layout") in ("adventure", "omen")
+                          for f in c.get("faces", ())}
 
     # ---- references ------------------------------------------------------------------------
 
@@ -685,15 +696,23 @@ class PhaseRun:
                                         "object": ref, "card": ref, "source": self.ref(src),
                                         "source_card": self.card(src), "targets": targets})
             else:
-                ability = (entry["kind"].get("data") or {}).get("ability") or {}
-                occurrence = ((ability.get("trigger_definition_ref") or {}).get("occurrence")
-                              or {}).get("data") or {}
-                k = occurrence.get("printed_index", 0) if isinstance(occurrence, dict) else 0
-                self.events.append({"type": "ability_triggered", "controller": ctrl,
-                                    "object": ref, "card": ref, "source": self.ref(src),
-                                    "source_card": self.card(src),
-                                    "ability": self.our_index(src, ("triggered",), k or 0),
-                                    "trigger": ability.get("description")})
+                kdata = entry["kind"].get("data") or {}
+                ability = kdata.get("ability") or {}
+                ev = {"type": "ability_triggered", "controller": ctrl, "object": ref,
+                      "card": ref, "source": self.ref(src), "source_card": self.card(src)}
+                if ability.get("trigger_definition_ref") is None:
+                    # no printed trigger definition behind it: a delayed triggered ability
+                    # (CR 603.7), named by the event phase says triggered it
+                    ev["delayed"] = True
+                    ev["trigger"] = DELAYED_TRIGGER_EVENT.get(
+                        (kdata.get("trigger_event") or {}).get("type"))
+                else:
+                    occurrence = ((ability["trigger_definition_ref"].get("occurrence")
+                                   or {}).get("data") or {})
+                    k = occurrence.get("printed_index", 0) if isinstance(occurrence, dict) else 0
+                    ev["ability"], ev["trigger"] = self.our_trigger(src, k or 0,
+                                                                    ability.get("description"))
+                self.events.append(ev)
                 self.events.append({"type": "ability_put_on_stack", "controller": ctrl,
                                     "object": ref, "card": ref, "targets": targets})
 
@@ -896,6 +915,26 @@ class PhaseRun:
         found = [i for i, a in enumerate(ours) if a.get("kind") in kinds]
         return found[k] if k < len(found) else k
 
+    def our_trigger(self, oid: int, k: int, description: Any) -> tuple[Any, Any]:
+        """``ability`` and ``trigger`` (FORMAT §6) of the k-th triggered ability phase
+        parsed on an object: a keyword's trigger (phase describes it as "Mobilize — ...")
+        is named by the keyword; a printed one by its index in our card file and the
+        ``event`` of that ability's trigger."""
+        obj = self.game.object(oid) or {}
+        card = self.cards.get(obj.get("name"), {})
+        words = str(description or "").split(" ")
+        for kw in card.get("keywords", []):
+            name = kw if isinstance(kw, str) else kw.get("keyword")
+            if isinstance(name, str) and name in KEYWORD_TRIGGER and \
+                    words[0].lower() == name.replace("_", " "):
+                return name, KEYWORD_TRIGGER[name]
+        index = self.our_index(oid, ("triggered",), k)
+        ours = card.get("abilities", [])
+        event = None
+        if index < len(ours) and ours[index].get("kind") == "triggered":
+            event = (ours[index].get("trigger") or {}).get("event")
+        return index, event
+
     def pool(self, seat: int) -> dict[str, int]:
         pool: dict[str, int] = {}
         for unit in ((self.game.player(seat) or {}).get("mana_pool") or {}).get("mana", []):
@@ -997,6 +1036,7 @@ class PhaseRun:
                 self.apply(seat, action("ChooseAdventureFace", {"creature": face is None}))
                 if face is not None and self.casting is not None:
                     self.casting["face"] = face
+                    self.faces_cast[oid] = face
                 continue
             if face is not None and not offered:
                 # the card has no face to cast: phase went on to cast its main face
@@ -1182,6 +1222,9 @@ class PhaseRun:
                     ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
                 owner = record.get("owner")
                 if d.get("from") is None:  # a token coming into being: token_created says it
+                    if oid not in self.tokens:
+                        self.tokens[oid] = f"token#{len(self.tokens) + 1}"
+                    new = self.ref(oid)
                     if dst == "battlefield":
                         ctrl = record.get("controller", owner)
                         out.append({"type": "permanent_entered", "object": new,
@@ -1189,8 +1232,14 @@ class PhaseRun:
                                     "controller": self.player(ctrl) if isinstance(ctrl, int)
                                     else None})
                     continue
+                name = record.get("name")
+                if src == "stack" and dst != "stack":
+                    # phase's record names the object that left (the Omen spell); FORMAT §5.1
+                    # names the card it becomes, the main face everywhere but the stack
+                    self.faces_cast.pop(oid, None)
+                    name = self.face_main.get(name, name)
                 out.append({"type": "zone_changed", "object": old, "new_object": new,
-                            "card": self.card(oid), "name": record.get("name"),
+                            "card": self.card(oid), "name": name,
                             "owner": self.player(owner) if isinstance(owner, int) else None,
                             "from": src, "to": dst})
                 if dst == "battlefield":
@@ -1343,9 +1392,15 @@ class PhaseRun:
                     self.tokens[oid] = f"token#{len(self.tokens) + 1}"
                 obj = self.game.object(oid) or {}
                 ctrl = obj.get("controller")
-                out.append({"type": "token_created", "object": self.tokens[oid],
-                            "card": self.tokens[oid], "name": d.get("name"),
-                            "controller": self.player(ctrl) if isinstance(ctrl, int) else None})
+                ev = {"type": "token_created", "object": self.tokens[oid],
+                      "card": self.tokens[oid], "name": d.get("name"),
+                      "controller": self.player(ctrl) if isinstance(ctrl, int) else None}
+                if obj.get("tapped"):
+                    ev["tapped"] = True
+                defender = self.attacking(oid)
+                if defender is not None:
+                    ev["attacking"] = defender
+                out.append(ev)
             elif kind == "ControllerChanged":
                 oid = d["object_id"]
                 out.append({"type": "control_changed", "object": self.ref(oid),
@@ -1412,6 +1467,18 @@ class PhaseRun:
                             "draw": not winners})
         self.events.extend(out)
         del resolved_at
+
+    def attacking(self, oid: int) -> str | None:
+        """The player an attacking creature attacks, read off phase's combat state."""
+        combat = (self.game.state().get("state") or {}).get("combat") or {}
+        for a in combat.get("attackers") or []:
+            if isinstance(a, dict) and a.get("object_id") == oid:
+                tgt = a.get("defending_player", a.get("target"))
+                if isinstance(tgt, dict) and tgt.get("type") == "Player":
+                    return self.player(tgt["data"])
+                if isinstance(tgt, int):
+                    return self.player(tgt)
+        return None
 
     def before_move(self, out: list, oid: int, ev: dict) -> None:
         """phase reports a destruction or sacrifice after the zone change it causes; FORMAT §6
@@ -1485,6 +1552,10 @@ class PhaseRun:
                      "controller": self.player(item["controller"])}
             if oid in self.abilities and isinstance(item.get("source_id"), int):
                 entry["source"] = self.ref(item["source_id"])
+            elif oid not in self.abilities:
+                entry["name"] = (objs.get(str(oid)) or {}).get("name")
+                if oid in self.faces_cast:
+                    entry["face"] = self.faces_cast[oid]
             stack.append(entry)
         combat = None
         if isinstance(st.get("combat"), dict):
@@ -1525,11 +1596,13 @@ class PhaseRun:
     def save(self) -> tuple:
         return (self.game.state(), len(self.events), dict(self.count), dict(self.tokens),
                 dict(self.abilities), set(self.stack_seen), self.ability_count, self.step,
-                self.turn)
+                self.turn, copy.deepcopy(self.targets), dict(self.x_values),
+                dict(self.faces_cast))
 
     def restore(self, saved: tuple) -> None:
         state, n, self.count, self.tokens, self.abilities, self.stack_seen, \
-            self.ability_count, self.step, self.turn = saved
+            self.ability_count, self.step, self.turn, self.targets, self.x_values, \
+            self.faces_cast = saved
         self.game = self.engine.load_game(state)
         del self.events[n:]
         self.pending_activation = None
@@ -1543,6 +1616,8 @@ class PhaseRun:
         other.targets = copy.deepcopy(self.targets)
         other.cast_targets = copy.deepcopy(self.cast_targets)
         other.stack_seen = set(self.stack_seen)
+        other.faces_cast = dict(self.faces_cast)
+        other.x_values = dict(self.x_values)
         return other
 
     def probe(self, act: dict) -> dict:
