@@ -419,6 +419,8 @@ class PhaseRun:
         self.casting: dict | None = None
         self.ability_count = 0
         self.game = None
+        #: stack ability id -> its source's reference when it was put on the stack
+        self.ability_sources: dict[int, str | None] = {}
         #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack
         self.faces_cast: dict[int, str] = {}
         #: the name of each adventure / Omen face -> the main face's name
@@ -682,6 +684,8 @@ class PhaseRun:
                 self.abilities[sid] = f"ability#{self.ability_count}"
             ref = self.abilities[sid]
             src = entry.get("source_id")
+            # the source as it was when the ability was put on the stack (it may move later)
+            self.ability_sources[sid] = self.ref(src) if isinstance(src, int) else None
             ctrl = self.player(entry["controller"]) if isinstance(entry.get("controller"), int) \
                 else None
             targets = [self.target_ref(t) for t in
@@ -859,6 +863,10 @@ class PhaseRun:
         seat = self.seat_of(inp)
         oid = self.object_id(inp["source"])
         alias = self.alias.get(oid)
+        if oid in self.tokens:
+            # a token has no card file whose abilities could be matched with phase's
+            raise Skip(f"activating an ability of a token ({self.tokens[oid]}) is not "
+                       "translated for phase")
         card_name = self.game.object(oid)["name"] if oid is not None else None
         ours = [a for a in self.cards.get(card_name, {}).get("abilities", [])]
         index = inp.get("ability", 0)
@@ -1153,6 +1161,10 @@ class PhaseRun:
                 return
             beheld = [e["object"] for e in self.events[self.input_mark:]
                       if e["type"] == "card_revealed"]
+            if not beheld:
+                # phase beheld a permanent by itself (a lone choice) and does not say which
+                raise Skip("phase beheld a permanent of its own choosing without saying which: "
+                           f"the input's {choice!r} cannot be checked")
             if beheld != [self.ref(self.object_id(choice))]:
                 raise Rejected("invalid_choice", f"phase beheld {beheld or 'nothing'} itself "
                                                  f"(its only choice), the input names {choice}")
@@ -1254,6 +1266,8 @@ class PhaseRun:
                                                                                if "player_id" in d
                                                                                else d["player"]),
                                 "object": self.ref(oid), "card": self.card(oid)})
+            elif kind == "PlayerPerformedAction" and d.get("action") == "ShuffledLibrary":
+                out.append({"type": "library_shuffled", "player": self.player(d["player_id"])})
             elif kind == "Milled":
                 # phase reports the mill after the zone change it names
                 oid = d.get("object_id")
@@ -1551,7 +1565,7 @@ class PhaseRun:
                      "kind": "ability" if oid in self.abilities else "spell",
                      "controller": self.player(item["controller"])}
             if oid in self.abilities and isinstance(item.get("source_id"), int):
-                entry["source"] = self.ref(item["source_id"])
+                entry["source"] = self.ability_sources.get(oid) or self.ref(item["source_id"])
             elif oid not in self.abilities:
                 entry["name"] = (objs.get(str(oid)) or {}).get("name")
                 if oid in self.faces_cast:
@@ -1617,6 +1631,7 @@ class PhaseRun:
         other.cast_targets = copy.deepcopy(self.cast_targets)
         other.stack_seen = set(self.stack_seen)
         other.faces_cast = dict(self.faces_cast)
+        other.ability_sources = dict(self.ability_sources)
         other.x_values = dict(self.x_values)
         return other
 
