@@ -1534,6 +1534,11 @@ class PhaseRun:
                 "lands_played": P.get("lands_played_this_turn", 0),
                 "lost": (P.get("status") or {}).get("type") not in (None, "Active")
                 or bool(P.get("is_eliminated"))}
+            # cards of the hand phase keeps publicly revealed (a behold cost, FORMAT §11.5)
+            shown = [self.card(o) for o in P.get("hand", [])
+                     if o in (st.get("public_revealed_cards") or [])]
+            if shown:
+                players[self.player(seat)]["revealed"] = shown
         battlefield = {}
         for oid in st.get("battlefield", []):
             o = objs[str(oid)]
