@@ -124,6 +124,31 @@ def test_phase_plays_fixtures(phase_adapter, fixture_id):
     assert not mismatches, format_mismatches(mismatches)
 
 
+@pytest.mark.parametrize("fixture_id", [
+    "tarkir.omen.naming-the-creature-does-not-name-the-omen",  # a cast with face "omen"
+    "tarkir.harmonize.milled-card-cast-before-opponents-can-act",  # harmonize + its tap
+    "tarkir.flurry.second-spell-triggers-and-resolves-first",  # trigger named by its event
+])
+def test_phase_translates_tarkir_casts(phase_adapter, fixture_id):
+    sc = scenario(fixture_id)
+    result = phase_adapter.play(sc, "modern")
+    mismatches = check(sc, result)
+    assert not mismatches, format_mismatches(mismatches)
+
+
+def test_phase_omen_face_and_harmonize_in_the_log(phase_adapter):
+    events = phase_adapter.play(scenario("tarkir.omen.naming-the-creature-does-not-name-the-omen"),
+                                "modern")["events"]
+    cast = next(e for e in events if e["type"] == "spell_cast" and e["card"] == "twin")
+    assert cast["face"] == "omen" and cast["name"] == "Charring Bite"
+    left = next(e for e in events if e["type"] == "zone_changed" and e["card"] == "twin"
+                and e["from"] == "stack")
+    assert left["name"] == "Twinmaw Stormbrood"  # the card again once off the stack
+    events = phase_adapter.play(scenario("tarkir.harmonize.milled-card-cast-before-opponents-can-act"),
+                                "modern")["events"]
+    assert any(e["type"] == "spell_cast" and e.get("alternative") == "harmonize" for e in events)
+
+
 def test_phase_object_references_follow_zone_changes(phase_adapter):
     sc = scenario("classic.stack.last-in-first-out")
     events = phase_adapter.play(sc, "modern")["events"]
@@ -163,6 +188,8 @@ def test_phase_rejection_codes_come_from_explicit_messages(phase_adapter):
         == "summoning_sick"
     assert phase_adapter.classify("Not your priority") == "not_your_priority"
     assert phase_adapter.classify("Action not allowed: something new") is None
+    assert phase_adapter.classify("Invalid action: Selected object not eligible to behold") \
+        == "invalid_payment"
 
 
 def test_phase_over_the_protocol_with_validation(phase_adapter):
