@@ -18,7 +18,12 @@ Cards (FORMAT §5). Each card of ``scenario["cards"]`` is turned into the MTGJSO
 (``name``, ``manaCost``, ``manaValue``, ``colors``, ``type``/``types``/``subtypes``/
 ``supertypes``, ``text`` = our ``oracle_text``, ``power``/``toughness``, and ``keywords``:
 the card's keyword names as MTGJSON spells them, which phase needs to read a bare keyword
-line such as "Flying") and given to ``build_oracle_face``. Our machine-readable
+line such as "Flying") and given to ``build_oracle_face``. A card with faces (FORMAT §5.1)
+is two card-database entries with ``layout`` and ``face_index``, as phase's generator
+(``phase/gen.py``) makes them (an Omen is filed as ``adventure``), built by
+``build_oracle_face_multi`` with one oracle id shared by both faces (a fixed UUID made from
+the card's name): phase joins the faces of a card by that id, and without it the card has no
+back face to cast. Our machine-readable
 ``abilities`` are ignored: phase plays what its parser makes of the Oracle text. A card
 whose text phase parses (even partly) as ``Unimplemented`` is not guessed at: every scenario
 that uses it is skipped, naming the card and the text.
@@ -35,7 +40,11 @@ loaded at the end of the step before it (``draw`` for ``precombat_main``,
 events of that step change are kept (``step_began``, untaps, draws, triggers); the two
 passes are not reported. Setups that this cannot express are skipped: more than two
 players, a mana pool, counters other than +1/+1 and -1/-1, an Aura attached to a
-permanent of another player's list, a start in ``cleanup`` or in a combat damage step.
+permanent of another player's list, a start in ``cleanup`` or in a combat damage step, any
+field of a card outside the battlefield but its alias and card (a suspended card's time
+counters in exile), and any setup-object field not listed in ``KNOWN_OBJECT``. A
+permanent's ``chosen_name`` (Meddling Mage) becomes phase's ``chosen_attributes`` entry
+``{"type": "CardName", "value": ...}``, as phase records a ``NamedChoice``.
 
 Script (FORMAT §3.2). Each input becomes phase actions, answering phase's prompts with the
 fixture's choices: ``cast`` is ``CastSpell`` with manual payment, then ``ChooseTarget`` per
@@ -47,9 +56,34 @@ activated ability; if the counts differ the case is skipped); ``pass`` and ``res
 ``PassPriority``; ``advance`` passes priority, declares no attackers and no blockers, until
 phase begins the step; ``declare_attackers`` / ``declare_blockers`` / ``assign_damage`` /
 ``discard`` / ``order_triggers`` / ``choose_targets`` answer the matching prompt.
+Tarkir: Dragonstorm casts (FORMAT §11): ``face: "omen"`` (or ``"adventure"``) answers
+phase's ``CastOffer`` of kind ``Adventure`` with ``ChooseAdventureFace {creature: false}``
+(a cast without ``face`` with ``creature: true``); a ``face`` on a card phase offers no face
+for is rejected with ``invalid_choice``, read off that missing prompt. ``alternative:
+"harmonize"`` is a ``CastSpell`` of the card in its owner's graveyard: phase casts it with its
+``Harmonize`` casting variant (read off the pending cast) and asks ``HarmonizeTapChoice``,
+answered ``HarmonizeTap`` with ``harmonize_tap`` (or none). phase's ``CastSpell`` names no
+variant, so a harmonize cast from another zone, and a cast without ``alternative`` that phase
+makes a harmonize cast, are skipped. ``behold`` answers phase's ``OptionalCostChoice`` whose
+cost holds a Behold (``DecideOptionalCost {pay: true}``; without ``behold``, ``pay: false``,
+which for "behold or pay {1}" adds the {1}) and its ``PayCost`` Behold prompt
+(``SelectCards`` with the beheld card or permanent); a mandatory behold the input does not
+give is ``cannot_pay``, a ``behold`` on a card phase asks none for ``invalid_alternative``.
+Any other ``cast`` field (other ``alternative`` values, kicker, buyback, ...) is not
+translated: the case is skipped, never cast as if the field were absent.
+``choose`` answers: ``yes``/``no`` an ``OptionalEffectChoice`` (``DecideOptionalEffect
+{accept}``); an alias answers a "you may behold" ``OptionalEffectChoice`` (accept, then the
+behold prompt, or phase's own lone choice compared with the card it revealed; a permanent
+phase beholds by itself without saying which is skipped); ``counters``/``token`` endure's
+``ChooseOneOfBranch`` (the branch whose effect is ``PutCounter``/``Token``; another answer
+is given to phase as a branch it does not have, so phase refuses it); an alias (or
+``none``) a ``SearchChoice`` (``SelectCards``); a card name a ``NamedChoice``
+(``ChooseOption``); a source a ``DamageSourceChoice``.
+
 Inputs phase cannot receive are skipped, never approximated: ``random`` (phase's RNG
 cannot be fixed), ``mana`` (which pool mana pays), ``choose`` with a choice the prompt does
-not offer by name.
+not offer by name, ``order_triggers``, an ability of a token (no card file to match its
+abilities with phase's).
 
 An input phase refuses (``Game.apply`` raises) becomes an ``action_rejected`` event whose
 ``code`` comes from phase's message through :data:`REJECTIONS`, a table of phase messages
@@ -67,8 +101,17 @@ Events (FORMAT §6). phase's typed events are translated one by one (see
 ``damage_dealt``, ``LifeChanged`` -> ``life_gained``/``life_lost``, ``CreatureDestroyed``
 -> ``destroyed``, ``PhaseChanged`` -> ``step_began``, ``AttackersDeclared``,
 ``BlockersDeclared``, ``CardDrawn``, ``Discarded``, ``PermanentTapped``/``Untapped``,
-``ManaAdded``, ``CounterAdded``, ``TokenCreated``, ``SpellCountered``, ``Regenerated``,
-``PlayerLost``, ``GameOver``, ... Object references follow FORMAT §1 (CR 400.7): phase keeps
+``ManaAdded``, ``CounterAdded``, ``TokenCreated`` (``tapped``, and ``attacking`` read off
+phase's combat state), ``SpellCountered``, ``Regenerated``, ``CardsRevealed`` ->
+``card_revealed``, ``Milled`` (the ``cause: "mill"`` of its zone change),
+``PlayerPerformedAction`` ``ShuffledLibrary`` -> ``library_shuffled``, ``PlayerLost``,
+``GameOver``, ... A triggered ability put on phase's stack is ``ability_triggered`` with
+``ability`` and ``trigger`` from our card file's ability of the same rank (its trigger's
+``event``), a keyword's name and event for a keyword trigger (mobilize: ``attacks``), or
+``delayed: true`` for one with no printed trigger definition (``trigger`` from the event
+phase says triggered it). A spell cast as a face has ``face`` in ``spell_cast`` and in the
+state's stack entry; the ``zone_changed`` that takes it off the stack names the main face
+(phase's record names the Omen that left). Object references follow FORMAT §1 (CR 400.7): phase keeps
 one object id across zones, and the adapter counts that object's zone changes (``bolt``,
 ``bolt#2``, ...). Two things are the adapter's, and documented as such: ``game_started``
 (the setup, restated) and ``priority_received`` / ``priority_passed`` (read off phase's
@@ -79,8 +122,9 @@ performed: a creature that dies of lethal damage is a ``CreatureDestroyed`` in p
 translated as ``destroyed``, never as an invented ``state_based_action`` event.
 
 State (FORMAT §4) is read from ``Game.state()`` at the end: zones, life, battlefield objects
-with phase's own computed power, toughness, keywords, colors and types, the stack, and the
-game result. Checkpoints (capability ``checkpoints``) are states read the same way after an
+with phase's own computed power, toughness, keywords, colors and types, the stack (an
+ability's ``source`` as it was when the ability was put on the stack), the cards of a hand
+phase lists in ``public_revealed_cards`` (``revealed``), and the game result. Checkpoints (capability ``checkpoints``) are states read the same way after an
 input; a legality probe runs the input on a copy of the game (``state()`` then
 ``load_game``) and reports whether phase accepts it.
 
