@@ -187,6 +187,10 @@ COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
 
 #: keyword abilities that are triggered abilities -> their trigger event (FORMAT §6, §11.4)
 KEYWORD_TRIGGER = {"mobilize": "attacks"}
+#: phase's keyword triggers without a printed definition (``provenance``) -> ability, trigger
+SYNTHETIC_TRIGGER = {"Storm": ("storm", "cast_self")}
+#: keywords whose triggered ability creates a delayed triggered ability (FORMAT §11.4)
+DELAYED_BY_KEYWORD = ("mobilize",)
 #: the event phase says triggered a delayed triggered ability -> our trigger event
 DELAYED_TRIGGER_EVENT = {"PhaseChanged": "beginning_of_step"}
 
@@ -748,12 +752,19 @@ class PhaseRun:
                 ability = kdata.get("ability") or {}
                 ev = {"type": "ability_triggered", "controller": ctrl, "object": ref,
                       "card": ref, "source": self.ref(src), "source_card": self.card(src)}
-                if ability.get("trigger_definition_ref") is None:
+                provenance = (kdata.get("provenance") or {}).get("type")
+                if provenance in SYNTHETIC_TRIGGER:
+                    # a trigger phase makes for a keyword (storm)
+                    ev["ability"], ev["trigger"] = SYNTHETIC_TRIGGER[provenance]
+                elif ability.get("trigger_definition_ref") is None and provenance is None:
                     # no printed trigger definition behind it: a delayed triggered ability
                     # (CR 603.7), named by the event phase says triggered it
                     ev["delayed"] = True
+                    ev["ability"] = self.delayed_key(src)
                     ev["trigger"] = DELAYED_TRIGGER_EVENT.get(
                         (kdata.get("trigger_event") or {}).get("type"))
+                elif ability.get("trigger_definition_ref") is None:
+                    raise Skip(f"phase's {provenance} trigger is not translated")
                 else:
                     occurrence = ((ability["trigger_definition_ref"].get("occurrence")
                                    or {}).get("data") or {})
@@ -966,6 +977,23 @@ class PhaseRun:
         ours = self.cards.get(obj.get("name"), {}).get("abilities", [])
         found = [i for i, a in enumerate(ours) if a.get("kind") in kinds]
         return found[k] if k < len(found) else k
+
+    def delayed_key(self, oid: int) -> str:
+        """``ability`` of a delayed triggered ability (FORMAT §11.4): the keyword of its
+        source that creates delayed triggers (mobilize), ``delayed`` for an instant or sorcery
+        source. phase's stack entry does not say which ability created it: any other source is
+        skipped."""
+        obj = self.game.object(oid) or {}
+        card = self.cards.get(obj.get("name"), {})
+        kws = [kw if isinstance(kw, str) else kw.get("keyword") for kw in card.get("keywords", [])]
+        found = [k for k in kws if k in DELAYED_BY_KEYWORD]
+        printed = [a for a in card.get("abilities", []) if "delayed" in json.dumps(a)]
+        if len(found) == 1 and not printed:
+            return found[0]
+        if {"Instant", "Sorcery"} & set(card.get("types", [])) and not found:
+            return "delayed"
+        raise Skip(f"a delayed trigger of {obj.get('name')}: phase does not say which ability "
+                   "created it")
 
     def our_trigger(self, oid: int, k: int, description: Any) -> tuple[Any, Any]:
         """``ability`` and ``trigger`` (FORMAT §6) of the k-th triggered ability phase
@@ -1278,6 +1306,10 @@ class PhaseRun:
                     ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
                 owner = record.get("owner")
                 if d.get("from") is None:  # a token coming into being: token_created says it
+                    if not record.get("name"):
+                        # the protocol has no nameless object (a token's name, CR 111.4)
+                        raise Skip("phase created a token with an empty name, which the "
+                                   "protocol cannot carry")
                     if oid not in self.tokens:
                         self.tokens[oid] = f"token#{len(self.tokens) + 1}"
                     new = self.ref(oid)
@@ -1305,11 +1337,13 @@ class PhaseRun:
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
             elif kind == "CardsRevealed":
-                for oid in d.get("card_ids") or []:
-                    out.append({"type": "card_revealed", "player": self.player(d["player_id"]
-                                                                               if "player_id" in d
-                                                                               else d["player"]),
-                                "object": self.ref(oid), "card": self.card(oid)})
+                names = d.get("card_names") or []
+                for j, oid in enumerate(d.get("card_ids") or []):
+                    out.append({"type": "card_revealed",
+                                "player": self.player(d.get("player_id", d.get("player"))),
+                                "object": self.ref(oid), "card": self.card(oid),
+                                "name": names[j] if j < len(names) else
+                                (self.game.object(oid) or {}).get("name")})
             elif kind == "PlayerPerformedAction" and d.get("action") == "ShuffledLibrary":
                 out.append({"type": "library_shuffled", "player": self.player(d["player_id"])})
             elif kind == "Milled":
