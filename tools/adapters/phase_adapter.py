@@ -103,9 +103,15 @@ Events (FORMAT §6). phase's typed events are translated one by one (see
 ``BlockersDeclared``, ``CardDrawn``, ``Discarded``, ``PermanentTapped``/``Untapped``,
 ``ManaAdded``, ``CounterAdded``, ``TokenCreated`` (``tapped``, and ``attacking`` read off
 phase's combat state), ``SpellCountered``, ``Regenerated``, ``CardsRevealed`` ->
-``card_revealed``, ``Milled`` (the ``cause: "mill"`` of its zone change),
+``card_revealed``, ``EffectResolved`` of kind ``Behold`` -> ``beheld`` for the card it
+revealed, ``PlayerPerformedAction`` ``SearchedLibrary`` -> ``library_searched`` (found: the
+next card of that player's library phase reveals or moves, or none when the search answer
+is none), ``Milled`` (the ``cause: "mill"`` of its zone change),
 ``PlayerPerformedAction`` ``ShuffledLibrary`` -> ``library_shuffled``, ``PlayerLost``,
-``GameOver``, ... A triggered ability put on phase's stack is ``ability_triggered`` with
+``GameOver``, ... Two events are read off phase's state, as phase records them without an
+event: ``beheld`` for a behold cost (the spell's ``cost_paid_object`` on phase's stack,
+logged before ``spell_cast``) and ``card_name_chosen`` (the ``CardName`` that phase's
+``chosen_attributes`` holds once it has its ``NamedChoice`` answer). A triggered ability put on phase's stack is ``ability_triggered`` with
 ``ability`` and ``trigger`` from our card file's ability of the same rank (its trigger's
 ``event``), a keyword's name and event for a keyword trigger (mobilize: ``attacks``), or
 ``delayed: true`` for one with no printed trigger definition (``trigger`` from the event
@@ -124,7 +130,9 @@ translated as ``destroyed``, never as an invented ``state_based_action`` event.
 State (FORMAT §4) is read from ``Game.state()`` at the end: zones, life, battlefield objects
 with phase's own computed power, toughness, keywords, colors and types, the stack (an
 ability's ``source`` as it was when the ability was put on the stack), the cards of a hand
-phase lists in ``public_revealed_cards`` (``revealed``), and the game result. Checkpoints (capability ``checkpoints``) are states read the same way after an
+phase lists in ``public_revealed_cards`` (``revealed``; phase's list is of cards made
+public, and keeps a card after the spell it was revealed for has left the stack, where
+FORMAT §11.5 ends it), and the game result. Checkpoints (capability ``checkpoints``) are states read the same way after an
 input; a legality probe runs the input on a copy of the game (``state()`` then
 ``load_game``) and reports whether phase accepts it.
 
@@ -467,6 +475,9 @@ class PhaseRun:
         self.casting: dict | None = None
         self.ability_count = 0
         self.game = None
+        #: the last spell or ability phase reported resolved; a player phase says is searching
+        self.last_resolved: str | None = None
+        self.searching: int | None = None
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
         #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack
@@ -911,8 +922,34 @@ class PhaseRun:
                     ev["face"] = self.casting["face"]
                 if self.casting.get("variant") == "Harmonize":
                     ev["alternative"] = "harmonize"
+                if self.casting.get("beheld"):
+                    self.note_beheld(seat, oid, ev)
         finally:
             self.casting = None
+
+    def resolving_ref(self, sid: Any) -> str:
+        """The spell or ability whose resolution an effect belongs to: the last one phase
+        reported resolved (phase reports ``StackResolved`` before a decision inside it)."""
+        return self.last_resolved or (self.ref(sid) if isinstance(sid, int) else "")
+
+    def note_beheld(self, seat: int, oid: int, cast: dict) -> None:
+        """``beheld`` for a behold cost (FORMAT §11.5), before ``spell_cast``: the object phase
+        records as the cost's paid object (``cost_paid_object`` of the spell on its stack)."""
+        for entry in self.game.stack() or []:
+            if entry.get("id") != oid:
+                continue
+            ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
+            paid = ability.get("cost_paid_object") or {}
+            bid = paid.get("object_id")
+            if not isinstance(bid, int):
+                return
+            obj = self.game.object(bid) or {}
+            ev = {"type": "beheld", "player": self.player(seat), "object": self.ref(bid),
+                  "card": self.card(bid), "name": (paid.get("lki") or {}).get("name")
+                  or obj.get("name"), "zone": ZONE_NAME.get(obj.get("zone"), "hand"),
+                  "spell": cast["object"]}
+            self.events.insert(self.events.index(cast), ev)
+            return
 
     def do_activate(self, inp: dict) -> None:
         seat = self.seat_of(inp)
@@ -1103,6 +1140,8 @@ class PhaseRun:
                     raise Rejected("cannot_pay", "phase asks for a card or permanent to behold, "
                                                  "the input names none")
                 self.apply(seat, action("SelectCards", {"cards": [self.object_id(behold)]}))
+                if self.casting is not None:
+                    self.casting["beheld"] = True
                 continue
             if behold is not None and not behold_offered and kind in ("ManaPayment", "Priority"):
                 self.cancel(seat)
@@ -1250,11 +1289,27 @@ class PhaseRun:
             self.apply(seat, action("ChooseBranch", {"index": index}))
             return
         if kind == "SearchChoice":
-            self.apply(seat, action("SelectCards", {"cards": [] if choice in (None, "none", "no")
+            nothing = choice in (None, "none", "no")
+            self.apply(seat, action("SelectCards", {"cards": [] if nothing
                                                     else [self.object_id(choice)]}))
+            if nothing:
+                out: list = []
+                self.note_found(out, None)
+                self.events[self.input_mark:self.input_mark] = out
             return
         if kind == "NamedChoice" and isinstance(choice, str):
             self.apply(seat, action("ChooseOption", {"choice": choice}))
+            # phase logs no event for the choice; it records it on the object
+            src = ((((data.get("source") or {}).get("prompt") or {}).get("identity") or {})
+                   .get("reference") or {}).get("object_id")
+            chosen = [a.get("value") for a in ((self.game.object(src) or {})
+                                               .get("chosen_attributes") or [])
+                      if isinstance(src, int) and a.get("type") == "CardName"]
+            if chosen:
+                self.events.insert(self.input_mark, {"type": "card_name_chosen",
+                                                     "object": self.ref(src),
+                                                     "card": self.card(src),
+                                                     "name": chosen[-1]})
             return
         if kind == "DamageSourceChoice":
             self.apply(seat, action("ChooseDamageSource", {"source": self.object_id(choice)}))
@@ -1321,6 +1376,8 @@ class PhaseRun:
                                     else None})
                     continue
                 name = record.get("name")
+                if src == "library" and dst != "library":
+                    self.note_found(out, oid)
                 if src == "stack" and dst != "stack":
                     # phase's record names the object that left (the Omen spell); FORMAT §5.1
                     # names the card it becomes, the main face everywhere but the stack
@@ -1338,12 +1395,28 @@ class PhaseRun:
                                 else None})
             elif kind == "CardsRevealed":
                 names = d.get("card_names") or []
+                for oid in (d.get("card_ids") or [])[:1]:
+                    self.note_found(out, oid)
                 for j, oid in enumerate(d.get("card_ids") or []):
                     out.append({"type": "card_revealed",
                                 "player": self.player(d.get("player_id", d.get("player"))),
                                 "object": self.ref(oid), "card": self.card(oid),
                                 "name": names[j] if j < len(names) else
                                 (self.game.object(oid) or {}).get("name")})
+            elif kind == "EffectResolved" and d.get("kind") == "Behold":
+                # a behold effect (FORMAT §11.5): the card phase revealed for it is beheld
+                sid = d.get("source_id")
+                for x in [x for x in out if x["type"] == "card_revealed"]:
+                    oid = self.object_id(x["object"])
+                    out.append({"type": "beheld", "player": x["player"], "object": x["object"],
+                                "card": x["card"], "name": x["name"],
+                                "zone": ZONE_NAME.get((self.game.object(oid) or {}).get("zone"),
+                                                      "hand"),
+                                "spell": self.resolving_ref(sid)})
+            elif kind == "PlayerPerformedAction" and d.get("action") == "SearchedLibrary":
+                # phase says a search happened; the card it finds is the next card phase
+                # moves out of that player's library (FORMAT §6 library_searched)
+                self.searching = d.get("player_id")
             elif kind == "PlayerPerformedAction" and d.get("action") == "ShuffledLibrary":
                 out.append({"type": "library_shuffled", "player": self.player(d["player_id"])})
             elif kind == "Milled":
@@ -1408,6 +1481,7 @@ class PhaseRun:
                 is_ability = oid in self.abilities
                 ev = {"type": "ability_resolved" if is_ability else "spell_resolved",
                       "object": self.ref(oid), "card": self.card(oid)}
+                self.last_resolved = self.ref(oid)
                 if not is_ability:
                     # the zone change that ended the resolution already renumbered it
                     last_move = next((x for x in reversed(out) if x["type"] == "zone_changed"
@@ -1572,6 +1646,18 @@ class PhaseRun:
                     return self.player(tgt)
         return None
 
+    def note_found(self, out: list, oid: int | None) -> None:
+        """``library_searched`` once phase, having said a player searches, reveals or moves a
+        card of that player's library (the card found; ``None`` when nothing is)."""
+        if self.searching is None:
+            return
+        owner = (self.game.object(oid) or {}).get("owner") if isinstance(oid, int) else None
+        if oid is not None and owner != self.searching:
+            return
+        out.append({"type": "library_searched", "player": self.player(self.searching),
+                    "found": self.ref(oid) if oid is not None else None})
+        self.searching = None
+
     def before_move(self, out: list, oid: int, ev: dict) -> None:
         """phase reports a destruction or sacrifice after the zone change it causes; FORMAT §6
         has it before: put ``ev`` (with the object's battlefield reference) just before that
@@ -1694,12 +1780,12 @@ class PhaseRun:
         return (self.game.state(), len(self.events), dict(self.count), dict(self.tokens),
                 dict(self.abilities), set(self.stack_seen), self.ability_count, self.step,
                 self.turn, copy.deepcopy(self.targets), dict(self.x_values),
-                dict(self.faces_cast))
+                dict(self.faces_cast), self.searching, self.last_resolved)
 
     def restore(self, saved: tuple) -> None:
         state, n, self.count, self.tokens, self.abilities, self.stack_seen, \
             self.ability_count, self.step, self.turn, self.targets, self.x_values, \
-            self.faces_cast = saved
+            self.faces_cast, self.searching, self.last_resolved = saved
         self.game = self.engine.load_game(state)
         del self.events[n:]
         self.pending_activation = None
