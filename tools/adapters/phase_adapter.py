@@ -38,8 +38,10 @@ loaded at the end of the step before it (``draw`` for ``precombat_main``,
 ``beginning_of_combat`` for ``declare_attackers``, the previous player's ``end`` step for
 ``untap``, ...) with priority, both players pass, and phase itself begins the step. The
 events of that step change are kept (``step_began``, untaps, draws, triggers); the two
-passes are not reported. Setups that this cannot express are skipped: more than two
-players, a mana pool, counters other than +1/+1 and -1/-1, an Aura attached to a
+passes are not reported. A starting mana pool is put into phase's pool (one unit per mana,
+no source, no restriction) once the step has begun, since beginning it empties pools.
+Setups that this cannot express are skipped: more than two
+players, counters other than +1/+1 and -1/-1, an Aura attached to a
 permanent of another player's list, a start in ``cleanup`` or in a combat damage step, any
 field of a card outside the battlefield but its alias and card (a suspended card's time
 counters in exile), and any setup-object field not listed in ``KNOWN_OBJECT``. A
@@ -113,7 +115,8 @@ event: ``beheld`` for a behold cost (the spell's ``cost_paid_object`` on phase's
 logged before ``spell_cast``) and ``card_name_chosen`` (the ``CardName`` that phase's
 ``chosen_attributes`` holds once it has its ``NamedChoice`` answer). A triggered ability put on phase's stack is ``ability_triggered`` with
 ``ability`` and ``trigger`` from our card file's ability of the same rank (its trigger's
-``event``), a keyword's name and event for a keyword trigger (mobilize: ``attacks``), or
+``event``), a keyword's name and event for a keyword trigger (mobilize: ``attacks``;
+increment: ``spell_cast``; storm, from phase's ``provenance``: ``cast_self``), or
 ``delayed: true`` for one with no printed trigger definition (``trigger`` from the event
 phase says triggered it). A spell cast as a face has ``face`` in ``spell_cast`` and in the
 state's stack entry; the ``zone_changed`` that takes it off the stack names the main face
@@ -194,7 +197,7 @@ COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
 
 #: keyword abilities that are triggered abilities -> their trigger event (FORMAT §6, §11.4)
-KEYWORD_TRIGGER = {"mobilize": "attacks"}
+KEYWORD_TRIGGER = {"mobilize": "attacks", "increment": "spell_cast"}
 #: phase's keyword triggers without a printed definition (``provenance``) -> ability, trigger
 SYNTHETIC_TRIGGER = {"Storm": ("storm", "cast_self")}
 #: keywords whose triggered ability creates a delayed triggered ability (FORMAT §11.4)
@@ -558,8 +561,6 @@ class PhaseRun:
         active = self.seat[setup.get("active_player", self.players[0])]
         decks = []
         for p in setup["players"]:
-            if p.get("mana_pool"):
-                raise Skip("a starting mana pool is not set up in phase here")
             names = [e["card"] for z in ("library", "hand", "graveyard", "exile", "battlefield")
                      for e in p.get(z, [])]
             decks.append(names)
@@ -672,7 +673,30 @@ class PhaseRun:
                 step == "declare_attackers" and self.game.phase in ("EndCombat",)):
             raise Skip(f"phase did not begin {step} from the loaded state "
                        f"(it is in {self.game.phase})")
+        if any(p.get("mana_pool") for p in setup["players"]):
+            self.fill_pools()
         self.note_priority()
+
+    def fill_pools(self) -> None:
+        """The setup's mana pools (FORMAT §3.1), put into phase's pools once the setup step
+        has begun (beginning it empties them): one unit per mana, as phase's pool holds it,
+        with no source (it came from nowhere in this game) and no restriction."""
+        exported = self.game.state()
+        st = exported["state"]
+        pip = int(st.get("next_pip_id", 1))
+        for seat, p in enumerate(self.setup["players"]):
+            units = []
+            for letter, n in (p.get("mana_pool") or {}).items():
+                color = LETTER_PHASE_COLOR.get(letter)
+                if color is None or not isinstance(n, int):
+                    raise Skip(f"mana pool entry {letter!r}: {n!r} is not set up in phase here")
+                for _ in range(n):
+                    units.append({"color": color, "source_id": 0, "pip_id": pip,
+                                  "snow": False, "restrictions": []})
+                    pip += 1
+            st["players"][seat]["mana_pool"] = {"mana": units}
+        st["next_pip_id"] = pip
+        self.game = self.engine.load_game(exported)
 
     def _setup_permanent(self, o: dict, e: dict, seat: int, turn: int, ts: int) -> None:
         o["tapped"] = bool(e.get("tapped", False))
@@ -1040,10 +1064,14 @@ class PhaseRun:
         obj = self.game.object(oid) or {}
         card = self.cards.get(obj.get("name"), {})
         words = str(description or "").split(" ")
-        for kw in card.get("keywords", []):
-            name = kw if isinstance(kw, str) else kw.get("keyword")
-            if isinstance(name, str) and name in KEYWORD_TRIGGER and \
-                    words[0].lower() == name.replace("_", " "):
+        names = [kw if isinstance(kw, str) else kw.get("keyword")
+                 for kw in card.get("keywords", [])]
+        names = [n for n in names if isinstance(n, str) and n in KEYWORD_TRIGGER]
+        printed = [a for a in card.get("abilities", []) if a.get("kind") == "triggered"]
+        for name in names:
+            if words[0].lower() == name.replace("_", " ") or (len(names) == 1 and not printed):
+                # phase's description names the keyword ("Mobilize — ..."), or it is the
+                # card's only triggered ability (increment: phase shows its reminder text)
                 return name, KEYWORD_TRIGGER[name]
         index = self.our_index(oid, ("triggered",), k)
         ours = card.get("abilities", [])
