@@ -52,7 +52,9 @@ Script (FORMAT §3.2). Each input becomes phase actions, answering phase's promp
 fixture's choices: ``cast`` is ``CastSpell`` with manual payment, then ``ChooseTarget`` per
 target (in order), ``SelectModes``, ``ChooseX``, and at the ``ManaPayment`` prompt one
 ``TapLandForMana`` per ``pay_with`` permanent (its first mana ability; ``color`` for
-any-color sources) before finishing the payment from the pool; ``activate`` is
+any-color sources) and, for the input's ``mana``, one ``SpendPoolMana`` per named mana (the
+pool units phase commits to the cost first) before finishing the payment from the pool (a
+payment phase then makes with other mana than the named is skipped); ``activate`` is
 ``ActivateAbility`` (the k-th activated ability of the card in our list is phase's k-th
 activated ability; if the counts differ the case is skipped); ``pass`` and ``resolve`` are
 ``PassPriority``; ``advance`` passes priority, declares no attackers and no blockers, until
@@ -83,7 +85,7 @@ is given to phase as a branch it does not have, so phase refuses it); an alias (
 (``ChooseOption``); a source a ``DamageSourceChoice``.
 
 Inputs phase cannot receive are skipped, never approximated: ``random`` (phase's RNG
-cannot be fixed), ``mana`` (which pool mana pays), ``choose`` with a choice the prompt does
+cannot be fixed), ``choose`` with a choice the prompt does
 not offer by name, ``order_triggers``, an ability of a token (no card file to match its
 abilities with phase's).
 
@@ -917,8 +919,6 @@ class PhaseRun:
     ALTERNATIVES = frozenset({"harmonize"})
 
     def do_cast(self, inp: dict) -> None:
-        if inp.get("mana"):
-            raise Skip("'mana' (which pool mana pays) cannot be chosen in phase")
         extra = sorted(k for k in inp if k not in self.CAST_FIELDS
                        and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
         if extra:
@@ -941,6 +941,7 @@ class PhaseRun:
             ev = self.casting.get("event")
             if ev is not None:
                 ev["mana_paid"] = self.mana_paid(seat)
+                self.check_mana_paid(inp, ev["mana_paid"])
                 ev["modes"] = self.casting["modes"] or []
                 if self.casting.get("face"):
                     ev["face"] = self.casting["face"]
@@ -1018,6 +1019,7 @@ class PhaseRun:
             ev.setdefault("targets", [])
             ev["x"] = inp.get("x", 0) if self.casting.get("x_chosen") else 0
             ev["mana_paid"] = self.mana_paid(seat)
+            self.check_mana_paid(inp, ev["mana_paid"])
         finally:
             self.casting = None
             self.pending_activation = None
@@ -1219,6 +1221,8 @@ class PhaseRun:
                     else:
                         sid, color = self.object_id(src), None
                     self.apply(seat, self.mana_selection(sid, color))
+                if inp.get("mana"):
+                    self.pin_pool_mana(seat, inp["mana"])
                 paid = True
                 self.apply(seat, action("PassPriority"))
             else:
@@ -1233,6 +1237,27 @@ class PhaseRun:
             if engine != wanted:
                 raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
                                                  f"names {wanted}")
+
+    def pin_pool_mana(self, seat: int, mana: dict) -> None:
+        """The input's ``mana`` (FORMAT §3.2: exactly which pool mana pays): phase's
+        ``SpendPoolMana`` commits those units of its pool to the cost first."""
+        units = list(((self.game.player(seat) or {}).get("mana_pool") or {}).get("mana", []))
+        for letter, n in sorted(mana.items()):
+            color = LETTER_PHASE_COLOR.get(letter)
+            for _ in range(int(n)):
+                unit = next((u for u in units if u.get("color") == color), None)
+                if unit is None:
+                    self.cancel(seat)
+                    raise Skip(f"mana {mana}: phase's pool has no more {letter} to spend")
+                units.remove(unit)
+                self.apply(seat, action("SpendPoolMana", {"pip_id": unit["pip_id"]}))
+
+    def check_mana_paid(self, inp: dict, paid: dict) -> None:
+        """phase pays the rest of a cost itself once the named units are committed: when what
+        it took is not exactly the input's ``mana``, the input's payment was not phase's."""
+        want = {c: n for c, n in (inp.get("mana") or {}).items() if n}
+        if want and paid != dict(sorted(want.items())):
+            raise Skip(f"phase paid {paid} where the input's mana is {want}")
 
     def cancel(self, seat: int) -> None:
         try:
