@@ -482,6 +482,7 @@ class PhaseRun:
         self.game = None
         #: the last spell or ability phase reported resolved; a player phase says is searching
         self.last_resolved: str | None = None
+        self.probing = False
         self.searching: int | None = None
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
@@ -1414,7 +1415,7 @@ class PhaseRun:
                     ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
                 owner = record.get("owner")
                 if d.get("from") is None:  # a token coming into being: token_created says it
-                    if not record.get("name"):
+                    if not record.get("name") and not self.probing:
                         # the protocol has no nameless object (a token's name, CR 111.4)
                         raise Skip("phase created a token with an empty name, which the "
                                    "protocol cannot carry")
@@ -1859,6 +1860,7 @@ class PhaseRun:
 
     def probe(self, act: dict) -> dict:
         trial = self.copy()
+        trial.probing = True  # only whether phase accepts the input counts, not its events
         try:
             trial.run_input(-1, act)
         except Rejected as exc:
