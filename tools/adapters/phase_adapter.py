@@ -111,7 +111,10 @@ phase's combat state), ``SpellCountered``, ``Regenerated``, ``CardsRevealed`` ->
 revealed, ``PlayerPerformedAction`` ``SearchedLibrary`` -> ``library_searched`` (found: the
 next card of that player's library phase reveals or moves, or none when the search answer
 is none), ``Milled`` (the ``cause: "mill"`` of its zone change),
-``PlayerPerformedAction`` ``ShuffledLibrary`` -> ``library_shuffled``, ``PlayerLost``,
+``PlayerPerformedAction`` ``ShuffledLibrary`` -> ``library_shuffled``, ``SpellCopied`` ->
+``spell_copied`` (the copy is ``copy#N``; its targets are those phase's stack holds for it,
+after a ``choose_targets`` answering phase's ``CopyRetarget`` prompt with ``ChooseTarget``),
+``PlayerLost``,
 ``GameOver``, ... Two events are read off phase's state, as phase records them without an
 event: ``beheld`` for a behold cost (the spell's ``cost_paid_object`` on phase's stack,
 logged before ``spell_cast``) and ``card_name_chosen`` (the ``CardName`` that phase's
@@ -232,6 +235,7 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"No legal targets available", "invalid_target"),
     (r"Card not found in hand, graveyard, exile, or library", "not_in_hand"),
     (r"Illegal target selected", "invalid_target"),
+    (r"Target \w+\(ObjectId\(\d+\)\) not a legal alternative for copy slot", "invalid_target"),
     (r"ObjectId\(\d+\) cannot block ObjectId\(\d+\)", "cannot_block"),
     (r"ObjectId\(\d+\) has Defender", "cannot_attack"),
     (r"ObjectId\(\d+\) has summoning sickness", "summoning_sick"),
@@ -483,6 +487,8 @@ class PhaseRun:
         #: the last spell or ability phase reported resolved; a player phase says is searching
         self.last_resolved: str | None = None
         self.probing = False
+        #: spell copies phase made (FORMAT §1 ``copy#N``)
+        self.copies: dict[int, str] = {}
         self.searching: int | None = None
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
@@ -498,6 +504,8 @@ class PhaseRun:
     def ref(self, oid: int) -> str:
         if oid in self.tokens:
             return self.tokens[oid]
+        if oid in self.copies:
+            return self.copies[oid]
         if oid in self.abilities:
             return self.abilities[oid]
         alias = self.alias.get(oid)
@@ -507,8 +515,8 @@ class PhaseRun:
         return alias if n == 1 else f"{alias}#{n}"
 
     def card(self, oid: int) -> str:
-        return self.tokens.get(oid) or self.abilities.get(oid) or self.alias.get(oid) \
-            or f"phase#{oid}"
+        return self.tokens.get(oid) or self.copies.get(oid) or self.abilities.get(oid) \
+            or self.alias.get(oid) or f"phase#{oid}"
 
     def player(self, seat: int) -> str:
         return self.players[seat]
@@ -1385,10 +1393,18 @@ class PhaseRun:
                     return
                 raise Rejected("invalid_target", f"phase put the trigger on the stack with the "
                                                  f"only legal targets {chosen}")
-        self.expect_prompt(("TriggerTargetSelection", "TargetSelection"), seat,
-                           "choose_targets")
+        wf = self.expect_prompt(("TriggerTargetSelection", "TargetSelection", "CopyRetarget"),
+                                seat, "choose_targets")
         for t in inp.get("targets", []):
             self.apply(seat, action("ChooseTarget", {"target": self.target_of(t)}))
+        if wf.get("type") == "CopyRetarget":
+            # a copy's targets (FORMAT §10 copy_targets): its spell_copied event gets the
+            # targets phase's stack now holds for it
+            cid = (wf.get("data") or {}).get("copy_id")
+            for ev in reversed(self.events):
+                if ev["type"] == "spell_copied" and ev["object"] == self.ref(cid):
+                    ev["targets"] = self.stack_targets(cid)
+                    break
 
     def do_order_triggers(self, inp: dict) -> None:
         wf = self.waiting()
@@ -1457,6 +1473,16 @@ class PhaseRun:
                                 "object": self.ref(oid), "card": self.card(oid),
                                 "name": names[j] if j < len(names) else
                                 (self.game.object(oid) or {}).get("name")})
+            elif kind == "SpellCopied":
+                oid, orig = d.get("object_id"), d.get("original_id")
+                if oid not in self.copies:
+                    self.copies[oid] = f"copy#{len(self.copies) + 1}"
+                ctrl = d.get("controller")
+                out.append({"type": "spell_copied", "object": self.copies[oid],
+                            "card": self.copies[oid], "original": self.ref(orig),
+                            "original_card": self.card(orig),
+                            "controller": self.player(ctrl) if isinstance(ctrl, int) else None,
+                            "targets": self.stack_targets(oid)})
             elif kind == "EffectResolved" and d.get("kind") == "Behold":
                 # a behold effect (FORMAT §11.5): the card phase revealed for it is beheld
                 sid = d.get("source_id")
@@ -1834,12 +1860,12 @@ class PhaseRun:
         return (self.game.state(), len(self.events), dict(self.count), dict(self.tokens),
                 dict(self.abilities), set(self.stack_seen), self.ability_count, self.step,
                 self.turn, copy.deepcopy(self.targets), dict(self.x_values),
-                dict(self.faces_cast), self.searching, self.last_resolved)
+                dict(self.faces_cast), self.searching, self.last_resolved, dict(self.copies))
 
     def restore(self, saved: tuple) -> None:
         state, n, self.count, self.tokens, self.abilities, self.stack_seen, \
             self.ability_count, self.step, self.turn, self.targets, self.x_values, \
-            self.faces_cast, self.searching, self.last_resolved = saved
+            self.faces_cast, self.searching, self.last_resolved, self.copies = saved
         self.game = self.engine.load_game(state)
         del self.events[n:]
         self.pending_activation = None
@@ -1854,6 +1880,7 @@ class PhaseRun:
         other.cast_targets = copy.deepcopy(self.cast_targets)
         other.stack_seen = set(self.stack_seen)
         other.faces_cast = dict(self.faces_cast)
+        other.copies = dict(self.copies)
         other.ability_sources = dict(self.ability_sources)
         other.x_values = dict(self.x_values)
         return other
