@@ -78,7 +78,7 @@ def reduced_cost(game: Any, cost: ManaCost, x: int, creature: GameObject | None)
     if creature is None:
         return total
     power = max(0, ch.power_toughness(game, creature)[0])
-    return ManaCost(max(0, total.generic - power), total.colored, 0, total.present)
+    return ManaCost(max(0, total.generic - power), total.colored, 0, total.present, total.hybrid)
 
 
 def pay_tap(game: Any, creature: GameObject | None) -> None:

@@ -94,3 +94,13 @@ def test_legal_actions_offer_renew_only_at_sorcery_timing_and_only_from_the_grav
     upkeep = _game(alice, step="upkeep")
     assert not [a for a in legal.legal_actions(upkeep, {"kind": "priority", "player": "alice"})
                 if a["action"] == "activate" and a.get("source") == "agent"]
+
+
+def test_the_reduction_keeps_hybrid_symbols(monkeypatch):
+    """A harmonize cost with a hybrid symbol keeps it after the reduction: only generic mana
+    is reduced (CR 702.180a, 107.4e)."""
+    from mtg_judge.engine import harmonize
+    from mtg_judge.engine.mana import ManaCost
+    monkeypatch.setattr(harmonize.ch, "power_toughness", lambda game, obj: (3, 3))
+    reduced = harmonize.reduced_cost(None, ManaCost.parse("{4}{R/G}"), 0, object())
+    assert reduced == ManaCost.parse("{1}{R/G}")
