@@ -663,9 +663,9 @@ def _harmonize_colored() -> list:
     colored symbol count too."""
     from mtg_judge.engine import harmonize
     return [rewrite(harmonize, "reduced_cost", Edit(
-        "return ManaCost(max(0, total.generic - power), total.colored, 0, total.present)",
+        "return ManaCost(max(0, total.generic - power), total.colored, 0, total.present, total.hybrid)",
         "return ManaCost(max(0, total.generic - power), tuple((c, max(0, n - max(0, power - total.generic))) "
-        "for c, n in total.colored), 0, total.present)"))]
+        "for c, n in total.colored), 0, total.present, total.hybrid)"))]
 
 
 @mutation("graveyard-ability-exile-not-a-cost", "602.2b")
