@@ -41,7 +41,7 @@ class Casting:
         if obj is None:
             raise IllegalAction("unknown_object", f"no object {ref!r}")
         alternative = forced if forced in ("madness",) else inp.get("alternative")
-        if forced == "suspend":
+        if forced in ("suspend", "paradigm"):  # paradigm: engine/paradigm.py
             alternative = "without_paying"
         d = obj.definition
         card_kws = {k["keyword"]: dict(k) for k in d.keywords}

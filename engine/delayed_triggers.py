@@ -62,6 +62,8 @@ def fire_delayed_triggers(game: "Game", event: dict, matches: Callable[..., bool
     for rec in game.delayed_triggers:
         if matches(game, rec["source"], rec["ability"]["trigger"], event):
             fired.append(rec)
+            if rec["ability"].get("recurring"):  # paradigm's: every time, for the rest of the game
+                waiting.append(rec)
         else:
             waiting.append(rec)
     if not fired:

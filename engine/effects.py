@@ -14,6 +14,7 @@ from . import characteristics as ch
 from . import combat
 from . import delayed_triggers
 from . import endure_behold
+from . import paradigm
 from . import sagas
 from .cards import CardDefinition, describe
 from .errors import IllegalAction
@@ -721,4 +722,5 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "set_creature_type_choice": _set_creature_type_choice,
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
+    "paradigm_copy": paradigm.paradigm_copy,  # engine/paradigm.py
 }

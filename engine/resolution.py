@@ -8,6 +8,7 @@ from typing import Any
 
 from . import characteristics as ch
 from . import combat, effects, faces
+from . import paradigm
 from .conditions import condition_holds
 from .errors import IllegalAction
 from .objects import GameObject, StackItem
@@ -60,6 +61,8 @@ class Resolution:
                 self._leave_stack(item, "hand", cause="buyback")
             elif faces.shuffles_on_resolution(item):  # an Omen, tarkir.omen.09 (engine/faces.py)
                 faces.shuffle_into_library(self, item)
+            elif paradigm.resolves(self, item):  # "then exile this spell" (engine/paradigm.py)
+                pass
             else:
                 self._leave_stack(item, "graveyard")
         self._offer_pending_casts()

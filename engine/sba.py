@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import characteristics as ch
-from . import sagas
+from . import paradigm, sagas
 from .errors import GameOver, IllegalAction
 from .objects import GameObject
 
@@ -52,6 +52,7 @@ class StateBasedActions:
                     self.log("state_based_action", rule="704.5d", object=obj.ref, card=obj.card)
                     self.log("token_ceased_to_exist", object=obj.ref, card=obj.card)
                     done = True
+        done = paradigm.copies_cease_to_exist(self) or done  # CR 704.5e
         to_graveyard: list[tuple[GameObject, str, bool]] = []
         for perm in list(self.battlefield):
             if ch.is_type(perm, "Creature"):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from . import bookkeeping, ward
 from . import characteristics as ch
 from . import delayed_triggers
+from . import paradigm
 from . import keywords as kw
 from .conditions import condition_holds
 from .errors import IllegalAction
@@ -95,6 +96,9 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
             return False
         if "nth_this_turn" in trigger and event.get("nth_this_turn") != trigger["nth_this_turn"]:
             return False  # "your second spell each turn" (flurry): the caster's count, turn_records.py
+        if "targeting" in trigger and not paradigm.targets_match(game, event["spell"], trigger["targeting"],
+                                                                 source.controller):
+            return False  # repartee: "a spell that targets a creature" (engine/paradigm.py)
         return ch.matches(game, event["spell"], trigger.get("filter"), source.controller, source)
     return False
 

@@ -68,13 +68,14 @@ class Zones:
         elif frm != "stack":
             self.zone_list(obj).remove(obj)
         del self.objects[obj.ref]
-        if obj.is_token:
+        if obj.is_token or obj.is_copy:  # a copy of a card keeps its reference (engine/paradigm.py)
             new_ref = obj.ref
         else:
             self.incarnation[obj.card] += 1
             new_ref = f"{obj.card}#{self.incarnation[obj.card]}"
         new = GameObject(ref=new_ref, card=obj.card, definition=faces.card_of(obj), owner=obj.owner, zone=to,
                          timestamp=self.new_timestamp(), face_down=face_down and to in ("stack", "battlefield"))
+        new.is_copy = obj.is_copy
         for attr, value in (init or {}).items():  # what the new object remembers (kicked …)
             setattr(new, attr, value)
         if to == "battlefield":
