@@ -9,7 +9,7 @@ from typing import Any
 from . import bookkeeping, ward
 from . import characteristics as ch
 from . import graveyard_abilities, harmonize
-from . import faces
+from . import adventure, faces
 from . import turn_records
 from .cards import CardDefinition
 from .endure_behold import declare_behold, pay_behold
@@ -64,6 +64,8 @@ class Casting:
         elif obj.zone == "exile" and obj.may_cast_free_by == player:
             if alternative != "without_paying":
                 raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
+        elif adventure.on_adventure(obj, player):  # CR 715.3d: the permanent, not the Adventure
+            adventure.check_cast_from_exile(obj, inp.get("face"))
         else:
             raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand (or castable from its zone)")
         # the face chosen while casting (an Omen, FORMAT §11.2): only its characteristics count

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 # the faces a player may choose to cast (FORMAT §11.2); a layout name for each
-CASTABLE_FACES = {"omen": "omen"}
+CASTABLE_FACES = {"omen": "omen", "adventure": "adventure"}  # adventure: engine/adventure.py
 
 
 def card_of(obj: GameObject) -> CardDefinition:

@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import characteristics as ch
 from . import combat
-from . import faces
+from . import adventure, faces
 from . import endure_behold, graveyard_abilities, harmonize
 from . import keywords as keyword_abilities
 from .errors import IllegalAction
@@ -470,6 +470,9 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
     if game.sorcery_timing_ok(player) and p.lands_played < 1:  # CR 305.1–305.2
         for obj in _distinct(o for o in p.hand if ch.is_type(o, "Land")):
             out.append(Candidate({"action": "play_land", "player": player, "card": obj.ref}, "land", "land"))
+        for obj in adventure.exiled_adventurers(game, player):  # CR 715.3d: a land on an adventure
+            if ch.is_type(obj, "Land"):
+                out.append(Candidate({"action": "play_land", "player": player, "card": obj.ref}, "land", "land"))
     sources = mana_sources(game, player)
     if not split:
         for obj in _distinct(o for o in p.hand if not ch.is_type(o, "Land")):
@@ -486,6 +489,9 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
                 out += [Candidate(dict(c.input, harmonize_tap=tap.ref), c.group, c.kind)
                         for c in _cast_candidates(game, player, obj, mana_sources(game, player, [tap.ref]),
                                                   alternatives=["harmonize"], reduce_with=tap)]
+        for obj in adventure.exiled_adventurers(game, player):  # CR 715.3d: the permanent only
+            if not ch.is_type(obj, "Land"):
+                out += _cast_candidates(game, player, obj, sources)
         for obj in _distinct(o for o in p.exile if o.may_cast_free_by == player):
             out += _cast_candidates(game, player, obj, sources, alternatives=["without_paying"])
         for pid in game.order:

@@ -70,6 +70,7 @@ class GameObject:
     chosen_name: str | None = None
     is_copy: bool = False
     cast_face: str | None = None  # a spell cast as a face, e.g. "omen" (engine/faces.py)
+    adventure_by: str | None = None  # exiled on an adventure: who may cast it (engine/adventure.py)
     card_definition: CardDefinition | None = None  # then: the whole card (``definition`` is the face)
     mana_spent: dict | None = None  # mana spent to cast it, CR 601.2h (engine/bookkeeping.py)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import characteristics as ch
-from . import combat, effects, faces
+from . import adventure, combat, effects, faces
 from . import paradigm
 from .conditions import condition_holds
 from .errors import IllegalAction
@@ -63,6 +63,8 @@ class Resolution:
                 faces.shuffle_into_library(self, item)
             elif paradigm.resolves(self, item):  # "then exile this spell" (engine/paradigm.py)
                 pass
+            elif adventure.exiles_on_resolution(item):  # CR 715.3d (engine/adventure.py)
+                adventure.exile_on_adventure(self, item)
             else:
                 self._leave_stack(item, "graveyard")
         self._offer_pending_casts()

@@ -4,6 +4,7 @@ suspending a card, turning a face-down permanent face up (CR 116, 305, 702.62a, 
 
 from __future__ import annotations
 
+from . import adventure
 from . import characteristics as ch
 from .errors import IllegalAction
 from .mana import ManaCost
@@ -17,7 +18,8 @@ class SpecialActions:
         """CR 305.1–305.2: a special action; main phase, empty stack, own turn, one per turn.
         Raises IllegalAction (``not_in_hand``, ``not_a_land``, ``sorcery_timing``,
         ``land_already_played``)."""
-        obj = self._in_hand(player, inp.get("card"))
+        # a land card on an adventure may be played from exile (CR 715.3d; engine/adventure.py)
+        obj = adventure.land_in_exile(self, player, inp.get("card")) or self._in_hand(player, inp.get("card"))
         if not ch.is_type(obj, "Land"):
             raise IllegalAction("not_a_land", f"{obj.name} is not a land")
         if not self.sorcery_timing_ok(player):

@@ -100,6 +100,8 @@ class Zones:
         if obj.face_down and to not in ("battlefield", "stack"):
             # CR 708.9: a face-down permanent or spell leaving is revealed
             self.log("card_revealed", player=obj.owner, object=new.ref, card=new.card, name=new.name)
+        if to == "battlefield" and (new.definition.raw or {}).get("enters_tapped") and not new.face_down:
+            new.tapped = True  # CR 614.1c: "This land enters tapped" (FORMAT §11.7)
         if to == "battlefield":
             self.log("permanent_entered", object=new.ref, card=new.card, name=new.name, controller=new.controller)
             self.as_enters(new)
