@@ -27,7 +27,7 @@ from mtg_judge.conformance.loader import (
 )
 
 #: Bases of the references of objects created during play (FORMAT §1): ``token#1``…
-CREATED_KINDS = ("token", "ability", "copy")
+CREATED_KINDS = ("token", "ability", "copy", "prepared")  # prepared#n: FORMAT §11.9
 
 #: What the values under these keys of script inputs, event patterns and state patterns
 #: name: a ``player`` id, an ``object`` (alias or reference), or ``either``.
@@ -354,7 +354,7 @@ class _FixtureChecker:
         else:
             names = self.aliases | (self.players if kind == "either" else set())
             expected = ("an alias or player id of the setup" if kind == "either" else "an alias of the setup") \
-                + ", alias#n, token#n, ability#n or copy#n"
+                + ", alias#n, token#n, ability#n, copy#n or prepared#n"
             if kind == "object" and ref in self.players:
                 self.problem(where, f"{ref!r} is a player: expected an object reference", expected)
             else:

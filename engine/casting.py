@@ -10,6 +10,7 @@ from . import bookkeeping, ward
 from . import characteristics as ch
 from . import graveyard_abilities, harmonize
 from . import adventure, faces
+from . import prepare
 from . import turn_records
 from .cards import CardDefinition
 from .endure_behold import declare_behold, pay_behold
@@ -61,6 +62,8 @@ class Casting:
         elif obj.zone == "graveyard" and obj.owner == player and alternative == "harmonize":
             if "harmonize" not in card_kws:  # CR 702.180a (engine/harmonize.py)
                 raise IllegalAction("invalid_alternative", f"{d.name} has no harmonize")
+        elif prepare.is_prepared_copy(obj):  # a prepared permanent's copy (strixhaven.prepare.10, .19)
+            prepare.check_cast(self, obj, player, alternative)
         elif obj.zone == "exile" and obj.may_cast_free_by == player:
             if alternative != "without_paying":
                 raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
@@ -112,8 +115,11 @@ class Casting:
         self.dry_run(lambda g: (g.pay_costs(player, {"mana": cost, **mode_parts}, inp, x=x, source=None),
                                 harmonize.pay_tap(g, harmonized)))
         # now the spell is cast
-        stack_obj = self.move(obj, "stack", controller=player, face_down=alternative == "morph",
-                              init=faces.stack_init(cast_obj))
+        if prepare.is_prepared_copy(obj):  # the copy itself goes to the stack (strixhaven.prepare.05)
+            stack_obj = prepare.to_stack(self, obj, player)
+        else:
+            stack_obj = self.move(obj, "stack", controller=player, face_down=alternative == "morph",
+                                  init=faces.stack_init(cast_obj))
         stack_obj.exile_on_leaving_stack = alternative == "flashback"
         if alternative == "harmonize":  # CR 702.180a: exiled whenever it would leave the stack
             stack_obj.exile_on_leaving_stack, stack_obj.exile_rule = True, harmonize.EXILE_RULE
@@ -136,6 +142,8 @@ class Casting:
                  targets=[t for t in item.targets if t is not None], modes=modes, x=x, mana_paid=paid, **extra,
                  **({"kicked": list(kicked)} if kicked else {}), **({"buyback": True} if buyback else {}),
                  **({"alternative": item.alternative} if item.alternative else {}), **faces.face_fields(stack_obj))
+        if stack_obj.prepared_for is not None:  # it unprepares its permanent (strixhaven.prepare.05, .21)
+            prepare.cast_done(self, stack_obj)
         storms = 0 if stack_obj.face_down else (
             sum(1 for k in d.keywords if k["keyword"] == "storm") + self.spell_keywords(item).count("storm"))
         for _ in range(storms):  # CR 702.40b: each instance triggers separately

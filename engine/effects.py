@@ -14,6 +14,7 @@ from . import characteristics as ch
 from . import combat
 from . import delayed_triggers
 from . import endure_behold
+from . import prepare
 from . import paradigm
 from . import sagas
 from .cards import CardDefinition, describe
@@ -721,6 +722,7 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "set_colors_choice": _set_colors_choice,
     "set_creature_type_choice": _set_creature_type_choice,
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
+    **prepare.EFFECTS,  # become_prepared, unprepare (engine/prepare.py)
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
     "paradigm_copy": paradigm.paradigm_copy,  # engine/paradigm.py
 }

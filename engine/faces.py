@@ -102,7 +102,7 @@ def card_with_face_named(cards: dict, name: Any) -> CardDefinition | None:
         return None
     for d in cards.values():
         for f in d.faces:
-            if f.name == name and f.face in CASTABLE_FACES:
+            if f.name == name and (f.face in CASTABLE_FACES or f.face == "prepare"):  # strixhaven.prepare.18
                 return f
     return None
 

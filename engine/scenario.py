@@ -15,6 +15,7 @@ from .inputs import NOT_AN_OBJECT, json_type
 from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
 from .game import PHASE_OF, Game
 from .objects import Player
+from . import prepare
 from .rulesets import get_ruleset
 
 MACROS = ("advance", "resolve")
@@ -124,6 +125,7 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
         game.players[pid] = Player(id=pid, life=p.get("life", 20))
         game.order.append(pid)
     attachments = []
+    prepared = []
     for i, p in enumerate(players):
         pid = p["id"]
         player = game.players[pid]
@@ -149,6 +151,8 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
                     obj.face_down = bool(entry.get("face_down", False))
                     obj.chosen_name = entry.get("chosen_name")
                     obj.kicked = tuple(entry.get("kicked", ()))
+                    if entry.get("prepared"):
+                        prepared.append((obj, f"{path}.prepared"))
                     if entry.get("came_under_control_since_last_upkeep"):
                         obj.upkeep_mark = 0  # the player's next upkeep is upkeep 1 (echo)
                     if entry.get("attached_to"):
@@ -159,6 +163,11 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
                     player.zone(zone).append(obj)
         pool = p.get("mana_pool") or {}
         player.pool.add(dict(pool))
+    for obj, path in prepared:  # FORMAT §11.9: starts prepared, its copy in exile
+        try:
+            prepare.setup_prepared(game, obj)
+        except IllegalAction as e:
+            raise ScenarioError(path, str(e)) from None
     for obj, target, path in attachments:
         host = game.by_card.get(target)
         if host is None or host.zone != "battlefield":

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import characteristics as ch
 from .endure_behold import revealed_cards
+from .prepare import state_fields as prepare_state
 
 if TYPE_CHECKING:
     from .game import Game
@@ -55,6 +56,7 @@ def snapshot(game: "Game") -> dict:
         }
         if perm.face_down:
             entry["face_down"] = True
+        entry.update(prepare_state(perm))  # FORMAT §11.9
         if ch.is_type(perm, "Creature"):
             entry["power"] = power
             entry["toughness"] = toughness

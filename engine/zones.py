@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import faces, sagas
+from . import faces, prepare, sagas
 from .errors import IllegalAction
 from .objects import GameObject
 
@@ -62,6 +62,7 @@ class Zones:
                              instead=inst["to"])
         # leave the old zone
         if frm == "battlefield":
+            prepare.leaves_battlefield(self, obj)  # its prepared copy ceases to exist (strixhaven.prepare.04)
             self.battlefield.remove(obj)
             if self.combat is not None:
                 self.combat.remove(obj.ref)
@@ -106,6 +107,7 @@ class Zones:
             self.log("permanent_entered", object=new.ref, card=new.card, name=new.name, controller=new.controller)
             self.as_enters(new)
             sagas.enters(self, new)  # CR 714.3a: a Saga enters with a lore counter
+            prepare.enters(self, new)  # "enters prepared" (strixhaven.prepare.09)
             self.fire_triggers({"event": "enters_battlefield", "object": new})
         if frm == "battlefield":
             event = {"event": "leaves_battlefield", "object": obj, "to": to}
