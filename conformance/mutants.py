@@ -930,6 +930,38 @@ def _omen_copy_no_shuffle() -> list:
                     Edit("if obj.is_copy: shuffle_library(game, obj.owner)", "if obj.is_copy:"))]
 
 
+@mutation("adventure-goes-to-graveyard", "715.3d")
+def _adventure_to_graveyard() -> list:
+    """A resolved Adventure spell is put into its owner's graveyard like any instant or
+    sorcery (CR 715.3d: its controller exiles it instead; finalfantasy.adventure.03, .09).
+
+    ``adventure.exiles_on_resolution`` is always false."""
+    from mtg_judge.engine import adventure
+    return [replace(adventure, "exiles_on_resolution", lambda item: False)]
+
+
+@mutation("adventure-recast-as-adventure-from-exile", "715.3d")
+def _adventure_again() -> list:
+    """A card on an adventure may be cast from exile as the Adventure again (CR 715.3d: it
+    can't be cast as an Adventure this way; finalfantasy.adventure.04).
+
+    ``adventure.check_cast_from_exile`` accepts any face."""
+    from mtg_judge.engine import adventure
+    return [replace(adventure, "check_cast_from_exile", lambda obj, face: None)]
+
+
+@mutation("adventure-permission-for-any-exiled-card", "715.3d")
+def _adventure_any_exile() -> list:
+    """Any adventurer card its owner has in exile may be cast or played from there, however
+    it got there (CR 715.3d; finalfantasy.adventure.09, .10: only a card exiled by its own
+    resolution as an Adventure gives the permission).
+
+    ``adventure.on_adventure`` holds for every card its owner has in exile."""
+    from mtg_judge.engine import adventure
+    return [replace(adventure, "on_adventure",
+                    lambda obj, player: obj is not None and obj.zone == "exile" and obj.owner == player)]
+
+
 @mutation("life-gained-this-turn-never-reset", "119.3")
 def _life_gained_not_reset() -> list:
     """The life a player gained is remembered from one turn to the next: "if you gained life
