@@ -1242,3 +1242,88 @@ def format_report(report: MutantsReport, examples: int = 2) -> str:
                      "and cannot kill: " + ", ".join(report.baseline_not_passing[:EXAMPLES])
                      + (", …" if len(report.baseline_not_passing) > EXAMPLES else ""))
     return "\n".join(lines)
+
+
+@mutation("prepared-copy-cast-keeps-it-prepared", "strixhaven.prepare.05")
+def _prepared_stays_prepared() -> list:
+    """Casting the copy of a prepare spell doesn't unprepare its permanent (rulings
+    strixhaven.prepare.05, .09, .21: as it is cast, the permanent stops being prepared).
+
+    ``prepare.cast_done`` does nothing."""
+    from mtg_judge.engine import prepare
+    return [replace(prepare, "cast_done", lambda game, stack_obj: None)]
+
+
+@mutation("prepared-copy-survives-its-permanent-leaving", "strixhaven.prepare.04")
+def _prepared_copy_stays() -> list:
+    """The copy of a prepare spell stays in exile, castable, after its permanent leaves the
+    battlefield (ruling strixhaven.prepare.04: it ceases to exist).
+
+    ``prepare.leaves_battlefield`` does nothing."""
+    from mtg_judge.engine import prepare
+    return [replace(prepare, "leaves_battlefield", lambda game, perm: None)]
+
+
+@mutation("prepared-twice-makes-a-second-copy", "strixhaven.prepare.16")
+def _prepared_twice() -> list:
+    """A prepared permanent that becomes prepared again gets a second copy of its prepare
+    spell (rulings strixhaven.prepare.06, .16: it can't become prepared while it is).
+
+    ``prepare.become_prepared`` ignores ``prepared``."""
+    from mtg_judge.engine import prepare
+    return [rewrite(prepare, "become_prepared", Edit("or perm.prepared or", "or"))]
+
+
+@mutation("prepared-copy-cast-by-its-owner", "strixhaven.prepare.10")
+def _prepared_copy_any_player() -> list:
+    """The player in whose exile the copy is (its creator) may cast it, not the permanent's
+    current controller (ruling strixhaven.prepare.10).
+
+    ``prepare.check_cast`` compares ``player`` with the copy's owner."""
+    from mtg_judge.engine import prepare
+    return [rewrite(prepare, "check_cast", Edit("if perm.controller != player:", "if obj.owner != player:"))]
+
+
+@mutation("unprepare-leaves-the-copy", "strixhaven.prepare.17")
+def _unprepare_leaves_copy() -> list:
+    """An effect that unprepares a permanent leaves its copy in exile (ruling
+    strixhaven.prepare.17: the copy ceases to exist).
+
+    ``prepare._copy_ceases`` does nothing."""
+    from mtg_judge.engine import prepare
+    return [replace(prepare, "_copy_ceases", lambda game, perm, reason: None)]
+
+
+@mutation("prepared-copy-removed-by-state-based-actions", "704.5e")
+def _prepared_copy_sba() -> list:
+    """The copy of a prepare spell in exile is removed like any copy of a card outside the
+    stack (CR 704.5e; ruling strixhaven.prepare.11: that rule doesn't apply to it).
+
+    ``paradigm.copies_cease_to_exist`` also removes copies with ``prepared_for``."""
+    from mtg_judge.engine import paradigm
+    return [rewrite(paradigm, "copies_cease_to_exist",
+                    Edit('getattr(o, "paradigm_copy", False)',
+                         'getattr(o, "paradigm_copy", False) or getattr(o, "prepared_for", None)'))]
+
+
+@mutation("any-permanent-becomes-prepared", "strixhaven.prepare.15")
+def _prepared_without_spell() -> list:
+    """A permanent without a prepare spell becomes prepared (ruling strixhaven.prepare.15:
+    it can't). ``prepare.become_prepared`` doesn't check for a prepare spell, and the copy
+    of a card without one is a copy of the card itself.
+
+    ``prepare.prepare_spell`` returns the card when it has no prepare face."""
+    from mtg_judge.engine import prepare, faces
+    return [replace(prepare, "prepare_spell",
+                    lambda obj: faces.card_of(obj).get_face("prepare") or faces.card_of(obj))]
+
+
+@mutation("prepare-spell-name-cannot-be-named", "strixhaven.prepare.18")
+def _prepare_name() -> list:
+    """A player choosing a card name can't choose a prepare spell's name (ruling
+    strixhaven.prepare.18: they may).
+
+    ``faces.card_with_face_named`` ignores prepare faces."""
+    from mtg_judge.engine import faces
+    return [rewrite(faces, "card_with_face_named",
+                    Edit('(f.face in CASTABLE_FACES or f.face == "prepare")', "f.face in CASTABLE_FACES"))]
