@@ -196,6 +196,8 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
         return f"{obj} is now {e.get('power')}/{e.get('toughness')}"
     if t == "attached":
         return f"{obj} is attached to {n(e.get('attached_to'))}"
+    if t == "unattached":
+        return f"{obj} becomes unattached from {n(e.get('attached_to'))}"
     if t == "replacement_applied":
         return f"replacement effect (CR {e.get('rule')}): {obj} goes to {_words(e.get('instead'))} instead"
     if t == "regeneration_shield_created":

@@ -61,7 +61,7 @@ def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[G
     spec = effect.get("affected", "self")
     if spec == "self":
         return [source]
-    if spec == "enchanted":
+    if spec in ("enchanted", "equipped"):  # an Aura's or an Equipment's host (engine/equipment.py)
         target = game.objects.get(source.attached_to) if source.attached_to else None
         return [target] if target is not None and target.zone == "battlefield" else []
     if isinstance(spec, dict) and "all" in spec:
@@ -319,6 +319,8 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             return False
         if key == "name" and d.name != want:
             return False
+        if key == "power_at_most" and (not is_type(target, "Creature") or power_toughness(game, target)[0] > want):
+            return False  # "a creature with power N or less" (finalfantasy.job-select.03)
     return True
 
 

@@ -14,6 +14,7 @@ from . import characteristics as ch
 from . import combat
 from . import delayed_triggers
 from . import endure_behold
+from . import equipment
 from . import prepare
 from . import paradigm
 from . import sagas
@@ -98,7 +99,7 @@ class Context:
             if g.combat is not None and g.combat.attackers:
                 return [next(iter(g.combat.attackers.values()))]
             return []
-        if spec == "enchanted":
+        if spec in ("enchanted", "equipped"):  # an Aura's or an Equipment's host (engine/equipment.py)
             src = self.source
             host = g.objects.get(src.attached_to) if src is not None and src.attached_to else None
             return [host] if host is not None else []
@@ -539,7 +540,8 @@ def _search_library(ctx: Context, eff: dict) -> None:
         if found is not None:
             if eff.get("reveal"):
                 g.log("card_revealed", player=p, object=found.ref, card=found.card, name=found.name)
-            g.move(found, eff.get("to", "hand"), cause="search")
+            to = eff.get("to", "hand")  # "put it onto the battlefield tapped": ``tapped``
+            g.move(found, to, cause="search", init={"tapped": True} if to == "battlefield" and eff.get("tapped") else None)
         shuffle_library(g, p)
 
 
@@ -724,5 +726,6 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
     **prepare.EFFECTS,  # become_prepared, unprepare (engine/prepare.py)
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
+    "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)
     "paradigm_copy": paradigm.paradigm_copy,  # engine/paradigm.py
 }

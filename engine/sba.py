@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import characteristics as ch
+from . import equipment
 from . import paradigm, sagas
 from .errors import GameOver, IllegalAction
 from .objects import GameObject
@@ -90,6 +91,7 @@ class StateBasedActions:
             done = True
         done |= self._legend_rule()
         done |= sagas.sacrifice_finished_sagas(self)  # CR 714.4
+        done |= equipment.unattach_illegal(self)  # CR 704.5n
         return done
 
     def _aura_can_stay(self, aura: GameObject, host: GameObject | None) -> bool:
