@@ -82,3 +82,12 @@ def land_in_exile(game: "Game", player: str, ref: Any) -> GameObject | None:
 def exiled_adventurers(game: "Game", player: str) -> list[GameObject]:
     """The cards ``player`` may cast or play from exile as their permanent (legal moves)."""
     return [o for p in game.order for o in game.players[p].exile if o.adventure_by == player]
+
+
+def has_adventure(obj: GameObject) -> bool:
+    """CR 715.2a (finalfantasy.adventure.13): a card, spell or permanent "has an Adventure"
+    when it has the alternative characteristics of an adventurer card, even if it doesn't
+    use them now and was never cast as an Adventure (the filter key ``has_adventure``)."""
+    from .faces import card_of
+    d = card_of(obj)
+    return d.layout == "adventure" and d.get_face(FACE) is not None

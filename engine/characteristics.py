@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from . import adventure
 from . import keywords as keyword_abilities
 from .conditions import condition_holds
 from .objects import GameObject, StackItem
@@ -278,6 +279,8 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
         if key == "types" and not any(t in d.types for t in want):
             return False
         if key == "not_types" and any(t in d.types for t in want):
+            return False
+        if key == "has_adventure" and adventure.has_adventure(target) != want:  # CR 715.2a
             return False
         if key == "subtypes" and not any(has_subtype(game, target, t) for t in want):
             return False
