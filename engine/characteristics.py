@@ -178,7 +178,7 @@ def colors(obj: GameObject | StackItem | None, game: "Game | None" = None) -> li
 
 
 def is_type(obj: GameObject, t: str) -> bool:
-    return t in obj.chars.types
+    return t in obj.chars.types and t not in getattr(obj, "lost_card_types", ())  # engine/type_loss.py
 
 
 def creature_types_state(game: "Game", obj: GameObject) -> str | None:

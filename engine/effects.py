@@ -16,7 +16,7 @@ from . import delayed_triggers
 from . import endure_behold
 from . import equipment
 from . import prepare
-from . import paradigm
+from . import paradigm, type_loss
 from . import sagas
 from .cards import CardDefinition, describe
 from .errors import IllegalAction
@@ -728,4 +728,6 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
     "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)
     "paradigm_copy": paradigm.paradigm_copy,  # engine/paradigm.py
+    "lose_card_types": type_loss.lose_card_types,  # layer 4 (engine/type_loss.py)
+    "put_into_graveyard": _move("graveyard"),  # "put target exiled card into its owner's graveyard"
 }

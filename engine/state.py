@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import characteristics as ch
+from . import type_loss
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
 
@@ -48,7 +49,7 @@ def snapshot(game: "Game") -> dict:
             "damage": perm.damage,
             "counters": dict(sorted(perm.counters.items())),
             "attached_to": game.objects[perm.attached_to].card if perm.attached_to in game.objects else perm.attached_to,
-            "types": list(perm.chars.types),
+            "types": type_loss.card_types(perm),  # engine/type_loss.py
             "subtypes": ch.subtypes(game, perm),
             "colors": ch.colors(perm, game),
             "keywords": ch.keyword_names(game, perm),
