@@ -962,6 +962,27 @@ def _adventure_any_exile() -> list:
                     lambda obj, player: obj is not None and obj.zone == "exile" and obj.owner == player)]
 
 
+@mutation("enters-tapped-ignored", "614.1c")
+def _enters_tapped_ignored() -> list:
+    """A permanent whose text says "This land enters tapped" enters untapped (CR 614.1c;
+    FORMAT §11.7: the Final Fantasy Towns; finalfantasy.adventure.04, finalfantasy.town.01).
+
+    ``Zones.move`` never applies ``enters_tapped``."""
+    from mtg_judge.engine.zones import Zones
+    return [rewrite(Zones, "move", Edit('.get("enters_tapped") and not new.face_down:',
+                                        '.get("enters_tapped") and False:'))]
+
+
+@mutation("has-an-adventure-only-as-an-adventure", "715.2a")
+def _has_adventure_when_used() -> list:
+    """Only a spell cast as an Adventure "has an Adventure" (CR 715.2a: an object with those
+    alternative characteristics has one even if it doesn't use them; finalfantasy.adventure.13).
+
+    ``adventure.has_adventure`` holds only for a spell cast with ``"face": "adventure"``."""
+    from mtg_judge.engine import adventure
+    return [replace(adventure, "has_adventure", lambda obj: obj.cast_face == "adventure")]
+
+
 @mutation("life-gained-this-turn-never-reset", "119.3")
 def _life_gained_not_reset() -> list:
     """The life a player gained is remembered from one turn to the next: "if you gained life
