@@ -1442,3 +1442,76 @@ def _prepare_name() -> list:
     from mtg_judge.engine import faces
     return [rewrite(faces, "card_with_face_named",
                     Edit('(f.face in CASTABLE_FACES or f.face == "prepare")', "f.face in CASTABLE_FACES"))]
+
+
+# --------------------------------------------------------------------------------------------
+# Transforming double-faced cards and meld (engine/transform.py, FORMAT §11.6)
+
+
+@mutation("transform-makes-a-new-object", "701.28a")
+def _transform_new_object() -> list:
+    """A permanent that transforms to its back face loses its counters, as if it were a new
+    object (ruling finalfantasy.transform.04: it is the same permanent and keeps them).
+
+    ``transform.turn_over`` clears the counters as it turns the permanent over."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "turn_over",
+                    Edit('obj.definition, obj.card_definition = card.get_face("back"), card',
+                         'obj.definition, obj.card_definition, obj.counters = card.get_face("back"), card, {}'))]
+
+
+@mutation("back-face-mana-value-is-zero", "202.3b")
+def _back_face_mana_value() -> list:
+    """A transforming permanent with its back face up has mana value 0, its back face having
+    no mana cost (rulings finalfantasy.transform.05, .08: the front face's).
+
+    ``transform.mana_value`` returns 0 for a transformed permanent."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "mana_value",
+                    Edit("return obj.card_definition.mana_cost.mana_value()", "return 0"))]
+
+
+@mutation("non-dfc-transforms-anyway", "701.28c")
+def _non_dfc_transforms() -> list:
+    """Told to transform, a permanent that isn't a double-faced card takes its own face as
+    its "back" face: it is logged as transformed (CR 701.28c: nothing happens).
+
+    ``transform.turn_over`` doesn't check that the card is a transforming double-faced card."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "turn_over",
+                    Edit("if not is_transforming_card(card):\n        return False",
+                         "if not is_transforming_card(card):\n"
+                         "        game.log(\"transformed\", object=obj.ref, card=obj.card, name=obj.name, face=\"back\")\n"
+                         "        return True"))]
+
+
+@mutation("melded-permanent-keeps-the-tapped-status", "701.42a")
+def _melded_tapped() -> list:
+    """The melded permanent enters tapped, as the card with the meld ability was (ruling
+    finalfantasy.meld.05: a new, untapped object unrelated to the objects that left).
+
+    ``transform.meld`` taps the new permanent."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "meld", Edit("new.controller = controller", "new.controller = controller; new.tapped = True"))]
+
+
+@mutation("melded-mana-value-is-zero", "202.3c")
+def _melded_mana_value() -> list:
+    """A melded permanent has mana value 0, its combined back face having no mana cost
+    (ruling finalfantasy.meld.10: the sum of its front faces' mana values).
+
+    ``transform.mana_value`` returns 0 for a melded permanent."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "mana_value",
+                    Edit("return whole_card(obj).mana_cost.mana_value() + obj.melded_with[1].mana_cost.mana_value()",
+                         "return 0"))]
+
+
+@mutation("melded-permanent-leaves-as-one-card", "712.4c")
+def _melded_one_card() -> list:
+    """A melded permanent that leaves the battlefield moves only the card it is named by; the
+    other card is lost (ruling finalfantasy.meld.03: both cards go).
+
+    ``Zones.move`` doesn't call ``transform.partner_leaves``."""
+    Game = _engine()[0]
+    return [rewrite(Game, "move", Edit("transform.partner_leaves(self, obj, to, position, cause)", "pass"))]

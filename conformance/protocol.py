@@ -163,13 +163,19 @@ def build_scenario(fixture: dict, cards: dict[str, Any]) -> dict:
 
     ``cards`` maps card names to card JSON objects (``schema/card.schema.json``, as read from
     ``fixtures/cards/`` by ``mtg_judge.conformance.loader.load_cards``). Returns a new dict ``{**fixture, "cards": {name: card, ...}}`` holding only the cards
-    :func:`cards_used` finds. Raises ``KeyError`` naming a card that ``cards`` lacks.
+    :func:`cards_used` finds, and the ``meld_result`` card each meld card among them names (FORMAT §11.6).
+    Raises ``KeyError`` naming a card that ``cards`` lacks.
     """
     used = {}
     for name in cards_used(fixture):
         if name not in cards:
             raise KeyError(f"fixture {fixture.get('id')!r} uses unknown card {name!r}")
         used[name] = cards[name]
+    for name in sorted(used):  # a meld card brings its melded face's card (FORMAT §11.6)
+        meld = used[name].get("meld") if isinstance(used[name], dict) else None
+        result = meld.get("result") if isinstance(meld, dict) else None
+        if isinstance(result, str) and result in cards and result not in used:
+            used[result] = cards[result]
     return {**fixture, "cards": used}
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from . import adventure
 from . import keywords as keyword_abilities
+from . import transform
 from .conditions import condition_holds
 from .objects import GameObject, StackItem
 
@@ -284,9 +285,9 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             return False
         if key == "subtypes" and not any(has_subtype(game, target, t) for t in want):
             return False
-        if key == "mana_value" and target.chars.mana_cost.mana_value() != want:
+        if key == "mana_value" and transform.mana_value(target) != want:
             return False
-        if key == "mana_value_at_most" and target.chars.mana_cost.mana_value() > want:
+        if key == "mana_value_at_most" and transform.mana_value(target) > want:
             return False
         if key == "face_down" and target.face_down != want:
             return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import bookkeeping
+from . import bookkeeping, transform
 
 if TYPE_CHECKING:
     from .game import Game
@@ -47,6 +47,9 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event
         elif key in ("cards_in_graveyard_at_least", "threshold"):
             who = current.controller or current.owner
             if len(game.players[who].graveyard) < want:
+                return False
+        elif key in transform.CONDITIONS:
+            if not transform.condition(game, key, want, current, gone):
                 return False
         elif key in bookkeeping.CONDITIONS:
             if not bookkeeping.condition(game, key, want, own=current.mana_spent, event=event,

@@ -73,6 +73,7 @@ class GameObject:
     adventure_by: str | None = None  # exiled on an adventure: who may cast it (engine/adventure.py)
     card_definition: CardDefinition | None = None  # then: the whole card (``definition`` is the face)
     mana_spent: dict | None = None  # mana spent to cast it, CR 601.2h (engine/bookkeeping.py)
+    melded_with: tuple | None = None  # a melded permanent: (alias, card) of its other card (engine/transform.py)
     prepared: bool = False  # the prepared designation (engine/prepare.py)
     prepared_copy: str | None = None  # a prepared permanent: its prepare spell's copy in exile
     prepared_for: str | None = None  # that copy: the permanent it is linked to

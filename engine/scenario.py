@@ -16,6 +16,7 @@ from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptE
 from .game import PHASE_OF, Game
 from .objects import Player
 from . import prepare
+from . import transform
 from .rulesets import get_ruleset
 
 MACROS = ("advance", "resolve")
@@ -151,6 +152,8 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
                     obj.face_down = bool(entry.get("face_down", False))
                     obj.chosen_name = entry.get("chosen_name")
                     obj.kicked = tuple(entry.get("kicked", ()))
+                    if entry.get("transformed"):
+                        transform.setup_transformed(obj, path)  # back face up (FORMAT §11.6)
                     if entry.get("prepared"):
                         prepared.append((obj, f"{path}.prepared"))
                     if entry.get("came_under_control_since_last_upkeep"):

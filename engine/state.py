@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import characteristics as ch
+from . import transform
 from . import type_loss
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
@@ -57,6 +58,7 @@ def snapshot(game: "Game") -> dict:
         }
         if perm.face_down:
             entry["face_down"] = True
+        entry.update(transform.state_fields(perm))  # "face": "back", "melded" (FORMAT §11.6)
         entry.update(prepare_state(perm))  # FORMAT §11.9
         if ch.is_type(perm, "Creature"):
             entry["power"] = power

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import faces, prepare, sagas
+from . import faces, prepare, sagas, transform
 from .errors import IllegalAction
 from .objects import GameObject
 
@@ -97,7 +97,10 @@ class Zones:
             self.by_card[obj.card] = new
         self.log("zone_changed", object=obj.ref, new_object=new.ref, card=obj.card, name=new.name,
                  owner=obj.owner, **{"from": self.zone_name(frm), "to": self.zone_name(to)},
-                 **({"cause": cause} if cause else {}), **({"face_down": True} if obj.face_down or new.face_down else {}))
+                 **({"cause": cause} if cause else {}), **({"face_down": True} if obj.face_down or new.face_down else {}),
+                 **({"melded": True} if obj.melded_with is not None else {}))
+        if frm == "battlefield" and obj.melded_with is not None:
+            transform.partner_leaves(self, obj, to, position, cause)  # both cards go (finalfantasy.meld.01)
         if obj.face_down and to not in ("battlefield", "stack"):
             # CR 708.9: a face-down permanent or spell leaving is revealed
             self.log("card_revealed", player=obj.owner, object=new.ref, card=new.card, name=new.name)

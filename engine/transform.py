@@ -1,0 +1,259 @@
+"""Transforming double-faced cards and meld (Final Fantasy; docs/FORMAT.md §5.1, §11.6).
+
+CR 712 (double-faced cards), 701.28 (transform), 701.42 (meld), 202.3b–c (mana values):
+
+- A transforming double-faced card (``layout: "transform"``) has its front face (the card
+  definition) in every zone but the battlefield; on the battlefield the face that is up
+  (CR 712.8a, 712.8d–e; rulings finalfantasy.transform.03, .06, .07). A transformed
+  permanent's ``definition`` is the back face and its ``card_definition`` the whole card:
+  when it leaves the battlefield ``Zones.move`` builds the new object from the whole card
+  (front face up again, CR 712.8a).
+- Transforming (CR 701.28a) turns the permanent over: it is the same object, so counters,
+  Auras, damage and continuous effects stay (finalfantasy.transform.04). A permanent that
+  isn't a transforming double-faced card is not transformed (CR 701.28c).
+- Put onto the battlefield transformed (CR 712.14a; finalfantasy.transform.11, .12): the
+  back face up; a card that isn't a transforming double-faced card stays where it is.
+- Mana value (CR 202.3b; finalfantasy.transform.05, .08): the front face's, whichever face is
+  up; a melded permanent's is the sum of its fronts' (CR 202.3c; finalfantasy.meld.10).
+- Meld (CR 701.42a–c, 712.4; finalfantasy.meld.01–09): the two cards are exiled, then, if
+  they are a meld pair, both exiled cards and still in exile, put onto the battlefield as one
+  new permanent with the characteristics of the combined back face (the ``meld_result`` card),
+  untapped, with no counters, Auras or effects of the objects they were. Otherwise they stay
+  in exile (CR 701.42c; finalfantasy.meld.05). The melded permanent (``melded_with``: the
+  other card) leaves the battlefield as two cards, both going to the same zone
+  (CR 712.4c? — finalfantasy.meld.01, .12).
+
+Nothing here knows a particular card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .cards import CardDefinition
+    from .game import Game
+    from .objects import GameObject
+
+
+def is_transforming_card(card: "CardDefinition | None") -> bool:
+    """CR 712.1, 712.2: a transforming double-faced card (a front face and a back face)."""
+    return card is not None and card.layout == "transform" and card.get_face("back") is not None
+
+
+def whole_card(obj: "GameObject") -> "CardDefinition":
+    """The card the object is (its front face for a double-faced card)."""
+    return obj.card_definition if obj.card_definition is not None else obj.definition
+
+
+def is_transformed(obj: "GameObject") -> bool:
+    """The permanent has its back face up (CR 712.8e)."""
+    return obj.definition.face == "back" and obj.card_definition is not None
+
+
+def mana_value(obj: "GameObject") -> int:
+    """CR 202.3b: a transforming permanent with its back face up has the mana value of its
+    front face (finalfantasy.transform.05, .08); CR 202.3c: a melded permanent's mana value
+    is the sum of its front faces' (finalfantasy.meld.10). Otherwise the mana value of the
+    characteristics the object has now (a face-down permanent's is 0, CR 708.2a)."""
+    if obj.face_down:
+        return 0
+    if obj.melded_with is not None:
+        return whole_card(obj).mana_cost.mana_value() + obj.melded_with[1].mana_cost.mana_value()
+    if is_transformed(obj):
+        return obj.card_definition.mana_cost.mana_value()
+    return obj.chars.mana_cost.mana_value()
+
+
+def state_fields(obj: "GameObject") -> dict:
+    """Fields the state gives a permanent (FORMAT §11.6): ``"face": "back"`` while a
+    transforming permanent's back face is up; ``"melded": [card, card]`` for a melded
+    permanent. Nothing for any other permanent."""
+    if obj.melded_with is not None:
+        return {"melded": [obj.card, obj.melded_with[0]]}
+    if is_transformed(obj):
+        return {"face": "back"}
+    return {}
+
+
+def turn_over(game: "Game", obj: "GameObject") -> bool:
+    """CR 701.28a: transform the permanent (the same object, CR 712.9? finalfantasy.transform.04).
+    Logs ``transformed`` (``object``, ``card``, ``name`` of the face now up, ``face``).
+    CR 701.28c: a permanent that isn't a transforming double-faced card doesn't transform
+    (nothing happens, nothing is logged). Returns whether it transformed."""
+    if obj.zone != "battlefield" or obj.face_down or obj.melded_with is not None:
+        return False
+    card = whole_card(obj)
+    if not is_transforming_card(card):
+        return False
+    if is_transformed(obj):
+        obj.definition, obj.card_definition = card, None
+        face = "front"
+    else:
+        obj.definition, obj.card_definition = card.get_face("back"), card
+        face = "back"
+    game.log("transformed", object=obj.ref, card=obj.card, name=obj.name, face=face)
+    return True
+
+
+def transform_effect(ctx: Any, eff: dict) -> None:
+    """The effect ``{"type": "transform", "what": ref}`` (CR 701.28a): each permanent it
+    names transforms; one that isn't a transforming double-faced card doesn't (CR 701.28c;
+    finalfantasy.transform.12's rule for permanents)."""
+    for obj in ctx.objects(eff["what"]):
+        turn_over(ctx.game, obj)
+
+
+def put_onto_battlefield_transformed(ctx: Any, eff: dict) -> None:
+    """The effect ``{"type": "put_onto_battlefield_transformed", "what": ref}`` ("return this
+    card from your graveyard to the battlefield transformed"): CR 712.14a, the card enters
+    with its back face up (finalfantasy.transform.11) under the effect's controller. A card
+    that isn't a transforming double-faced card isn't put onto the battlefield: it stays in
+    its zone (finalfantasy.transform.12)."""
+    g = ctx.game
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone in ("battlefield", "stack"):
+            continue
+        card = whole_card(obj)
+        if not is_transforming_card(card) or obj.is_token:
+            continue
+        g.move(obj, "battlefield", controller=ctx.controller, cause=eff["type"],
+               init={"definition": card.get_face("back"), "card_definition": card})
+
+
+def setup_transformed(obj: "GameObject", path: str) -> None:
+    """A setup battlefield entry with ``"transformed": true``: the permanent has its back face
+    up. Raises ScenarioError when the card isn't a transforming double-faced card."""
+    from .errors import ScenarioError
+    card = whole_card(obj)
+    if not is_transforming_card(card):
+        raise ScenarioError(f"{path}.transformed", f"{card.name} is not a transforming double-faced card")
+    obj.definition, obj.card_definition = card.get_face("back"), card
+
+
+# ---------------------------------------------------------------------------------------
+# meld
+
+
+def is_meld_pair(a: "CardDefinition", b: "CardDefinition") -> bool:
+    """CR 712.4a: two meld cards each naming the other as its pair, with the same result."""
+    ma, mb = a.meld or {}, b.meld or {}
+    return (a.layout == "meld" and b.layout == "meld" and ma.get("pair") == b.name and mb.get("pair") == a.name
+            and ma.get("result") is not None and ma.get("result") == mb.get("result"))
+
+
+def meld_effect(ctx: Any, eff: dict) -> None:
+    """The effect ``{"type": "meld", "what": "self", "with": {"name": N}}`` ("exile them, then
+    meld them into …", CR 701.42a): exile the source and one permanent named N that its
+    controller both owns and controls (with several, a ``choose`` with reason
+    ``meld_partner``: ruling finalfantasy.meld.02), then meld them (:func:`meld`)."""
+    g = ctx.game
+    me = ctx.objects(eff.get("what", "self"))
+    me = [o for o in me if o.zone == "battlefield"]
+    name = eff["with"]["name"]
+    ctrl = ctx.controller
+    mates = [o for o in g.battlefield if o.name == name and o.controller == ctrl and o.owner == ctrl
+             and o not in me]
+    partner = None
+    if len(mates) == 1:
+        partner = mates[0]
+    elif len(mates) > 1:
+        options = [o.card for o in mates]
+
+        def valid(inp: dict) -> "GameObject":
+            choice = inp.get("choice")
+            for o in mates:
+                if choice in (o.card, o.ref):
+                    return o
+            raise IllegalAction("invalid_choice", f"choose one of {options}")
+
+        partner = g.decide("choose", ctrl, "choose", valid, reason="meld_partner", options=options)
+    exiled = [g.move(o, "exile", cause="meld") for o in me + ([partner] if partner else [])]
+    meld(g, exiled, ctrl)
+
+
+def meld(game: "Game", exiled: list, controller: str) -> "GameObject | None":
+    """CR 701.42a–c: meld the exiled cards: only two cards (not tokens) of one meld pair,
+    both still in exile, become one new permanent (ruling finalfantasy.meld.03: a new,
+    untapped object with no relation to the objects that left; .05: otherwise they stay in
+    exile). Logs a ``zone_changed`` exile → battlefield for each card (both with the new
+    permanent as ``new_object``, ``"melded": true``), ``melded`` (``object``, ``card``,
+    ``cards``, ``name``), then ``permanent_entered`` once."""
+    from .objects import GameObject
+    if len(exiled) != 2:
+        return None
+    a, b = exiled
+    if a.is_token or b.is_token or any(game.objects.get(o.ref) is not o or o.zone != "exile" for o in (a, b)):
+        return None
+    ca, cb = whole_card(a), whole_card(b)
+    if not is_meld_pair(ca, cb):
+        return None
+    result = game.cards.get(ca.meld["result"])
+    if result is None or result.layout != "meld_result":
+        return None
+    for o in (a, b):
+        game.players[o.owner].exile.remove(o)
+        del game.objects[o.ref]
+        game.incarnation[o.card] += 1
+    new = GameObject(ref=f"{a.card}#{game.incarnation[a.card]}", card=a.card, definition=result, owner=a.owner,
+                     zone="battlefield", timestamp=game.new_timestamp())
+    new.card_definition = ca
+    new.melded_with = (b.card, cb)
+    new.controller = controller
+    new.summoning_sick = True
+    new.upkeep_mark = game.players[controller].upkeeps
+    game.battlefield.append(new)
+    game.objects[new.ref] = new
+    game.by_card[a.card] = new
+    game.by_card[b.card] = new
+    for o in (a, b):
+        game.log("zone_changed", object=o.ref, new_object=new.ref, card=o.card, name=new.name, owner=o.owner,
+                 **{"from": game.zone_name("exile"), "to": "battlefield"}, cause="meld", melded=True)
+    game.log("melded", object=new.ref, card=new.card, cards=[a.card, b.card], name=new.name)
+    game.log("permanent_entered", object=new.ref, card=new.card, name=new.name, controller=new.controller)
+    game.fire_triggers({"event": "enters_battlefield", "object": new})
+    return new
+
+
+def partner_leaves(game: "Game", old: "GameObject", to: str, position: str, cause: str | None) -> None:
+    """Ruling finalfantasy.meld.01 (CR 712.4c–d): a melded permanent that leaves the
+    battlefield is two cards, both put into the new zone; the other card becomes a new object
+    there too (front face up, CR 712.8a). Called by ``Zones.move`` after the first card's
+    move. A melded permanent going to the battlefield or the stack isn't modelled."""
+    from .objects import GameObject
+    alias, card = old.melded_with
+    game.incarnation[alias] += 1
+    zone = to if to not in ("battlefield", "stack") else "exile"
+    new = GameObject(ref=f"{alias}#{game.incarnation[alias]}", card=alias, definition=card, owner=old.owner,
+                     zone=zone, timestamp=game.new_timestamp())
+    player = game.players[old.owner]
+    if zone == "library" and position == "bottom":
+        player.library.append(new)
+    elif zone == "library":
+        player.library.insert(1 if player.library and player.library[0].card == old.card else 0, new)
+    else:
+        player.zone(zone).append(new)
+    game.objects[new.ref] = new
+    game.by_card[alias] = new
+    game.log("zone_changed", object=old.ref, new_object=new.ref, card=alias, name=new.name, owner=old.owner,
+             **{"from": "battlefield", "to": game.zone_name(zone)}, **({"cause": cause} if cause else {}),
+             melded=True)
+
+
+# ---------------------------------------------------------------------------------------
+# conditions
+
+CONDITIONS = ("own_and_control_named",)
+
+
+def condition(game: "Game", key: str, want: Any, current: "GameObject", gone: bool) -> bool:
+    """``{"own_and_control_named": N}``: the source is on the battlefield and its
+    controller both owns and controls it and a creature named N (Vanille's intervening "if",
+    CR 603.4)."""
+    if gone or current.zone != "battlefield" or current.controller != current.owner:
+        return False
+    p = current.controller
+    return any(o is not current and o.name == want and o.controller == p and o.owner == p
+               and "Creature" in o.chars.types for o in game.battlefield)
