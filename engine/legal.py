@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import characteristics as ch
 from . import combat
-from . import adventure, faces
+from . import adventure, faces, prepare
 from . import endure_behold, graveyard_abilities, harmonize
 from . import keywords as keyword_abilities
 from .errors import IllegalAction
@@ -500,6 +500,10 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
             for obj in game.players[pid].exile:
                 if obj.may_cast_free_by == player:  # Spelljack: the spell's owner may be another
                     out += _cast_candidates(game, player, obj, sources, alternatives=["without_paying"])
+        for pid in game.order:  # a prepared permanent's copy: its current controller (strixhaven.prepare.10)
+            for obj in game.players[pid].exile:
+                if prepare.is_prepared_copy(obj) and getattr(game.objects.get(obj.prepared_for), "controller", None) == player:
+                    out += _cast_candidates(game, player, obj, sources)
         out += _suspend_candidates(game, player, sources)
         out += _cycling_candidates(game, player, sources)
     out += _face_up_candidates(game, player, sources)
