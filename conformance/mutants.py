@@ -1515,3 +1515,88 @@ def _melded_one_card() -> list:
     ``Zones.move`` doesn't call ``transform.partner_leaves``."""
     Game = _engine()[0]
     return [rewrite(Game, "move", Edit("transform.partner_leaves(self, obj, to, position, cause)", "pass"))]
+
+
+@mutation("paradigm-copy-not-cast-stays-in-exile", "704.5e")
+def _paradigm_copy_stays() -> list:
+    """A paradigm copy that its controller declines to cast stays in exile (ruling
+    strixhaven.paradigm.02: it ceases to exist the next time state-based actions are
+    checked, CR 704.5e).
+
+    ``paradigm.copies_cease_to_exist`` does nothing."""
+    from mtg_judge.engine import paradigm
+    return [replace(paradigm, "copies_cease_to_exist", lambda game: False)]
+
+
+@mutation("paradigm-delayed-trigger-used-up", "603.7c")
+def _paradigm_used_up() -> list:
+    """Paradigm's delayed ability triggers only once, like other delayed abilities (ruling
+    strixhaven.paradigm.02: at the beginning of each of your first main phases for the rest of
+    the game).
+
+    ``fire_delayed_triggers`` drops a recurring record once it has triggered."""
+    from mtg_judge.engine import delayed_triggers
+    return [rewrite(delayed_triggers, "fire_delayed_triggers",
+                    Edit('if rec["ability"].get("recurring"):', "if False:"))]
+
+
+@mutation("paradigm-spell-goes-to-the-graveyard", "608.2n")
+def _paradigm_to_graveyard() -> list:
+    """A resolved paradigm spell goes to its owner's graveyard and creates no delayed ability
+    (ruling strixhaven.paradigm.01: it is exiled, and its first resolution creates it).
+
+    ``paradigm.resolves`` does nothing."""
+    from mtg_judge.engine import paradigm
+    return [replace(paradigm, "resolves", lambda game, item: False)]
+
+
+@mutation("paradigm-ability-for-every-resolution", "603.7a")
+def _paradigm_every_time() -> list:
+    """Every resolution of a paradigm spell creates another delayed ability (ruling
+    strixhaven.paradigm.01: only the first spell with that name that resolves for you).
+
+    ``paradigm.resolves`` skips its first-time check."""
+    from mtg_judge.engine import paradigm
+    return [rewrite(paradigm, "resolves", Edit("if key not in done:", "if True:"))]
+
+
+@mutation("repartee-triggers-per-target", "207.2c")
+def _repartee_per_target() -> list:
+    """A repartee ability triggers once for each creature the spell targets (ruling
+    strixhaven.repartee.02: once per spell).
+
+    ``Game.add_trigger`` adds a ``targeting`` trigger once per target permanent."""
+    Game = _engine()[0]
+
+    def make(original: Callable) -> Callable:
+        def add_trigger(self: Any, src: Any, key: Any, ab: Any, event: dict) -> None:
+            times = 1
+            if isinstance(ab, dict) and "targeting" in ab.get("trigger", {}) and event.get("event") == "spell_cast":
+                times = max(1, sum(1 for ref in event["spell"].targets
+                                   if isinstance(ref, str) and ref in self.objects
+                                   and self.objects[ref].zone == "battlefield"))
+            for _ in range(times):
+                original(self, src, key, ab, event)
+        return add_trigger
+    return [wrap(Game, "add_trigger", make)]
+
+
+@mutation("repartee-ignores-what-the-spell-targets", "207.2c")
+def _repartee_any_target() -> list:
+    """Repartee triggers for any instant or sorcery spell you cast (ruling
+    strixhaven.repartee.01: one that targets a creature).
+
+    ``paradigm.targets_match`` always holds."""
+    from mtg_judge.engine import paradigm
+    return [replace(paradigm, "targets_match", lambda game, spell, spec, controller: True)]
+
+
+@mutation("lost-creature-type-ignored", "613.1d")
+def _lost_type_ignored() -> list:
+    """An effect that makes a permanent not a creature changes nothing: it stays a creature,
+    and its increment triggers and resolves (ruling strixhaven.increment.08).
+
+    ``characteristics.is_type`` ignores the lost card types."""
+    from mtg_judge.engine import characteristics
+    return [rewrite(characteristics, "is_type",
+                    Edit('and t not in getattr(obj, "lost_card_types", ())', ""))]
