@@ -1456,8 +1456,8 @@ def _transform_new_object() -> list:
     ``transform.turn_over`` clears the counters as it turns the permanent over."""
     from mtg_judge.engine import transform
     return [rewrite(transform, "turn_over",
-                    Edit('obj.definition, obj.card_definition = card.get_face("back"), card',
-                         'obj.definition, obj.card_definition, obj.counters = card.get_face("back"), card, {}'))]
+                    Edit('obj.definition, obj.card_definition = _face(card, "back", obj.is_token), card',
+                         'obj.definition, obj.card_definition, obj.counters = _face(card, "back", obj.is_token), card, {}'))]
 
 
 @mutation("back-face-mana-value-is-zero", "202.3b")
@@ -1600,3 +1600,25 @@ def _lost_type_ignored() -> list:
     from mtg_judge.engine import characteristics
     return [rewrite(characteristics, "is_type",
                     Edit('and t not in getattr(obj, "lost_card_types", ())', ""))]
+
+
+@mutation("a-token-melds", "701.42c")
+def _token_melds() -> list:
+    """A token exiled with a meld card of its pair's name is melded with it (ruling
+    finalfantasy.meld.06: tokens can't be melded; the cards stay in exile).
+
+    ``transform.meld`` doesn't check for tokens."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "meld", Edit("if a.is_token or b.is_token or any(", "if any("))]
+
+
+@mutation("token-copy-enters-front-face-up", "707.2")
+def _token_copy_front() -> list:
+    """A token copy of a transforming permanent with its back face up enters with its front
+    face up (ruling finalfantasy.transform.13: with its back face up).
+
+    ``transform.copiable_faces`` always copies the front face."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "copiable_faces",
+                    Edit('definition = _face(whole, "back", True) if is_transformed(src) else whole', "definition = whole"),
+                    Edit("card_definition = whole if is_transformed(src) else None", "card_definition = None"))]

@@ -28,6 +28,7 @@ Nothing here knows a particular card.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction
@@ -92,7 +93,7 @@ def turn_over(game: "Game", obj: "GameObject") -> bool:
         obj.definition, obj.card_definition = card, None
         face = "front"
     else:
-        obj.definition, obj.card_definition = card.get_face("back"), card
+        obj.definition, obj.card_definition = _face(card, "back", obj.is_token), card
         face = "back"
     game.log("transformed", object=obj.ref, card=obj.card, name=obj.name, face=face)
     return True
@@ -131,6 +132,52 @@ def setup_transformed(obj: "GameObject", path: str) -> None:
     if not is_transforming_card(card):
         raise ScenarioError(f"{path}.transformed", f"{card.name} is not a transforming double-faced card")
     obj.definition, obj.card_definition = card.get_face("back"), card
+
+
+def _face(card: "CardDefinition", role: str, token: bool) -> "CardDefinition":
+    """A face of ``card``; a token's faces are a token's (CR 111.1, 712.x: a transforming
+    token has both faces)."""
+    face = card.get_face(role)
+    return dataclasses.replace(face, is_token=True) if token and not face.is_token else face
+
+
+def copiable_faces(src: "GameObject") -> tuple:
+    """What a token copy of ``src`` is (CR 707.2): ``(definition, card_definition)``. A copy
+    of a transforming permanent has both faces and the copied permanent's face up (ruling
+    finalfantasy.transform.13); of a melded permanent, only the melded face (ruling
+    finalfantasy.meld.10); otherwise the permanent's characteristics as printed."""
+    card = whole_card(src)
+    if src.melded_with is None and is_transforming_card(card):
+        whole = dataclasses.replace(card, is_token=True)
+        definition = _face(whole, "back", True) if is_transformed(src) else whole
+        card_definition = whole if is_transformed(src) else None
+        return definition, card_definition
+    return dataclasses.replace(src.definition, is_token=True), None
+
+
+def create_token_copy(ctx: Any, eff: dict) -> None:
+    """The effect ``{"type": "create_token_copy", "what": ref}`` ("create a token that's a copy
+    of target creature you control", CR 707.2, 111.10): a token with the copiable values of the
+    permanent, under the effect's controller. A copy of a transforming permanent is a
+    transforming token with both faces, entering with the face up that the permanent has
+    (ruling finalfantasy.transform.13; it may transform later). A copy of a melded permanent
+    has only the melded face's characteristics, and so mana value 0 (ruling
+    finalfantasy.meld.10). Logs ``token_created`` (the name of the face up)."""
+    from .objects import GameObject
+    g = ctx.game
+    for src in ctx.objects(eff["what"]):
+        if src.zone != "battlefield" or src.face_down:
+            continue  # a face-down permanent's copiable values aren't modelled (CR 708.3? not needed)
+        ref = g.next_ref("token")
+        definition, card_definition = copiable_faces(src)
+        obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
+                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True)
+        obj.card_definition = card_definition
+        g.battlefield.append(obj)
+        g.objects[ref] = obj
+        ctx.created.append(ref)
+        g.log("token_created", object=ref, card=ref, name=obj.name, controller=ctx.controller)
+        g.fire_triggers({"event": "enters_battlefield", "object": obj})
 
 
 # ---------------------------------------------------------------------------------------
