@@ -48,6 +48,11 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event
             who = current.controller or current.owner
             if len(game.players[who].graveyard) < want:
                 return False
+        elif key == "card_in_graveyard":  # "as long as there's a Lesson card in your graveyard"
+            from . import characteristics as ch
+            who = current.controller or current.owner
+            if not any(ch.matches(game, c, want, who) for c in game.players[who].graveyard):
+                return False
         elif key in transform.CONDITIONS:
             if not transform.condition(game, key, want, current, gone):
                 return False
