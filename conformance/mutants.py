@@ -1622,3 +1622,23 @@ def _token_copy_front() -> list:
     return [rewrite(transform, "copiable_faces",
                     Edit('definition = _face(whole, "back", True) if is_transformed(src) else whole', "definition = whole"),
                     Edit("card_definition = whole if is_transformed(src) else None", "card_definition = None"))]
+
+
+@mutation("meld-partner-not-chosen", "701.42a")
+def _meld_partner_not_chosen() -> list:
+    """With two permanents of the named name, the meld effect exiles the first one without
+    asking (ruling finalfantasy.meld.04: its controller chooses one).
+
+    ``transform.meld_effect`` takes the first candidate."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "meld_effect", Edit("if len(mates) == 1:", "if mates:"))]
+
+
+@mutation("melded-permanent-returns-as-one-card", "610.3")
+def _flicker_one_card() -> list:
+    """Exiled and returned, a melded permanent's "that card" is only the card it is named by
+    (ruling finalfantasy.meld.12: both cards).
+
+    ``transform.exile_and_return`` forgets the other card."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "exile_and_return", Edit("exiled.append(g.by_card[partner])", "pass"))]

@@ -727,10 +727,7 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
     **prepare.EFFECTS,  # become_prepared, unprepare (engine/prepare.py)
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
-    "transform": transform.transform_effect,  # CR 701.28a (engine/transform.py)
-    "put_onto_battlefield_transformed": transform.put_onto_battlefield_transformed,  # CR 712.14a
-    "meld": transform.meld_effect,  # CR 701.42a
-    "create_token_copy": transform.create_token_copy,  # CR 707.2, 111.10 (engine/transform.py)
+    **transform.EFFECTS,  # transform, put_onto_battlefield_transformed, meld, create_token_copy, exile_and_return
     "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)
     "paradigm_copy": paradigm.paradigm_copy,  # engine/paradigm.py
     "lose_card_types": type_loss.lose_card_types,  # layer 4 (engine/type_loss.py)

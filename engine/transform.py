@@ -180,6 +180,26 @@ def create_token_copy(ctx: Any, eff: dict) -> None:
         g.fire_triggers({"event": "enters_battlefield", "object": obj})
 
 
+def exile_and_return(ctx: Any, eff: dict) -> None:
+    """The effect ``{"type": "exile_and_return", "what": ref}`` ("exile target creature you
+    control, then return that card to the battlefield under your control", CR 610.3): the
+    permanent is exiled, then the card it became returns under the effect's controller as a
+    new object, front face up (CR 712.14a). A melded permanent is exiled as its two cards and
+    "that card" is both of them: both return, as two permanents (ruling finalfantasy.meld.12).
+    A token ceases to exist in exile (CR 111.7): nothing returns."""
+    g = ctx.game
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone != "battlefield":
+            continue
+        partner = obj.melded_with[0] if obj.melded_with is not None else None
+        exiled = [g.move(obj, "exile", cause=eff["type"])]
+        if partner is not None:
+            exiled.append(g.by_card[partner])
+        for card in exiled:
+            if not card.is_token and g.objects.get(card.ref) is card and card.zone == "exile":
+                g.move(card, "battlefield", controller=ctx.controller, cause=eff["type"])
+
+
 # ---------------------------------------------------------------------------------------
 # meld
 
@@ -304,3 +324,22 @@ def condition(game: "Game", key: str, want: Any, current: "GameObject", gone: bo
     p = current.controller
     return any(o is not current and o.name == want and o.controller == p and o.owner == p
                and "Creature" in o.chars.types for o in game.battlefield)
+
+
+def _late(name: str) -> Any:
+    """A handler that looks ``name`` up as it runs (so that a mutation of this module's
+    function, conformance/mutants.py, is the one called)."""
+    def handler(ctx: Any, eff: dict) -> None:
+        globals()[name](ctx, eff)
+    handler.__name__ = name
+    return handler
+
+
+#: The effect handlers of this module, by effect type (``engine/effects.py`` HANDLERS).
+EFFECTS = {
+    "transform": _late("transform_effect"),  # CR 701.28a
+    "put_onto_battlefield_transformed": _late("put_onto_battlefield_transformed"),  # CR 712.14a
+    "meld": _late("meld_effect"),  # CR 701.42a
+    "create_token_copy": _late("create_token_copy"),  # CR 707.2, 111.10
+    "exile_and_return": _late("exile_and_return"),  # CR 610.3
+}
