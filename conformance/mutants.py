@@ -1155,6 +1155,24 @@ def _flashback_any_time() -> list:
                                        'ignore_timing=forced is not None or alternative == "flashback",'))]
 
 
+@mutation("becoming-a-land-triggers-landfall", "finalfantasy.landfall.03")
+def _became_land_enters() -> list:
+    """A permanent that becomes a land is treated as a land entering: landfall triggers
+    (ruling finalfantasy.landfall.03: it doesn't, nothing entered the battlefield).
+
+    The ``gain_card_types`` effect also fires an ``enters_battlefield`` event for each
+    permanent it affects."""
+    from mtg_judge.engine import type_gain
+    effects = _engine()[2]
+
+    def entering(ctx: Any, eff: dict) -> None:
+        type_gain.gain_card_types(ctx, eff)
+        for obj in ctx.objects(eff["what"]):
+            ctx.game.fire_triggers({"event": "enters_battlefield", "object": obj})
+
+    return [mock.patch.dict(effects.HANDLERS, {"gain_card_types": entering})]
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 

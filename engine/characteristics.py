@@ -179,7 +179,8 @@ def colors(obj: GameObject | StackItem | None, game: "Game | None" = None) -> li
 
 
 def is_type(obj: GameObject, t: str) -> bool:
-    return t in obj.chars.types and t not in getattr(obj, "lost_card_types", ())  # engine/type_loss.py
+    return ((t in obj.chars.types or t in getattr(obj, "gained_card_types", ()))  # engine/type_gain.py
+            and t not in getattr(obj, "lost_card_types", ()))  # engine/type_loss.py
 
 
 def creature_types_state(game: "Game", obj: GameObject) -> str | None:
@@ -277,9 +278,9 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
         controller = obj.controller
     d = target.chars
     for key, want in flt.items():
-        if key == "types" and not any(t in d.types for t in want):
+        if key == "types" and not any(is_type(target, t) for t in want):  # after type-changing effects
             return False
-        if key == "not_types" and any(t in d.types for t in want):
+        if key == "not_types" and any(is_type(target, t) for t in want):
             return False
         if key == "has_adventure" and adventure.has_adventure(target) != want:  # CR 715.2a
             return False

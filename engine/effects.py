@@ -16,7 +16,7 @@ from . import delayed_triggers
 from . import endure_behold
 from . import equipment
 from . import prepare
-from . import paradigm, type_loss
+from . import paradigm, type_gain, type_loss
 from . import sagas
 from . import transform
 from .cards import CardDefinition, describe
@@ -727,9 +727,11 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
     **prepare.EFFECTS,  # become_prepared, unprepare (engine/prepare.py)
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
+    "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)
     **transform.EFFECTS,  # transform, put_onto_battlefield_transformed, meld, create_token_copy, exile_and_return
     "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)
     "paradigm_copy": paradigm.paradigm_copy,  # engine/paradigm.py
     "lose_card_types": type_loss.lose_card_types,  # layer 4 (engine/type_loss.py)
+    "gain_card_types": type_gain.gain_card_types,  # layer 4 (engine/type_gain.py)
     "put_into_graveyard": _move("graveyard"),  # "put target exiled card into its owner's graveyard"
 }

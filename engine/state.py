@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import characteristics as ch
 from . import transform
-from . import type_loss
+from . import type_gain, type_loss
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
 
@@ -50,7 +50,7 @@ def snapshot(game: "Game") -> dict:
             "damage": perm.damage,
             "counters": dict(sorted(perm.counters.items())),
             "attached_to": game.objects[perm.attached_to].card if perm.attached_to in game.objects else perm.attached_to,
-            "types": type_loss.card_types(perm),  # engine/type_loss.py
+            "types": type_gain.with_gained(type_loss.card_types(perm), perm),  # engine/type_loss.py, type_gain.py
             "subtypes": ch.subtypes(game, perm),
             "colors": ch.colors(perm, game),
             "keywords": ch.keyword_names(game, perm),

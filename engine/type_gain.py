@@ -1,0 +1,56 @@
+"""Type-changing effects that add a card type until end of turn (layer 4, CR 613.1d, 205.1b):
+"target permanent becomes a land in addition to its other types until end of turn". Needed
+for ruling finalfantasy.landfall.03: a permanent already on the battlefield that becomes a
+land doesn't enter the battlefield, so landfall ("whenever a land you control enters") doesn't
+trigger (CR 603.6a: an enters-the-battlefield ability triggers on a permanent entering).
+
+Card data: the effect ``{"type": "gain_card_types", "what": <ref>, "types": ["Land"],
+"duration": "end_of_turn"}`` (docs/FORMAT.md §11.8), logged as ``types_changed`` with
+``change: "gained_card_types"``. It mirrors engine/type_loss.py: the gained types are kept on
+the object (``gained_card_types``, a tuple replaced, never changed in place; engine/rollback.py
+copies objects' attributes); ``characteristics.is_type`` and the state's ``types`` read it; a
+new object (CR 400.7) starts without it, and the cleanup step ends it (CR 514.2). It adds
+no subtype and no ability.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .effects import Context
+    from .game import Game
+    from .objects import GameObject
+
+ATTR = "gained_card_types"
+
+
+def gain_card_types(ctx: "Context", eff: dict) -> None:
+    """The affected permanents have the listed card types too until end of turn. Nothing
+    enters the battlefield: no ``enters_battlefield`` event, no trigger."""
+    refs = []
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone != "battlefield":
+            continue
+        setattr(obj, ATTR, tuple(sorted(set(getattr(obj, ATTR, ())) | set(eff.get("types", ())))))
+        refs.append(obj.ref)
+    if refs:
+        ctx.game.log("types_changed", objects=refs, change="gained_card_types")
+
+
+def gained(obj: "GameObject") -> tuple:
+    """The card types an effect gave the object (none off the battlefield)."""
+    return getattr(obj, ATTR, ())
+
+
+def with_gained(types: list, obj: "GameObject") -> list:
+    """``types`` (the object's card types now) plus the gained ones, in the order of the CR's
+    card types list (CR 300.1) after the printed ones."""
+    return list(types) + [t for t in gained(obj) if t not in types]
+
+
+def end_of_turn(game: "Game") -> None:
+    """CR 514.2: "until end of turn" effects end in the cleanup step."""
+    for perm in game.battlefield:
+        if ATTR in perm.__dict__:
+            del perm.__dict__[ATTR]
