@@ -1660,3 +1660,17 @@ def _flicker_one_card() -> list:
     ``transform.exile_and_return`` forgets the other card."""
     from mtg_judge.engine import transform
     return [rewrite(transform, "exile_and_return", Edit("exiled.append(g.by_card[partner])", "pass"))]
+
+
+@mutation("non-dfc-returns-transformed", "712.14a")
+def _non_dfc_returns() -> list:
+    """Told to return to the battlefield transformed, a card that isn't a double-faced card
+    returns anyway (ruling finalfantasy.transform.12: it stays in exile).
+
+    ``transform.exile_and_return`` returns it as it is."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "exile_and_return",
+                    Edit("if not is_transforming_card(whole):\n                    continue",
+                         "if not is_transforming_card(whole):\n"
+                         "                    g.move(card, \"battlefield\", controller=controller, cause=eff[\"type\"])\n"
+                         "                    continue"))]

@@ -192,12 +192,54 @@ def exile_and_return(ctx: Any, eff: dict) -> None:
         if obj.zone != "battlefield":
             continue
         partner = obj.melded_with[0] if obj.melded_with is not None else None
+        controller = obj.owner if eff.get("under") == "owner" else ctx.controller
         exiled = [g.move(obj, "exile", cause=eff["type"])]
         if partner is not None:
             exiled.append(g.by_card[partner])
         for card in exiled:
-            if not card.is_token and g.objects.get(card.ref) is card and card.zone == "exile":
-                g.move(card, "battlefield", controller=ctx.controller, cause=eff["type"])
+            if card.is_token or g.objects.get(card.ref) is not card or card.zone != "exile":
+                continue
+            if eff.get("transformed"):  # CR 712.14a; finalfantasy.transform.11, .12
+                whole = whole_card(card)
+                if not is_transforming_card(whole):
+                    continue  # not a transforming double-faced card: it stays in exile
+                g.move(card, "battlefield", controller=controller, cause=eff["type"],
+                       init={"definition": whole.get_face("back"), "card_definition": whole})
+            else:
+                g.move(card, "battlefield", controller=controller, cause=eff["type"])
+
+
+def enter_as_copy(game: "Game", obj: "GameObject") -> None:
+    """The card field ``"as_enters": {"choose": "copy"}`` ("you may have this creature enter as
+    a copy of any creature on the battlefield", CR 707.2, 614.1c): as the permanent enters, its
+    controller chooses a creature (a ``choose`` with reason ``copy``: an alias, or ``no``). The
+    permanent has the copiable values of that creature's face up only: a card that copies a
+    transforming permanent is not a double-faced card (it can't transform or enter transformed,
+    CR 701.28c, 712.14a), one that copies a back face or a melded permanent has mana value 0.
+    Logs ``entered_as_copy`` (``object``, ``card``, ``copied``, ``name``) before the zone change."""
+    spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
+    if not spec or spec.get("choose") != "copy" or obj.card_definition is not None:
+        return
+    options = [o for o in game.battlefield if o is not obj and "Creature" in o.chars.types and not o.face_down]
+    if not options:
+        return
+
+    def valid(inp: dict) -> "GameObject | None":
+        choice = inp.get("choice")
+        if choice == "no":
+            return None
+        for o in options:
+            if choice in (o.card, o.ref):
+                return o
+        raise IllegalAction("invalid_choice", f"choose one of {[o.card for o in options]} or no")
+
+    src = game.decide("choose", obj.controller, "choose", valid, reason="copy", options=[o.card for o in options] + ["no"])
+    if src is None:
+        return
+    face = src.definition
+    copied = dataclasses.replace(face, layout="normal", faces=(), meld=None, face=None, is_token=False)
+    obj.definition, obj.card_definition = copied, whole_card(obj)
+    game.log("entered_as_copy", object=obj.ref, card=obj.card, copied=src.card, name=copied.name)
 
 
 # ---------------------------------------------------------------------------------------

@@ -95,6 +95,8 @@ class Zones:
         self.objects[new.ref] = new
         if not obj.is_token:
             self.by_card[obj.card] = new
+        if to == "battlefield":
+            transform.enter_as_copy(self, new)  # "you may have this enter as a copy" (FORMAT §11.6)
         self.log("zone_changed", object=obj.ref, new_object=new.ref, card=obj.card, name=new.name,
                  owner=obj.owner, **{"from": self.zone_name(frm), "to": self.zone_name(to)},
                  **({"cause": cause} if cause else {}), **({"face_down": True} if obj.face_down or new.face_down else {}),
