@@ -15,8 +15,8 @@ from . import combat
 from . import delayed_triggers
 from . import endure_behold
 from . import equipment
-from . import prepare
 from . import paradigm, type_gain, type_loss
+from . import prepare
 from . import sagas
 from . import transform
 from .cards import CardDefinition, describe
@@ -727,7 +727,6 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
     **prepare.EFFECTS,  # become_prepared, unprepare (engine/prepare.py)
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
-    "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)
     **transform.EFFECTS,  # transform, put_onto_battlefield_transformed, meld, create_token_copy, exile_and_return
     "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)
     "paradigm_copy": paradigm.paradigm_copy,  # engine/paradigm.py
