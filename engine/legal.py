@@ -480,6 +480,10 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
             for face in faces.castable_faces(obj):  # an Omen's face (engine/faces.py)
                 out += [faces.with_face(c, face)
                         for c in _cast_candidates(game, player, faces.as_cast(obj, face), sources)]
+        for obj in _distinct(o for o in p.hand if ch.is_type(o, "Land")):  # a Town's Adventure, CR 715.3
+            for face in faces.castable_faces(obj):
+                out += [faces.with_face(c, face)
+                        for c in _cast_candidates(game, player, faces.as_cast(obj, face), sources)]
         for obj in _distinct(o for o in p.graveyard if "flashback" in _keywords(o)):
             out += _cast_candidates(game, player, obj, sources, alternatives=["flashback"])
         for obj in _distinct(o for o in p.graveyard if "harmonize" in _keywords(o)):  # CR 702.180a
