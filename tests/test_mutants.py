@@ -29,13 +29,14 @@ def engine_namespaces():
     from mtg_judge.engine import graveyard_abilities, harmonize
     from mtg_judge.engine import faces
     from mtg_judge.engine import sagas
+    from mtg_judge.engine import paradigm
     mixins = {cls.__name__: cls for cls in game.Game.__mro__ if cls is not object}
     return {**mixins, "Combat": combat.Combat, "game": game, "combat": combat, "bookkeeping": bookkeeping,
             "effects": effects, "keywords": keywords, "characteristics": characteristics,
             "triggers": triggers, "HANDLERS": effects.HANDLERS, "delayed_triggers": delayed_triggers,
             "turn_records": turn_records, "ward": ward, "endure_behold": endure_behold, "state": state,
             "harmonize": harmonize, "graveyard_abilities": graveyard_abilities, "faces": faces,
-            "sagas": sagas}
+            "sagas": sagas, "paradigm": paradigm}
 
 
 def snapshot_engine():
