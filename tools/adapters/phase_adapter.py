@@ -925,7 +925,9 @@ class PhaseRun:
                              "mana", "face", "behold", "harmonize_tap"})
     #: the ``alternative`` values translated (FORMAT §11.3): phase casts a harmonize card from
     #: its graveyard with its Harmonize casting variant
-    ALTERNATIVES = frozenset({"harmonize"})
+    ALTERNATIVES = frozenset({"harmonize", "flashback"})
+    #: phase's casting variant (read off its pending cast) for each translated alternative
+    VARIANT = {"harmonize": "Harmonize", "flashback": "Flashback"}
 
     def do_cast(self, inp: dict) -> None:
         extra = sorted(k for k in inp if k not in self.CAST_FIELDS
@@ -936,10 +938,11 @@ class PhaseRun:
         oid = self.object_id(inp["card"])
         self.expect_prompt(("Priority",), None, "cast")
         zone = (self.game.object(oid) or {}).get("zone")
-        if inp.get("alternative") == "harmonize" and zone != "Graveyard":
+        alt = inp.get("alternative")
+        if alt in self.VARIANT and zone != "Graveyard":
             # phase's CastSpell names no casting variant: from another zone it would cast the
             # card some other way
-            raise Skip(f"a harmonize cast from {zone}: phase's CastSpell cannot ask for it")
+            raise Skip(f"a {alt} cast from {zone}: phase's CastSpell cannot ask for it")
         self.cast_targets = {}
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
         try:
@@ -954,8 +957,9 @@ class PhaseRun:
                 ev["modes"] = self.casting["modes"] or []
                 if self.casting.get("face"):
                     ev["face"] = self.casting["face"]
-                if self.casting.get("variant") == "Harmonize":
-                    ev["alternative"] = "harmonize"
+                for alt, variant in self.VARIANT.items():
+                    if self.casting.get("variant") == variant:
+                        ev["alternative"] = alt
                 if self.casting.get("beheld"):
                     self.note_beheld(seat, oid, ev)
         finally:
@@ -1149,15 +1153,21 @@ class PhaseRun:
             wf = self.waiting()
             kind = wf.get("type")
             data = wf.get("data") if isinstance(wf.get("data"), dict) else {}
-            variant = (data.get("pending_cast") or {}).get("casting_variant")
+            variant = ((data.get("pending_cast") or {}).get("casting_variant")
+                       or self.stack_variant(oid))
             if variant and self.casting is not None and inp.get("action") == "cast":
                 self.casting["variant"] = variant
-                if variant == "Harmonize" and inp.get("alternative") != "harmonize":
-                    # phase casts this card from the graveyard only with harmonize, which
+                wanted = self.VARIANT.get(inp.get("alternative"))
+                if variant in self.VARIANT.values() and variant != wanted:
+                    # phase casts this card from the graveyard only with this variant, which
                     # the input does not ask for; phase's CastSpell cannot ask otherwise
                     self.cancel(seat)
-                    raise Skip("phase casts the card with harmonize (its only way from the "
-                               "graveyard); a cast without it cannot be asked of phase")
+                    raise Skip(f"phase casts the card with {variant} (its only way from the "
+                               f"graveyard); a cast without it cannot be asked of phase")
+                if wanted and variant != wanted:
+                    self.cancel(seat)
+                    raise Skip(f"phase casts the card with its {variant} variant, the input "
+                               f"asks for {inp.get('alternative')}")
             if kind == "HarmonizeTapChoice":
                 if inp.get("alternative") != "harmonize":
                     self.cancel(seat)
@@ -1246,6 +1256,15 @@ class PhaseRun:
             if engine != wanted:
                 raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
                                                  f"names {wanted}")
+
+    def stack_variant(self, oid: int) -> str | None:
+        """The casting variant of the spell ``oid`` on phase's stack (``Flashback``,
+        ``Harmonize``, ...): phase's ``ManaPayment`` prompt does not repeat it."""
+        for entry in self.game.stack() or []:
+            if entry.get("id") == oid and (entry.get("kind") or {}).get("type") == "Spell":
+                variant = ((entry.get("kind") or {}).get("data") or {}).get("casting_variant")
+                return variant if variant and variant != "Normal" else None
+        return None
 
     def pin_pool_mana(self, seat: int, mana: dict) -> None:
         """The input's ``mana`` (FORMAT §3.2: exactly which pool mana pays): phase's
