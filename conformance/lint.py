@@ -354,7 +354,7 @@ class _FixtureChecker:
         else:
             names = self.aliases | (self.players if kind == "either" else set())
             expected = ("an alias or player id of the setup" if kind == "either" else "an alias of the setup") \
-                + ", alias#n, token#n, ability#n, copy#n or prepared#n"
+                + ", alias#n, token#n, ability#n or copy#n"
             if kind == "object" and ref in self.players:
                 self.problem(where, f"{ref!r} is a player: expected an object reference", expected)
             else:

@@ -1377,7 +1377,7 @@ def format_report(report: MutantsReport, examples: int = 2) -> str:
     return "\n".join(lines)
 
 
-@mutation("prepared-copy-cast-keeps-it-prepared", "strixhaven.prepare.05")
+@mutation("prepared-copy-cast-keeps-it-prepared", "722.4")
 def _prepared_stays_prepared() -> list:
     """Casting the copy of a prepare spell doesn't unprepare its permanent (rulings
     strixhaven.prepare.05, .09, .21: as it is cast, the permanent stops being prepared).
@@ -1387,7 +1387,7 @@ def _prepared_stays_prepared() -> list:
     return [replace(prepare, "cast_done", lambda game, stack_obj: None)]
 
 
-@mutation("prepared-copy-survives-its-permanent-leaving", "strixhaven.prepare.04")
+@mutation("prepared-copy-survives-its-permanent-leaving", "722")
 def _prepared_copy_stays() -> list:
     """The copy of a prepare spell stays in exile, castable, after its permanent leaves the
     battlefield (ruling strixhaven.prepare.04: it ceases to exist).
@@ -1397,7 +1397,7 @@ def _prepared_copy_stays() -> list:
     return [replace(prepare, "leaves_battlefield", lambda game, perm: None)]
 
 
-@mutation("prepared-twice-makes-a-second-copy", "strixhaven.prepare.16")
+@mutation("prepared-twice-makes-a-second-copy", "722.3")
 def _prepared_twice() -> list:
     """A prepared permanent that becomes prepared again gets a second copy of its prepare
     spell (rulings strixhaven.prepare.06, .16: it can't become prepared while it is).
@@ -1407,7 +1407,7 @@ def _prepared_twice() -> list:
     return [rewrite(prepare, "become_prepared", Edit("or perm.prepared or", "or"))]
 
 
-@mutation("prepared-copy-cast-by-its-owner", "strixhaven.prepare.10")
+@mutation("prepared-copy-cast-by-its-owner", "722.4")
 def _prepared_copy_any_player() -> list:
     """The player in whose exile the copy is (its creator) may cast it, not the permanent's
     current controller (ruling strixhaven.prepare.10).
@@ -1417,7 +1417,7 @@ def _prepared_copy_any_player() -> list:
     return [rewrite(prepare, "check_cast", Edit("if perm.controller != player:", "if obj.owner != player:"))]
 
 
-@mutation("unprepare-leaves-the-copy", "strixhaven.prepare.17")
+@mutation("unprepare-leaves-the-copy", "722")
 def _unprepare_leaves_copy() -> list:
     """An effect that unprepares a permanent leaves its copy in exile (ruling
     strixhaven.prepare.17: the copy ceases to exist).
@@ -1439,7 +1439,7 @@ def _prepared_copy_sba() -> list:
                          'getattr(o, "paradigm_copy", False) or getattr(o, "prepared_for", None)'))]
 
 
-@mutation("any-permanent-becomes-prepared", "strixhaven.prepare.15")
+@mutation("any-permanent-becomes-prepared", "722.3a")
 def _prepared_without_spell() -> list:
     """A permanent without a prepare spell becomes prepared (ruling strixhaven.prepare.15:
     it can't). ``prepare.become_prepared`` doesn't check for a prepare spell, and the copy
@@ -1451,7 +1451,7 @@ def _prepared_without_spell() -> list:
                     lambda obj: faces.card_of(obj).get_face("prepare") or faces.card_of(obj))]
 
 
-@mutation("prepare-spell-name-cannot-be-named", "strixhaven.prepare.18")
+@mutation("prepare-spell-name-cannot-be-named", "722")
 def _prepare_name() -> list:
     """A player choosing a card name can't choose a prepare spell's name (ruling
     strixhaven.prepare.18: they may).

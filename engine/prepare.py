@@ -1,7 +1,8 @@
 """Prepare (Secrets of Strixhaven): the "prepared" designation and the copy of a prepare
-spell in exile (rulings strixhaven.prepare.01–21; FORMAT §11.9). The Comprehensive Rules
-number of this mechanic could not be confirmed from the stored sources, so docstrings cite
-the rulings.
+spell in exile (CR 722; rulings strixhaven.prepare.01–21; FORMAT §11.9). The rule's text
+wasn't available: its number comes from XMage's pull requests #14846 and #15599, which quote
+CR 722.3a (only a permanent with a prepare spell can become prepared) and 722.4 (its
+controller may cast a copy of the prepare spell); docstrings cite the rulings.
 
 - "Prepared" is a designation of a permanent (ruling strixhaven.prepare.04), kept on the
   object (``GameObject.prepared``). It is not a copiable value (.12) and doesn't depend on the
