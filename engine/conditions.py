@@ -12,6 +12,13 @@ if TYPE_CHECKING:
     from .objects import GameObject
 
 
+def _card_has(card: "GameObject", quality: dict) -> bool:
+    """A card (not a permanent: its printed characteristics, CR 109.3) with every card type
+    in ``quality["types"]`` and every subtype in ``quality["subtypes"]``."""
+    return (all(t in card.chars.types for t in quality.get("types", ()))
+            and all(s in card.chars.subtypes for s in quality.get("subtypes", ())))
+
+
 def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event: dict | None = None) -> bool:
     """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
     ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
@@ -49,9 +56,8 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event
             if len(game.players[who].graveyard) < want:
                 return False
         elif key == "card_in_graveyard":  # "as long as there's a Lesson card in your graveyard"
-            from . import characteristics as ch
             who = current.controller or current.owner
-            if not any(ch.matches(game, c, want, who) for c in game.players[who].graveyard):
+            if not any(_card_has(c, want) for c in game.players[who].graveyard):
                 return False
         elif key in transform.CONDITIONS:
             if not transform.condition(game, key, want, current, gone):

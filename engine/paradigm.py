@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import characteristics as ch
 from .objects import GameObject
 
 if TYPE_CHECKING:
@@ -106,7 +107,6 @@ def targets_match(game: "Game", spell: Any, spec: dict | None, controller: str) 
     matter (strixhaven.repartee.04)."""
     if spec is None:
         return True
-    from . import characteristics as ch
     item = spell if hasattr(spell, "targets") else next((it for it in game.stack if it.obj is spell), None)
     if item is None:
         return False
