@@ -247,6 +247,7 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"Selected card not in search results", "invalid_choice"),
     (r"ChooseOneOf branch index \d+ out of range", "invalid_choice"),
     (r"A static ability prevents you from casting this spell", "cant_cast"),
+    (r"CastPreparedCopy: source not controlled by acting player", "not_controller"),
 ]
 
 #: messages whose code depends on the input they refuse: ``{message: {input action: code}}``
@@ -489,6 +490,13 @@ class PhaseRun:
         self.probing = False
         #: spell copies phase made (FORMAT §1 ``copy#N``)
         self.copies: dict[int, str] = {}
+        #: prepared permanents (FORMAT §11.9): phase object id -> ``prepared#N``, the copy of
+        #: its prepare spell it is linked to (phase keeps a ``prepared`` flag and makes the
+        #: copy only as it is cast); ``prepared_n``: the copies made so far
+        self.prepared: dict[int, str] = {}
+        self.prepared_n = 0
+        #: ``prepared#N`` -> the seat in whose exile the copy is (who created it)
+        self.prepared_by: dict[str, int] = {}
         self.searching: int | None = None
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
@@ -532,6 +540,9 @@ class PhaseRun:
 
     def object_id(self, name: str) -> int:
         """The phase object id of a card alias or current reference (``bolt``, ``bolt#2``)."""
+        for oid, ref in self.copies.items():
+            if ref == name:
+                return oid
         base = name.split("#")[0]
         for oid, alias in self.alias.items():
             if alias == base:
@@ -554,7 +565,7 @@ class PhaseRun:
     #: the fields of a setup object (FORMAT §3.1) the adapter sets up (or skips, for
     #: ``face_down`` and counters phase is not given here)
     KNOWN_OBJECT = {"alias", "card", "tapped", "damage", "counters", "controller",
-                    "summoning_sick", "attached_to", "face_down", "chosen_name"}
+                    "summoning_sick", "attached_to", "face_down", "chosen_name", "prepared"}
 
     def build(self) -> None:
         setup = self.setup
@@ -619,6 +630,15 @@ class PhaseRun:
                                    f" of a card in the {z} are not set up in phase here")
                     if z == "battlefield":
                         self._setup_permanent(o, e, seat, turn, ts)
+                        if e.get("prepared"):
+                            # phase's prepared designation (FORMAT §11.9): its own flag
+                            if (o.get("back_face") or {}).get("layout_kind") != "Prepare":
+                                raise Skip(f"{e['alias']}: phase's object has no prepare "
+                                           "spell to be prepared with")
+                            o["prepared"] = True
+                            self.prepared_n += 1
+                            self.prepared[oid] = f"prepared#{self.prepared_n}"
+                            self.prepared_by[self.prepared[oid]] = o["controller"]
                         ts += 1
                         if e.get("attached_to"):
                             attach.append((oid, e["attached_to"]))
@@ -935,6 +955,9 @@ class PhaseRun:
         if extra:
             raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
         seat = self.seat_of(inp)
+        if str(inp["card"]).startswith("prepared#"):
+            self.cast_prepared(seat, inp)
+            return
         oid = self.object_id(inp["card"])
         self.expect_prompt(("Priority",), None, "cast")
         zone = (self.game.object(oid) or {}).get("zone")
@@ -962,6 +985,43 @@ class PhaseRun:
                         ev["alternative"] = alt
                 if self.casting.get("beheld"):
                     self.note_beheld(seat, oid, ev)
+        finally:
+            self.casting = None
+
+    def cast_prepared(self, seat: int, inp: dict) -> None:
+        """Cast the copy of a prepared permanent's prepare spell (FORMAT §11.9): phase's
+        ``CastPreparedCopy`` of the permanent the copy is linked to; phase makes the copy
+        object as it casts it, which then carries the copy's reference."""
+        src = next((o for o, ref in self.prepared.items() if ref == inp["card"]), None)
+        if src is None:
+            raise Rejected("unknown_object", f"no object named {inp['card']!r} (phase has no "
+                                             "prepared permanent linked to it)")
+        if inp.get("alternative") is not None or inp.get("face") is not None:
+            raise Skip("an alternative or face for a prepared copy's cast: phase's "
+                       "CastPreparedCopy takes none")
+        self.expect_prompt(("Priority",), None, "cast")
+        self.cast_targets = {}
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None,
+                        "prepared": src}
+        try:
+            self.apply(seat, action("CastPreparedCopy", {"source": src}))
+            copy_id = next((o for o, ref in self.copies.items() if ref == inp["card"]), None)
+            if copy_id is None:
+                # phase made the copy object, still on its way to the stack (targets, cost)
+                objs = self.game.state()["state"]["objects"]
+                copy_id = next((int(k) for k, o in objs.items()
+                                if o.get("prepared_copy_source") == src
+                                and int(k) not in self.copies), None)
+                if copy_id is not None:
+                    self.copies[copy_id] = inp["card"]
+            if copy_id is None:
+                raise Skip("phase made no copy object for the prepared cast")
+            self.answer_casting(seat, copy_id, inp)
+            ev = self.casting.get("event")
+            if ev is not None:
+                ev["mana_paid"] = self.mana_paid(seat)
+                self.check_mana_paid(inp, ev["mana_paid"])
+                ev["modes"] = self.casting["modes"] or []
         finally:
             self.casting = None
 
@@ -1441,6 +1501,18 @@ class PhaseRun:
                 continue
             if kind == "ZoneChanged":
                 oid = d["object_id"]
+                if d.get("from") == "Exile" and d.get("to") == "Stack" \
+                        and oid not in self.copies and oid not in self.alias:
+                    src = (self.game.object(oid) or {}).get("prepared_copy_source")
+                    if src in self.prepared:
+                        # the copy of a prepared permanent's prepare spell, cast (§11.9)
+                        self.copies[oid] = self.prepared[src]
+                if oid in self.copies and self.copies[oid].startswith("prepared#") \
+                        and d.get("from") == "Stack":
+                    # a copy of a spell ceases to exist as it leaves the stack (CR 707.10a)
+                    out.append({"type": "copy_ceased_to_exist", "object": self.copies[oid],
+                                "card": self.copies[oid]})
+                    continue
                 old = self.ref(oid)
                 record = d.get("record") or {}
                 if oid in self.alias:
@@ -1482,6 +1554,37 @@ class PhaseRun:
                                 "card": self.card(oid), "name": record.get("name"),
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
+                if src == "battlefield" and oid in self.prepared:
+                    # the prepared permanent left: its copy ceases to exist (§11.9; phase's
+                    # flag goes with the object)
+                    ref = self.prepared.pop(oid)
+                    out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
+                                "after": "left_battlefield"})
+            elif kind == "BecamePrepared":
+                oid = d.get("object_id")
+                if oid not in self.prepared:
+                    self.prepared_n += 1
+                    self.prepared[oid] = f"prepared#{self.prepared_n}"
+                obj = self.game.object(oid) or {}
+                self.prepared_by[self.prepared[oid]] = obj.get("controller")
+                entered = any(x["type"] == "permanent_entered" and x["card"] == self.card(oid)
+                              for x in out)
+                ctrl = obj.get("controller")
+                out.append({"type": "became_prepared", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "player": self.player(ctrl) if isinstance(ctrl, int) else None,
+                            "copy": self.prepared[oid],
+                            "name": (obj.get("back_face") or {}).get("name"),
+                            "cause": "enters_prepared" if entered else "effect"})
+            elif kind == "BecameUnprepared":
+                oid = d.get("object_id")
+                ref = self.prepared.pop(oid, None)
+                cast = self.casting is not None and self.casting.get("prepared") == oid
+                out.append({"type": "unprepared", "object": self.ref(oid), "card": self.card(oid),
+                            "cause": "cast" if cast else "effect"})
+                if ref is not None and not cast:
+                    out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
+                                "after": "unprepared"})
             elif kind == "CardsRevealed":
                 names = d.get("card_names") or []
                 for oid in (d.get("card_ids") or [])[:1]:
@@ -1792,7 +1895,12 @@ class PhaseRun:
                 "hand": [self.card(o) for o in P.get("hand", [])],
                 "graveyard": [self.card(o) for o in P.get("graveyard", [])],
                 "exile": [self.card(o) for o in st.get("exile", [])
-                          if objs[str(o)].get("owner") == seat],
+                          if objs[str(o)].get("owner") == seat]
+                # the copy of a prepared permanent's prepare spell (FORMAT §11.9): phase
+                # keeps a flag on the permanent and makes the copy object only as it is cast
+                + [ref for pid, ref in self.prepared.items()
+                   if self.prepared_by.get(ref) == seat
+                   and (objs.get(str(pid)) or {}).get("prepared")],
                 "mana_pool": pool,
                 "lands_played": P.get("lands_played_this_turn", 0),
                 "lost": (P.get("status") or {}).get("type") not in (None, "Active")
@@ -1823,6 +1931,10 @@ class PhaseRun:
                      "token": oid in self.tokens}
             if "Creature" in types:
                 entry["power"], entry["toughness"] = o.get("power"), o.get("toughness")
+            if o.get("prepared"):
+                entry["prepared"] = True
+                if oid in self.prepared:
+                    entry["prepared_copy"] = self.prepared[oid]
             battlefield[key] = entry
         stack = []
         for item in st.get("stack", []):
@@ -1831,7 +1943,8 @@ class PhaseRun:
                 continue
             entry = {"object": self.ref(oid), "card": self.card(oid),
                      "kind": "ability" if oid in self.abilities else "spell",
-                     "controller": self.player(item["controller"])}
+                     "controller": self.player(item["controller"]),
+                     "targets": self.stack_targets(oid)}
             if oid in self.abilities and isinstance(item.get("source_id"), int):
                 entry["source"] = self.ability_sources.get(oid) or self.ref(item["source_id"])
             elif oid not in self.abilities:
@@ -1879,12 +1992,14 @@ class PhaseRun:
         return (self.game.state(), len(self.events), dict(self.count), dict(self.tokens),
                 dict(self.abilities), set(self.stack_seen), self.ability_count, self.step,
                 self.turn, copy.deepcopy(self.targets), dict(self.x_values),
-                dict(self.faces_cast), self.searching, self.last_resolved, dict(self.copies))
+                dict(self.faces_cast), self.searching, self.last_resolved, dict(self.copies),
+                dict(self.prepared), self.prepared_n, dict(self.prepared_by))
 
     def restore(self, saved: tuple) -> None:
         state, n, self.count, self.tokens, self.abilities, self.stack_seen, \
             self.ability_count, self.step, self.turn, self.targets, self.x_values, \
-            self.faces_cast, self.searching, self.last_resolved, self.copies = saved
+            self.faces_cast, self.searching, self.last_resolved, self.copies, \
+            self.prepared, self.prepared_n, self.prepared_by = saved
         self.game = self.engine.load_game(state)
         del self.events[n:]
         self.pending_activation = None
@@ -1900,6 +2015,7 @@ class PhaseRun:
         other.stack_seen = set(self.stack_seen)
         other.faces_cast = dict(self.faces_cast)
         other.copies = dict(self.copies)
+        other.prepared, other.prepared_by = dict(self.prepared), dict(self.prepared_by)
         other.ability_sources = dict(self.ability_sources)
         other.x_values = dict(self.x_values)
         return other
