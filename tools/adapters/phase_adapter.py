@@ -1544,6 +1544,12 @@ class PhaseRun:
                     # names the card it becomes, the main face everywhere but the stack
                     self.faces_cast.pop(oid, None)
                     name = self.face_main.get(name, name)
+                if src == "battlefield" and oid in self.prepared:
+                    # the prepared permanent leaves: its copy ceases to exist (§11.9: phase
+                    # has no copy object before the cast, its flag goes with the permanent)
+                    ref = self.prepared.pop(oid)
+                    out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
+                                "after": "left_battlefield"})
                 out.append({"type": "zone_changed", "object": old, "new_object": new,
                             "card": self.card(oid), "name": name,
                             "owner": self.player(owner) if isinstance(owner, int) else None,
@@ -1554,12 +1560,6 @@ class PhaseRun:
                                 "card": self.card(oid), "name": record.get("name"),
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
-                if src == "battlefield" and oid in self.prepared:
-                    # the prepared permanent left: its copy ceases to exist (§11.9; phase's
-                    # flag goes with the object)
-                    ref = self.prepared.pop(oid)
-                    out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
-                                "after": "left_battlefield"})
             elif kind == "BecamePrepared":
                 oid = d.get("object_id")
                 if oid not in self.prepared:
