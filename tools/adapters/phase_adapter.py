@@ -198,7 +198,7 @@ PREVIOUS_STEP = {"upkeep": "Untap", "draw": "Upkeep", "precombat_main": "Draw",
 ZONE_NAME = {"Library": "library", "Hand": "hand", "Graveyard": "graveyard",
              "Exile": "exile", "Battlefield": "battlefield", "Stack": "stack",
              "Command": "command"}
-COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
+COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1", "lore": "lore"}  # phase: CounterType, lore by name
 COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
 
 #: keyword abilities that are triggered abilities -> their trigger event (FORMAT §6, §11.4)
@@ -1560,6 +1560,14 @@ class PhaseRun:
                                 "card": self.card(oid), "name": record.get("name"),
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
+            elif kind == "Transformed":
+                # a transforming permanent turned over (FORMAT §11.6): the same object, the
+                # name of the face now up
+                oid = d.get("object_id")
+                obj = self.game.object(oid) or {}
+                out.append({"type": "transformed", "object": self.ref(oid), "card": self.card(oid),
+                            "name": obj.get("name"),
+                            "face": "back" if obj.get("transformed") else "front"})
             elif kind == "BecamePrepared":
                 oid = d.get("object_id")
                 if oid not in self.prepared:
@@ -1931,6 +1939,8 @@ class PhaseRun:
                      "token": oid in self.tokens}
             if "Creature" in types:
                 entry["power"], entry["toughness"] = o.get("power"), o.get("toughness")
+            if o.get("transformed"):
+                entry["face"] = "back"  # FORMAT §11.6: absent with the front face up
             if o.get("prepared"):
                 entry["prepared"] = True
                 if oid in self.prepared:
