@@ -522,6 +522,17 @@ class PhaseRun:
         n = self.count.get(oid, 1)
         return alias if n == 1 else f"{alias}#{n}"
 
+    def card_data(self, name: Any) -> dict:
+        """Our card file (FORMAT §5) for the name phase gives an object: a card's, or the
+        face's (a transformed permanent is named by its back face, §5.1)."""
+        if name in self.cards:
+            return self.cards[name]
+        for c in self.cards.values():
+            for f in c.get("faces", ()):
+                if f.get("name") == name:
+                    return f
+        return {}
+
     def card(self, oid: int) -> str:
         return self.tokens.get(oid) or self.copies.get(oid) or self.abilities.get(oid) \
             or self.alias.get(oid) or f"phase#{oid}"
@@ -1058,7 +1069,7 @@ class PhaseRun:
             raise Skip(f"activating an ability of a token ({self.tokens[oid]}) is not "
                        "translated for phase")
         card_name = self.game.object(oid)["name"] if oid is not None else None
-        ours = [a for a in self.cards.get(card_name, {}).get("abilities", [])]
+        ours = [a for a in self.card_data(card_name).get("abilities", [])]
         index = inp.get("ability", 0)
         if not isinstance(index, int):
             raise Skip(f"ability {index!r} (not an index into the card's abilities) is not "
@@ -1110,7 +1121,7 @@ class PhaseRun:
         """The index in our card file's ``abilities`` of the card's k-th ability of ``kinds``
         (phase numbers its abilities its own way; the k-th of a kind is the same ability)."""
         obj = self.game.object(oid) or {}
-        ours = self.cards.get(obj.get("name"), {}).get("abilities", [])
+        ours = self.card_data(obj.get("name")).get("abilities", [])
         found = [i for i, a in enumerate(ours) if a.get("kind") in kinds]
         return found[k] if k < len(found) else k
 
@@ -1120,7 +1131,7 @@ class PhaseRun:
         source. phase's stack entry does not say which ability created it: any other source is
         skipped."""
         obj = self.game.object(oid) or {}
-        card = self.cards.get(obj.get("name"), {})
+        card = self.card_data(obj.get("name"))
         kws = [kw if isinstance(kw, str) else kw.get("keyword") for kw in card.get("keywords", [])]
         found = [k for k in kws if k in DELAYED_BY_KEYWORD]
         printed = [a for a in card.get("abilities", []) if "delayed" in json.dumps(a)]
@@ -1137,7 +1148,7 @@ class PhaseRun:
         is named by the keyword; a printed one by its index in our card file and the
         ``event`` of that ability's trigger."""
         obj = self.game.object(oid) or {}
-        card = self.cards.get(obj.get("name"), {})
+        card = self.card_data(obj.get("name"))
         words = str(description or "").split(" ")
         names = [kw if isinstance(kw, str) else kw.get("keyword")
                  for kw in card.get("keywords", [])]
