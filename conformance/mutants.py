@@ -1070,10 +1070,10 @@ def _job_select_attach_first() -> list:
     finalfantasy.job-select.01, .03: the token is created, then the Equipment is attached),
     so there is nothing to attach it to.
 
-    ``equipment.JOB_SELECT`` has its two effects in the reverse order."""
-    from mtg_judge.engine import equipment
-    ab = dict(equipment.JOB_SELECT, effects=list(reversed(equipment.JOB_SELECT["effects"])))
-    return [mock.patch.object(equipment, "JOB_SELECT", ab)]
+    ``job_select.JOB_SELECT`` has its two effects in the reverse order."""
+    from mtg_judge.engine import job_select
+    ab = dict(job_select.JOB_SELECT, effects=list(reversed(job_select.JOB_SELECT["effects"])))
+    return [mock.patch.object(job_select, "JOB_SELECT", ab)]
 
 
 @mutation("job-select-no-token-without-the-equipment", "702.182a")
@@ -1081,20 +1081,20 @@ def _job_select_needs_equipment() -> list:
     """Job select creates no Hero token when the Equipment has left the battlefield (ruling
     finalfantasy.job-select.02: the token is still created).
 
-    ``equipment.JOB_SELECT`` runs its effects only while its source is on the battlefield."""
-    from mtg_judge.engine import equipment
+    ``job_select.JOB_SELECT`` runs its effects only while its source is on the battlefield."""
+    from mtg_judge.engine import job_select
     effects = _engine()[2]
 
     def only_with_source(ctx: Any, eff: dict) -> None:
         if ctx.objects("self"):
             effects.run(ctx, eff["then"])
 
-    ab = dict(equipment.JOB_SELECT, effects=[{"type": "mutant_if_source", "then": equipment.JOB_SELECT["effects"]}])
-    return [mock.patch.object(equipment, "JOB_SELECT", ab),
+    ab = dict(job_select.JOB_SELECT, effects=[{"type": "mutant_if_source", "then": job_select.JOB_SELECT["effects"]}])
+    return [mock.patch.object(job_select, "JOB_SELECT", ab),
             mock.patch.dict(effects.HANDLERS, {"mutant_if_source": only_with_source})]
 
 
-@mutation("job-select-attaches-to-the-first-hero", "finalfantasy.job-select.06")
+@mutation("job-select-attaches-to-the-first-hero", "702.182a")
 def _attach_first_host() -> list:
     """An attach effect that names two creatures (two Hero tokens under Doubling Season)
     attaches to the first without asking its controller (ruling finalfantasy.job-select.06:
@@ -1120,7 +1120,7 @@ def _equipment_dies() -> list:
                     Edit("perm.attached_to = None", 'game.move(perm, "graveyard", cause="state_based_action")'))]
 
 
-@mutation("trigger-filter-ignores-card-types", "finalfantasy.landfall.01")
+@mutation("trigger-filter-ignores-card-types", "603.2")
 def _landfall_any_permanent() -> list:
     """A triggered ability on a permanent entering ignores the card types of its filter:
     landfall ("whenever a land you control enters") triggers on any permanent entering
@@ -1155,7 +1155,7 @@ def _flashback_any_time() -> list:
                                        'ignore_timing=forced is not None or alternative == "flashback",'))]
 
 
-@mutation("becoming-a-land-triggers-landfall", "finalfantasy.landfall.03")
+@mutation("becoming-a-land-triggers-landfall", "603.6a")
 def _became_land_enters() -> list:
     """A permanent that becomes a land is treated as a land entering: landfall triggers
     (ruling finalfantasy.landfall.03: it doesn't, nothing entered the battlefield).

@@ -9,7 +9,8 @@ Card data (FORMAT §11.8):
   "creature", "filter": {"controller": "you"}}`` and the effect ``attach`` (CR 702.6a:
   "[Cost]: Attach this permanent to target creature you control. Activate only as a
   sorcery.");
-- job select is the keyword ``"job_select"``: the triggered ability :data:`JOB_SELECT`.
+- job select is the keyword ``"job_select"``: the triggered ability ``JOB_SELECT`` of
+  engine/job_select.py (a module of its own: engine/keywords.py imports it).
 
 The effect ``{"type": "attach", "what": R, "to": R}`` attaches the permanent ``what`` to the
 creature ``to`` (CR 701.3a). Nothing happens if the Equipment has left the battlefield (the
@@ -35,21 +36,6 @@ if TYPE_CHECKING:
     from .effects import Context
     from .game import Game
     from .objects import GameObject
-
-#: CR 702.182a: "When this Equipment enters, create a 1/1 colorless Hero creature token,
-#: then attach this to it." The token is created even if the Equipment has left the
-#: battlefield (finalfantasy.job-select.02); it enters as a 1/1, then the Equipment is
-#: attached (finalfantasy.job-select.03).
-JOB_SELECT = {
-    "kind": "triggered",
-    "trigger": {"event": "enters_battlefield", "object": "self"},
-    "effects": [
-        {"type": "create_token", "count": 1,
-         "token": {"name": "Hero", "types": ["Creature"], "subtypes": ["Hero"], "colors": [],
-                   "power": 1, "toughness": 1, "keywords": []}},
-        {"type": "attach", "what": "self", "to": "created_tokens"},
-    ],
-}
 
 
 def is_equipment(obj: "GameObject") -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import bookkeeping, equipment, ward
+from . import bookkeeping, job_select, ward
 
 
 def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
@@ -39,8 +39,8 @@ def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
             out.append(("increment", bookkeeping.INCREMENT))
         elif name == "ward":  # CR 702.21a (engine/ward.py)
             out.append(("ward", ward.ward_ability(kw)))
-        elif name == "job_select":  # CR 702.182a (engine/equipment.py)
-            out.append(("job_select", equipment.JOB_SELECT))
+        elif name == "job_select":  # CR 702.182a (engine/job_select.py)
+            out.append(("job_select", job_select.JOB_SELECT))
         elif name == "mobilize":
             out.append(("mobilize", mobilize_ability(kw.get("n", 1))))
         elif name == "echo":
