@@ -1173,6 +1173,118 @@ def _became_land_enters() -> list:
     return [mock.patch.dict(effects.HANDLERS, {"gain_card_types": entering})]
 
 
+# Job select, Equipment, landfall and flashback (Final Fantasy; FORMAT §11.8)
+
+
+@mutation("job-select-attaches-before-creating-the-token", "702.182a")
+def _job_select_attach_first() -> list:
+    """Job select attaches the Equipment first and creates the Hero token after (rulings
+    finalfantasy.job-select.01, .03: the token is created, then the Equipment is attached),
+    so there is nothing to attach it to.
+
+    ``equipment.JOB_SELECT`` has its two effects in the reverse order."""
+    from mtg_judge.engine import equipment
+    ab = dict(equipment.JOB_SELECT, effects=list(reversed(equipment.JOB_SELECT["effects"])))
+    return [mock.patch.object(equipment, "JOB_SELECT", ab)]
+
+
+@mutation("job-select-no-token-without-the-equipment", "702.182a")
+def _job_select_needs_equipment() -> list:
+    """Job select creates no Hero token when the Equipment has left the battlefield (ruling
+    finalfantasy.job-select.02: the token is still created).
+
+    ``equipment.JOB_SELECT`` runs its effects only while its source is on the battlefield."""
+    from mtg_judge.engine import equipment
+    effects = _engine()[2]
+
+    def only_with_source(ctx: Any, eff: dict) -> None:
+        if ctx.objects("self"):
+            effects.run(ctx, eff["then"])
+
+    ab = dict(equipment.JOB_SELECT, effects=[{"type": "mutant_if_source", "then": equipment.JOB_SELECT["effects"]}])
+    return [mock.patch.object(equipment, "JOB_SELECT", ab),
+            mock.patch.dict(effects.HANDLERS, {"mutant_if_source": only_with_source})]
+
+
+@mutation("job-select-attaches-to-the-first-hero", "finalfantasy.job-select.06")
+def _attach_first_host() -> list:
+    """An attach effect that names two creatures (two Hero tokens under Doubling Season)
+    attaches to the first without asking its controller (ruling finalfantasy.job-select.06:
+    to only one of them; the controller chooses which).
+
+    ``equipment.attach`` never asks the ``attach_to`` choice."""
+    from mtg_judge.engine import equipment
+    effects = _engine()[2]
+    late = {"attach": lambda ctx, eff: equipment.attach(ctx, eff)}
+    return [mock.patch.dict(effects.HANDLERS, late),
+            rewrite(equipment, "attach", Edit("if len(hosts) > 1:", "if False:"))]
+
+
+@mutation("equipment-dies-with-its-creature", "704.5n")
+def _equipment_dies() -> list:
+    """An Equipment whose creature left the battlefield is put into its owner's graveyard,
+    like an Aura (CR 301.5c, 704.5n; ruling finalfantasy.job-select.04: it stays on the
+    battlefield, unattached).
+
+    ``equipment.unattach_illegal`` moves the Equipment to the graveyard."""
+    from mtg_judge.engine import equipment
+    return [rewrite(equipment, "unattach_illegal",
+                    Edit("perm.attached_to = None", 'game.move(perm, "graveyard", cause="state_based_action")'))]
+
+
+@mutation("trigger-filter-ignores-card-types", "finalfantasy.landfall.01")
+def _landfall_any_permanent() -> list:
+    """A triggered ability on a permanent entering ignores the card types of its filter:
+    landfall ("whenever a land you control enters") triggers on any permanent entering
+    (rulings finalfantasy.landfall.01, .02: only a land).
+
+    ``triggers._object_ok`` drops ``types`` from the filter."""
+    from mtg_judge.engine import triggers
+    return [rewrite(triggers, "_object_ok", Edit(
+        "return ch.matches(game, obj, spec, source.controller, source)",
+        "return ch.matches(game, obj, {k: v for k, v in spec.items() if k != 'types'}, source.controller, source)"))]
+
+
+@mutation("flashback-pays-the-mana-cost", "702.34a")
+def _flashback_mana_cost() -> list:
+    """A spell cast with flashback costs its mana cost, not its flashback cost (rulings
+    finalfantasy.flashback.01, .06: the total cost starts from the flashback cost).
+
+    ``Game._total_cost`` takes the mana cost for flashback."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_total_cost", Edit('cost = ManaCost.parse(kws["flashback"]["cost"])',
+                                              "cost = d.mana_cost"))]
+
+
+@mutation("flashback-ignores-timing", "702.34a")
+def _flashback_any_time() -> list:
+    """A sorcery cast with flashback may be cast any time its controller has priority
+    (rulings finalfantasy.flashback.02, .05: timing permissions still apply).
+
+    ``Game.cast`` ignores timing for a flashback cast."""
+    Game = _engine()[0]
+    return [rewrite(Game, "cast", Edit("ignore_timing=forced is not None,",
+                                       'ignore_timing=forced is not None or alternative == "flashback",'))]
+
+
+@mutation("becoming-a-land-triggers-landfall", "finalfantasy.landfall.03")
+def _became_land_enters() -> list:
+    """A permanent that becomes a land is treated as a land entering: landfall triggers
+    (ruling finalfantasy.landfall.03: it doesn't, nothing entered the battlefield).
+
+    The ``gain_card_types`` effect also fires an ``enters_battlefield`` event for each
+    permanent it affects."""
+    from mtg_judge.engine import type_gain
+    effects = _engine()[2]
+
+    def entering(ctx: Any, eff: dict) -> None:
+        type_gain.gain_card_types(ctx, eff)
+        for obj in ctx.objects(eff["what"]):
+            ctx.game.fire_triggers({"event": "enters_battlefield", "object": obj})
+
+    return [mock.patch.dict(effects.HANDLERS, {"gain_card_types": entering})]
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 
