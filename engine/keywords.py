@@ -41,8 +41,6 @@ def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
             out.append(("ward", ward.ward_ability(kw)))
         elif name == "job_select":  # CR 702.182a (engine/job_select.py)
             out.append(("job_select", job_select.JOB_SELECT))
-        elif name == "job_select":  # CR 702.182a (engine/equipment.py)
-            out.append(("job_select", equipment.JOB_SELECT))
         elif name == "mobilize":
             out.append(("mobilize", mobilize_ability(kw.get("n", 1))))
         elif name == "echo":

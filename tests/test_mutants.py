@@ -30,7 +30,6 @@ def engine_namespaces():
     from mtg_judge.engine import faces
     from mtg_judge.engine import sagas
     from mtg_judge.engine import paradigm
-    from mtg_judge.engine import equipment, type_gain
     from mtg_judge.engine import equipment, job_select, type_gain
     mixins = {cls.__name__: cls for cls in game.Game.__mro__ if cls is not object}
     return {**mixins, "Combat": combat.Combat, "game": game, "combat": combat, "bookkeeping": bookkeeping,
