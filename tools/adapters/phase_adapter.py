@@ -202,7 +202,8 @@ COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1", "lore": "lore"}  # phase: CounterT
 COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
 
 #: keyword abilities that are triggered abilities -> their trigger event (FORMAT §6, §11.4)
-KEYWORD_TRIGGER = {"mobilize": "attacks", "increment": "spell_cast"}
+KEYWORD_TRIGGER = {"mobilize": "attacks", "increment": "spell_cast",
+                   "job_select": "enters_battlefield"}
 #: phase's keyword triggers without a printed definition (``provenance``) -> ability, trigger
 SYNTHETIC_TRIGGER = {"Storm": ("storm", "cast_self")}
 #: keywords whose triggered ability creates a delayed triggered ability (FORMAT §11.4)
@@ -846,8 +847,14 @@ class PhaseRun:
                     occurrence = ((ability["trigger_definition_ref"].get("occurrence")
                                    or {}).get("data") or {})
                     k = occurrence.get("printed_index", 0) if isinstance(occurrence, dict) else 0
-                    ev["ability"], ev["trigger"] = self.our_trigger(src, k or 0,
-                                                                    ability.get("description"))
+                    chapter = self.saga_chapter(src, k or 0)
+                    if chapter is not None:
+                        # a Saga's chapter ability (FORMAT §11.8 Sagas): phase's trigger
+                        # definition says its chapter; ours is the chapter ability listing it
+                        ev["ability"], ev["trigger"], ev["chapter"] = chapter
+                    else:
+                        ev["ability"], ev["trigger"] = self.our_trigger(
+                            src, k or 0, ability.get("description"))
                 self.events.append(ev)
                 self.events.append({"type": "ability_put_on_stack", "controller": ctrl,
                                     "object": ref, "card": ref, "targets": targets})
@@ -1142,6 +1149,25 @@ class PhaseRun:
         raise Skip(f"a delayed trigger of {obj.get('name')}: phase does not say which ability "
                    "created it")
 
+    def saga_chapter(self, oid: int, k: int) -> tuple[int, str, int] | None:
+        """``(ability, "chapter", chapter)`` when phase's k-th trigger definition of the
+        object is a Saga chapter (its ``saga_chapter``), else ``None``."""
+        obj = self.game.object(oid) or {}
+        defs = obj.get("trigger_definitions") or []
+        if not 0 <= k < len(defs):
+            return None
+        d = defs[k].get("definition", defs[k]) if isinstance(defs[k], dict) else {}
+        n = d.get("saga_chapter") if isinstance(d, dict) else None
+        if not isinstance(n, int):
+            return None
+        ours = self.card_data(obj.get("name")).get("abilities", [])
+        index = next((i for i, a in enumerate(ours) if a.get("kind") == "chapter"
+                      and n in (a.get("chapters") or [])), None)
+        if index is None:
+            raise Skip(f"{obj.get('name')}: phase's chapter {n} trigger has no chapter ability "
+                       "in the card file")
+        return index, "chapter", n
+
     def our_trigger(self, oid: int, k: int, description: Any) -> tuple[Any, Any]:
         """``ability`` and ``trigger`` (FORMAT §6) of the k-th triggered ability phase
         parsed on an object: a keyword's trigger (phase describes it as "Mobilize — ...")
@@ -1155,7 +1181,7 @@ class PhaseRun:
         names = [n for n in names if isinstance(n, str) and n in KEYWORD_TRIGGER]
         printed = [a for a in card.get("abilities", []) if a.get("kind") == "triggered"]
         for name in names:
-            if words[0].lower() == name.replace("_", " ") or (len(names) == 1 and not printed):
+            if str(description or "").lower().startswith(name.replace("_", " ")) or (len(names) == 1 and not printed):
                 # phase's description names the keyword ("Mobilize — ..."), or it is the
                 # card's only triggered ability (increment: phase shows its reminder text)
                 return name, KEYWORD_TRIGGER[name]
@@ -1550,10 +1576,12 @@ class PhaseRun:
                 name = record.get("name")
                 if src == "library" and dst != "library":
                     self.note_found(out, oid)
+                cause = None
                 if src == "stack" and dst != "stack":
                     # phase's record names the object that left (the Omen spell); FORMAT §5.1
                     # names the card it becomes, the main face everywhere but the stack
-                    self.faces_cast.pop(oid, None)
+                    if self.faces_cast.pop(oid, None) == "adventure" and dst == "exile":
+                        cause = "adventure"  # an Adventure exiled as it resolves (§11.7)
                     name = self.face_main.get(name, name)
                 if src == "battlefield" and oid in self.prepared:
                     # the prepared permanent leaves: its copy ceases to exist (§11.9: phase
@@ -1564,7 +1592,7 @@ class PhaseRun:
                 out.append({"type": "zone_changed", "object": old, "new_object": new,
                             "card": self.card(oid), "name": name,
                             "owner": self.player(owner) if isinstance(owner, int) else None,
-                            "from": src, "to": dst})
+                            "from": src, "to": dst, **({"cause": cause} if cause else {})})
                 if dst == "battlefield":
                     ctrl = record.get("controller", owner)
                     out.append({"type": "permanent_entered", "object": new,
