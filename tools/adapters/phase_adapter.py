@@ -249,6 +249,8 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"ChooseOneOf branch index \d+ out of range", "invalid_choice"),
     (r"A static ability prevents you from casting this spell", "cant_cast"),
     (r"CastPreparedCopy: source not controlled by acting player", "not_controller"),
+    (r"Card is not in a castable zone", "not_in_hand"),
+    (r"Must choose at least \d+ modes, got 0", "invalid_mode"),
 ]
 
 #: messages whose code depends on the input they refuse: ``{message: {input action: code}}``
