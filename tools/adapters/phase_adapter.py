@@ -40,8 +40,13 @@ loaded at the end of the step before it (``draw`` for ``precombat_main``,
 events of that step change are kept (``step_began``, untaps, draws, triggers); the two
 passes are not reported. A starting mana pool is put into phase's pool (one unit per mana,
 no source, no restriction) once the step has begun, since beginning it empties pools.
-Setups that this cannot express are skipped: more than two
-players, counters other than +1/+1 and -1/-1, an Aura attached to a
+A battlefield entry's ``prepared`` (FORMAT §11.9) sets phase's own ``prepared`` flag on
+the permanent (phase makes no copy object until the copy is cast: the adapter names the copy
+``prepared#N`` in entry order). Setups that this cannot express are skipped: more than two
+players, counters other than +1/+1, -1/-1 and lore (phase's ``lore`` counter type), a
+``transformed`` permanent (phase keeps a transformed permanent as the back face's
+characteristics with the front in ``back_face``, trigger-instance bookkeeping included: the
+adapter does not rebuild that by hand), an Aura attached to a
 permanent of another player's list, a start in ``cleanup`` or in a combat damage step, any
 field of a card outside the battlefield but its alias and card (a suspended card's time
 counters in exile), and any setup-object field not listed in ``KNOWN_OBJECT``. A
@@ -73,6 +78,12 @@ cost holds a Behold (``DecideOptionalCost {pay: true}``; without ``behold``, ``p
 which for "behold or pay {1}" adds the {1}) and its ``PayCost`` Behold prompt
 (``SelectCards`` with the beheld card or permanent); a mandatory behold the input does not
 give is ``cannot_pay``, a ``behold`` on a card phase asks none for ``invalid_alternative``.
+``alternative: "flashback"`` is the same graveyard ``CastSpell``, phase's ``Flashback``
+casting variant (read off its stack entry: the ``ManaPayment`` prompt does not repeat it);
+a graveyard cast without ``alternative`` that phase can only make a flashback cast is
+skipped. A ``cast`` of ``prepared#N`` (FORMAT §11.9) is ``CastPreparedCopy`` of the prepared
+permanent linked to that copy (``unknown_object`` when none is), answered like any cast;
+the copy object phase makes carries the copy's reference.
 Any other ``cast`` field (other ``alternative`` values, kicker, buyback, ...) is not
 translated: the case is skipped, never cast as if the field were absent.
 ``choose`` answers: ``yes``/``no`` an ``OptionalEffectChoice`` (``DecideOptionalEffect
@@ -114,14 +125,27 @@ is none), ``Milled`` (the ``cause: "mill"`` of its zone change),
 ``PlayerPerformedAction`` ``ShuffledLibrary`` -> ``library_shuffled``, ``SpellCopied`` ->
 ``spell_copied`` (the copy is ``copy#N``; its targets are those phase's stack holds for it,
 after a ``choose_targets`` answering phase's ``CopyRetarget`` prompt with ``ChooseTarget``),
-``PlayerLost``,
+``Transformed`` -> ``transformed`` (``face`` read off phase's ``transformed`` flag; an
+``enters transformed`` is phase's zone change with the front face's name then a
+``Transformed``, reported as phase makes it), ``BecamePrepared`` -> ``became_prepared``
+(``copy`` the ``prepared#N`` the adapter names, ``name`` phase's ``back_face``, ``cause``
+``enters_prepared`` when the permanent entered in the same batch of events, else
+``effect``), ``BecameUnprepared`` -> ``unprepared`` (``cause: "cast"`` inside the copy's
+cast; otherwise ``effect``, followed by ``copy_ceased_to_exist`` ``after: "unprepared"``);
+``copy_ceased_to_exist`` is also logged for a prepared copy leaving the stack and, ``after:
+"left_battlefield"``, before the zone change of a prepared permanent leaving the battlefield
+(phase has no copy object then: these are read off its flag). An Adventure moving stack ->
+exile as it resolves has ``cause: "adventure"``. ``PlayerLost``,
 ``GameOver``, ... Two events are read off phase's state, as phase records them without an
 event: ``beheld`` for a behold cost (the spell's ``cost_paid_object`` on phase's stack,
 logged before ``spell_cast``) and ``card_name_chosen`` (the ``CardName`` that phase's
 ``chosen_attributes`` holds once it has its ``NamedChoice`` answer). A triggered ability put on phase's stack is ``ability_triggered`` with
 ``ability`` and ``trigger`` from our card file's ability of the same rank (its trigger's
 ``event``), a keyword's name and event for a keyword trigger (mobilize: ``attacks``;
-increment: ``spell_cast``; storm, from phase's ``provenance``: ``cast_self``), or
+increment: ``spell_cast``; job select: ``enters_battlefield``; storm, from phase's
+``provenance``: ``cast_self``), a Saga chapter's ``trigger: "chapter"`` with ``chapter`` (the
+``saga_chapter`` of phase's trigger definition; ``ability`` the card file's chapter ability
+listing it), or
 ``delayed: true`` for one with no printed trigger definition (``trigger`` from the event
 phase says triggered it). A spell cast as a face has ``face`` in ``spell_cast`` and in the
 state's stack entry; the ``zone_changed`` that takes it off the stack names the main face
@@ -137,7 +161,10 @@ translated as ``destroyed``, never as an invented ``state_based_action`` event.
 
 State (FORMAT §4) is read from ``Game.state()`` at the end: zones, life, battlefield objects
 with phase's own computed power, toughness, keywords, colors and types, the stack (an
-ability's ``source`` as it was when the ability was put on the stack), the cards of a hand
+ability's ``source`` as it was when the ability was put on the stack, and each entry's
+``targets``), a back-face-up permanent's ``face: "back"``, a prepared permanent's
+``prepared`` / ``prepared_copy`` and its copy listed in its creator's exile (read off phase's
+``prepared`` flag), the cards of a hand
 phase lists in ``public_revealed_cards`` (``revealed``; phase's list is of cards made
 public, and keeps a card after the spell it was revealed for has left the stack, where
 FORMAT §11.5 ends it), and the game result. Checkpoints (capability ``checkpoints``) are states read the same way after an
