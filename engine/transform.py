@@ -31,12 +31,12 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .errors import IllegalAction
+from .errors import IllegalAction, ScenarioError
+from .objects import GameObject
 
 if TYPE_CHECKING:
     from .cards import CardDefinition
     from .game import Game
-    from .objects import GameObject
 
 
 def is_transforming_card(card: "CardDefinition | None") -> bool:
@@ -127,7 +127,6 @@ def put_onto_battlefield_transformed(ctx: Any, eff: dict) -> None:
 def setup_transformed(obj: "GameObject", path: str) -> None:
     """A setup battlefield entry with ``"transformed": true``: the permanent has its back face
     up. Raises ScenarioError when the card isn't a transforming double-faced card."""
-    from .errors import ScenarioError
     card = whole_card(obj)
     if not is_transforming_card(card):
         raise ScenarioError(f"{path}.transformed", f"{card.name} is not a transforming double-faced card")
@@ -163,7 +162,6 @@ def create_token_copy(ctx: Any, eff: dict) -> None:
     (ruling finalfantasy.transform.13; it may transform later). A copy of a melded permanent
     has only the melded face's characteristics, and so mana value 0 (ruling
     finalfantasy.meld.10). Logs ``token_created`` (the name of the face up)."""
-    from .objects import GameObject
     g = ctx.game
     for src in ctx.objects(eff["what"]):
         if src.zone != "battlefield" or src.face_down:
@@ -290,7 +288,6 @@ def meld(game: "Game", exiled: list, controller: str) -> "GameObject | None":
     exile). Logs a ``zone_changed`` exile → battlefield for each card (both with the new
     permanent as ``new_object``, ``"melded": true``), ``melded`` (``object``, ``card``,
     ``cards``, ``name``), then ``permanent_entered`` once."""
-    from .objects import GameObject
     if len(exiled) != 2:
         return None
     a, b = exiled
@@ -331,7 +328,6 @@ def partner_leaves(game: "Game", old: "GameObject", to: str, position: str, caus
     battlefield is two cards, both put into the new zone; the other card becomes a new object
     there too (front face up, CR 712.8a). Called by ``Zones.move`` after the first card's
     move. A melded permanent going to the battlefield or the stack isn't modelled."""
-    from .objects import GameObject
     alias, card = old.melded_with
     game.incarnation[alias] += 1
     zone = to if to not in ("battlefield", "stack") else "exile"
