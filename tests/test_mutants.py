@@ -30,6 +30,7 @@ def engine_namespaces():
     from mtg_judge.engine import faces
     from mtg_judge.engine import sagas
     from mtg_judge.engine import paradigm
+    from mtg_judge.engine import prepare
     from mtg_judge.engine import equipment, job_select, type_gain
     mixins = {cls.__name__: cls for cls in game.Game.__mro__ if cls is not object}
     return {**mixins, "Combat": combat.Combat, "game": game, "combat": combat, "bookkeeping": bookkeeping,
@@ -37,7 +38,8 @@ def engine_namespaces():
             "triggers": triggers, "HANDLERS": effects.HANDLERS, "delayed_triggers": delayed_triggers,
             "turn_records": turn_records, "ward": ward, "endure_behold": endure_behold, "state": state,
             "harmonize": harmonize, "graveyard_abilities": graveyard_abilities, "faces": faces,
-            "sagas": sagas, "paradigm": paradigm, "equipment": equipment, "job_select": job_select, "type_gain": type_gain}
+            "sagas": sagas, "paradigm": paradigm, "equipment": equipment, "job_select": job_select, "type_gain": type_gain,
+            "prepare": prepare}
 
 
 def snapshot_engine():
