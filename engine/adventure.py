@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction
+from .faces import card_of
 from .objects import GameObject, StackItem
 
 if TYPE_CHECKING:
@@ -88,6 +89,5 @@ def has_adventure(obj: GameObject) -> bool:
     """CR 715.2a (finalfantasy.adventure.13): a card, spell or permanent "has an Adventure"
     when it has the alternative characteristics of an adventurer card, even if it doesn't
     use them now and was never cast as an Adventure (the filter key ``has_adventure``)."""
-    from .faces import card_of
     d = card_of(obj)
     return d.layout == "adventure" and d.get_face(FACE) is not None

@@ -21,25 +21,17 @@ CASES = {LEGEND: list(mutants._cases(str(DEFAULT_ROOT), LEGEND))}
 
 def engine_namespaces():
     """Everything a mutation may patch: the engine's classes (``Game`` and the mixins it is
-    composed of, where its methods are defined) and modules, and the effect handlers' table."""
-    from mtg_judge.engine import bookkeeping, characteristics, combat, delayed_triggers, effects, game, keywords, triggers
-    from mtg_judge.engine import turn_records
-    from mtg_judge.engine import ward
-    from mtg_judge.engine import endure_behold, state
-    from mtg_judge.engine import graveyard_abilities, harmonize
-    from mtg_judge.engine import faces
-    from mtg_judge.engine import sagas
-    from mtg_judge.engine import paradigm
-    from mtg_judge.engine import prepare
-    from mtg_judge.engine import equipment, job_select, type_gain
+    composed of, where its methods are defined), every module of the engine package (found,
+    not listed: a new module can't be forgotten) and the effect handlers' table."""
+    import importlib
+    import pkgutil
+
+    from mtg_judge import engine
+    from mtg_judge.engine import combat, effects, game
+    modules = {m.name: importlib.import_module(f"mtg_judge.engine.{m.name}")
+               for m in pkgutil.iter_modules(engine.__path__)}
     mixins = {cls.__name__: cls for cls in game.Game.__mro__ if cls is not object}
-    return {**mixins, "Combat": combat.Combat, "game": game, "combat": combat, "bookkeeping": bookkeeping,
-            "effects": effects, "keywords": keywords, "characteristics": characteristics,
-            "triggers": triggers, "HANDLERS": effects.HANDLERS, "delayed_triggers": delayed_triggers,
-            "turn_records": turn_records, "ward": ward, "endure_behold": endure_behold, "state": state,
-            "harmonize": harmonize, "graveyard_abilities": graveyard_abilities, "faces": faces,
-            "sagas": sagas, "paradigm": paradigm, "equipment": equipment, "job_select": job_select, "type_gain": type_gain,
-            "prepare": prepare}
+    return {**mixins, **modules, "Combat": combat.Combat, "HANDLERS": effects.HANDLERS}
 
 
 def snapshot_engine():
