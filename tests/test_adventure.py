@@ -4,41 +4,21 @@ in hand — a Town land's too — and, once it is on an adventure, the permanent
 
 from __future__ import annotations
 
-from mtg_judge.engine import legal, load_card_db
-from mtg_judge.engine.errors import ScriptExhausted
-from mtg_judge.engine.scenario import ScriptInputs, build_game
+from test_selfplay import position
 
-DB = load_card_db()
-
-
-class _Capture:
-    def __init__(self, script):
-        self.inner = ScriptInputs(list(script))
-        self.decision = None
-
-    def next(self, game, decision):
-        try:
-            return self.inner.next(game, decision)
-        except ScriptExhausted:
-            self.decision = decision
-            raise
+from mtg_judge.engine import legal
 
 
 def _position(script=()):
+    """The game and the pending decision: alice's main phase with an adventurer and a Town
+    land in hand and nine Mountains (``test_selfplay.position``)."""
     setup = {"seed": 1, "turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
         {"id": "alice", "library": [{"alias": f"al{i}", "card": "Island"} for i in range(5)],
          "hand": [{"alias": "giant", "card": "Bonecrusher Giant"},
                   {"alias": "lind", "card": "Lindblum, Industrial Regency"}],
          "battlefield": [{"alias": f"m{i}", "card": "Mountain"} for i in range(1, 10)]},
         {"id": "bob", "library": [{"alias": f"bl{i}", "card": "Island"} for i in range(5)]}]}
-    source = _Capture(script)
-    game = build_game({"setup": setup}, "modern", DB, source)
-    try:
-        game.play()
-    except ScriptExhausted:
-        pass
-    assert source.decision is not None
-    return game, source.decision
+    return position(setup, script)
 
 
 def _moves(game, decision, card):

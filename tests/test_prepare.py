@@ -4,22 +4,11 @@ every offer is accepted for real; a rejected cast of the copy changes nothing.""
 
 from __future__ import annotations
 
+from test_selfplay import position
+
 from mtg_judge.engine import legal, load_card_db, run_scenario
-from mtg_judge.engine.errors import ScriptExhausted
-from mtg_judge.engine.scenario import build_game
 
 DB = load_card_db()
-
-
-class _Capture:
-    def __init__(self, script):
-        self.script, self.decision = list(script), None
-
-    def next(self, game, decision):
-        if self.script:
-            return self.script.pop(0)
-        self.decision = decision
-        raise ScriptExhausted("captured")
 
 
 def _setup(controller="alice"):
@@ -32,13 +21,9 @@ def _setup(controller="alice"):
 
 
 def _actions(setup, script=()):
-    source = _Capture(script)
-    game = build_game({"setup": setup}, "modern", DB, source)
-    try:
-        game.play()
-    except ScriptExhausted:
-        pass
-    return game, legal.legal_actions(game, source.decision)
+    """The game and the legal actions at the decision after ``script``."""
+    game, decision = position(setup, script)
+    return game, legal.legal_actions(game, decision)
 
 
 def test_the_controller_is_offered_the_copy_and_each_offer_is_accepted():
