@@ -1129,6 +1129,35 @@ def failure_reproduces(failure: Failure, inputs: list, marks: list, settings: Se
     return replay_check(failure, inputs, marks, settings)[0]
 
 
+def ddmin(items: list, test: Callable[[list], bool], budget: Callable[[], bool]) -> list:
+    """Delta debugging (Zeller's ddmin, complements only) of ``items``: drop chunks (halves,
+    then quarters, …) while ``test(candidate)`` is true; returns the smallest list found.
+
+    ``items`` must pass ``test`` already (it is not tested again); ``budget()`` is asked
+    before each test and stops the search when false (a bound on tests or time). The order
+    of the items is kept; an empty candidate is never tested. Used by :func:`shrink_failure`
+    and by the differential fuzzer (``mtg_judge.conformance.fuzz``)."""
+    items = list(items)
+    n = 2
+    while len(items) >= 2 and budget():
+        chunk = -(-len(items) // n)
+        reduced = False
+        for start in range(0, len(items), chunk):
+            if not budget():
+                break
+            candidate = items[:start] + items[start + chunk:]
+            if candidate and test(candidate):
+                items = candidate
+                n = max(n - 1, 2)
+                reduced = True
+                break
+        if not reduced:
+            if n >= len(items):
+                break
+            n = min(len(items), n * 2)
+    return items
+
+
 def shrink_failure(failure: Failure, settings: Settings) -> None:
     """Delta debugging (ddmin, complements only) on the failing game's inputs: drop chunks
     while the same failure still happens; the inputs after the failure are dropped first.
@@ -1159,23 +1188,7 @@ def shrink_failure(failure: Failure, settings: Settings) -> None:
         failure.shrunk, failure.shrunk_marks, failure.shrink_tests = rec.inputs[:n_in], rec.marks[:n_in], tests
         failure.essential = failure.shrunk
         return
-    n = 2
-    while len(items) >= 2 and tests < settings.shrink_tests and time.monotonic() < deadline:
-        chunk = -(-len(items) // n)
-        reduced = False
-        for start in range(0, len(items), chunk):
-            if tests >= settings.shrink_tests or time.monotonic() >= deadline:
-                break
-            candidate = items[:start] + items[start + chunk:]
-            if candidate and test(candidate):
-                items = candidate
-                n = max(n - 1, 2)
-                reduced = True
-                break
-        if not reduced:
-            if n >= len(items):
-                break
-            n = min(len(items), n * 2)
+    items = ddmin(items, test, lambda: tests < settings.shrink_tests and time.monotonic() < deadline)
     test(items)  # ``best`` is what the final candidate fed
     assert best is not None
     failure.essential = [i for i, _, _ in items]
