@@ -3,6 +3,12 @@
 Every ruling id of ``conformance/rulings.json`` must be *covered* (listed in the ``rulings``
 of at least one fixture whose cases all pass), or *untestable* (listed in
 ``fixtures/untestable.json`` with a reason); the rest are *missing*.
+
+Being cited is not being checked: the citation audits ``fixtures/audit/*.json`` (DESIGN §15.1)
+split a unit into its claims and name, for each, the fixture whose expectation fails when the
+claim is broken. A unit is *claims checked* when it is audited and each of its claims is either
+checked by a passing fixture or untestable (with the reason); units of documents no audit covers
+are reported as not audited.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from mtg_judge.conformance.loader import UNTESTABLE_FILE, load_rulings
+from mtg_judge.conformance.loader import UNTESTABLE_FILE, load_audits, load_rulings
 from mtg_judge.conformance.loader import load_untestable as _load_untestable
 from mtg_judge.conformance.runner import DEFAULT_ROOT, CaseResult
 
@@ -39,26 +45,52 @@ def passing_fixtures(results: Iterable[CaseResult]) -> dict[str, list[str]]:
     return {fid: rulings[fid] for fid in sorted(status) if status[fid]}
 
 
+def claims_checked(unit: dict, passing: set[str]) -> bool:
+    """True if every claim of the audited ``unit`` (an entry of
+    :func:`~mtg_judge.conformance.loader.load_audits`) is untestable or checked by at least
+    one fixture of ``passing`` (ids of fixtures whose every case passed)."""
+    return bool(unit["claims"]) and all(
+        claim["status"] == "untestable"
+        or any(check["fixture"] in passing for check in claim["checked_by"])
+        for claim in unit["claims"])
+
+
 def coverage_report(results: Iterable[CaseResult], catalog: dict | None = None,
-                    untestable: dict[str, str] | None = None) -> dict:
+                    untestable: dict[str, str] | None = None,
+                    audits: dict[str, dict] | None = None) -> dict:
     """Per-document coverage of the catalog by ``results`` (from ``run_suite``).
 
     Returns ``{"documents": {doc: {"total", "covered", "untestable", "missing" (counts),
-    "missing_ids": [...]}}, "totals": {same counts}, "unknown_ids": [...]}``; documents in
+    "missing_ids": [...]}}, "totals": {same counts}, "unknown_ids": [...], "audit": {doc:
+    {"audited", "claims_checked" (counts), "unchecked_ids": [...]}}}``; documents in
     catalog order; ``unknown_ids`` are ruling ids that passing fixtures cite but the catalog
-    lacks. A ruling both covered and listed untestable counts as covered.
+    lacks. A ruling both covered and listed untestable counts as covered. ``audits`` are the
+    audited units (:func:`~mtg_judge.conformance.loader.load_audits`, none when None); under
+    ``"audit"``, ``unchecked_ids`` are audited units some claim of which no passing fixture
+    checks; a document with no audited unit has ``"audited": 0``.
     """
     catalog = load_catalog() if catalog is None else catalog
     untestable = load_untestable() if untestable is None else untestable
-    covered = {rid for ids in passing_fixtures(results).values() for rid in ids}
+    audits = {} if audits is None else audits
+    passing = passing_fixtures(results)
+    covered = {rid for ids in passing.values() for rid in ids}
     doc_of_file = {d.get("file"): name for name, d in catalog.get("documents", {}).items()}
     docs: dict[str, dict] = {name: {"total": 0, "covered": 0, "untestable": 0, "missing": 0,
                                     "missing_ids": []} for name in catalog.get("documents", {})}
+    audit: dict[str, dict] = {name: {"audited": 0, "claims_checked": 0, "unchecked_ids": []}
+                              for name in docs}
     known = set()
     for ruling in catalog.get("rulings", []):
         rid = ruling["id"]
         known.add(rid)
         doc = doc_of_file.get(ruling.get("doc")) or rid.split(".")[0]
+        arow = audit.setdefault(doc, {"audited": 0, "claims_checked": 0, "unchecked_ids": []})
+        if rid in audits:
+            arow["audited"] += 1
+            if claims_checked(audits[rid], set(passing)):
+                arow["claims_checked"] += 1
+            else:
+                arow["unchecked_ids"].append(rid)
         row = docs.setdefault(doc, {"total": 0, "covered": 0, "untestable": 0, "missing": 0,
                                     "missing_ids": []})
         row["total"] += 1
@@ -71,22 +103,34 @@ def coverage_report(results: Iterable[CaseResult], catalog: dict | None = None,
             row["missing_ids"].append(rid)
     totals = {k: sum(row[k] for row in docs.values())
               for k in ("total", "covered", "untestable", "missing")}
-    return {"documents": docs, "totals": totals, "unknown_ids": sorted(covered - known)}
+    return {"documents": docs, "totals": totals, "unknown_ids": sorted(covered - known),
+            "audit": audit}
 
 
 def coverage_table(report: dict) -> str:
-    """:func:`coverage_report` as a text table (one row per document, then the total)."""
+    """:func:`coverage_report` as a text table (one row per document, then the total).
+
+    ``covered`` counts units cited by a passing fixture; ``claims checked`` counts the units
+    an audit splits into claims each checked by a passing fixture or untestable, shown as
+    ``checked/audited``, or ``not audited`` for a document no audit covers."""
     cols = ("total", "covered", "untestable", "missing")
     rows = [*report["documents"].items(), ("total", report["totals"])]
+    audit = report.get("audit", {})
+    audit_total = {"audited": sum(a["audited"] for a in audit.values()),
+                   "claims_checked": sum(a["claims_checked"] for a in audit.values())}
     width = max(len("document"), *(len(name) for name, _ in rows))
-    head = f"{'document':<{width}}  " + "  ".join(f"{c:>10}" for c in cols) + "  done"
+    head = (f"{'document':<{width}}  " + "  ".join(f"{c:>10}" for c in cols) + "  done"
+            + f"  {'claims checked':>14}")
     lines = [head, "-" * len(head)]
     for name, row in rows:
         if name == "total":
             lines.append("-" * len(head))
         done = (row["covered"] + row["untestable"]) / row["total"] if row["total"] else 1
+        arow = audit_total if name == "total" else audit.get(name, {"audited": 0})
+        checked = (f"{arow['claims_checked']}/{arow['audited']}" if arow["audited"]
+                   else "not audited")
         lines.append(f"{name:<{width}}  " + "  ".join(f"{row[c]:>10}" for c in cols)
-                     + f"  {100 * done:.0f}%")
+                     + f"  {100 * done:>3.0f}%" + f"  {checked:>14}")
     if report.get("unknown_ids"):
         lines.append(f"fixtures cite unknown ruling ids: {', '.join(report['unknown_ids'])}")
     return "\n".join(lines)

@@ -13,13 +13,16 @@ import re
 from pathlib import Path
 from typing import Any
 
+from mtg_judge.conformance.card_semantics import card_problems
 from mtg_judge.conformance.loader import (
+    AUDIT_DIR,
     FIXTURES_DIR,
     UNTESTABLE_FILE,
     FixtureError,
     duplicate_id_error,
     file_label,
     json_path,
+    iter_audit_paths,
     iter_fixture_paths,
     load_json,
     load_rulings,
@@ -63,6 +66,9 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
 
     - every card file, fixture and ``untestable.json`` against its schema (invalid JSON
       included); the checks below run on the fixtures that pass it;
+    - in a schema-valid card file, the shapes the engine would silently ignore
+      (:mod:`mtg_judge.conformance.card_semantics`: abilities and permanent keywords of an
+      instant or sorcery, targets an effect cannot act on);
     - card names defined by two card files, card files not named after their card's slug;
     - a fixture's place (``<document>/<mechanic>/<name>.json`` with a document of the
       catalog), its id starting with ``<document>.``, ids used by two fixtures;
@@ -96,6 +102,7 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
         _lint_untestable(untestable, label(untestable), known_rulings, problems)
 
     ids: dict[str, str] = {}
+    citations: dict[str, tuple[str, list[str]]] = {}  # fixture id -> (file, its rulings)
     for path in iter_fixture_paths(root):
         file = label(path)
         fixture = _load(path, "scenario", file, problems)
@@ -107,11 +114,74 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
             problems.append(duplicate_id_error(file, fixture_id, ids[fixture_id]))
         else:
             ids[fixture_id] = file
+            citations[fixture_id] = (file, list(fixture["rulings"]))
         for i, ruling in enumerate(fixture["rulings"]):
             if ruling not in known_rulings:
                 problems.append(_unknown(file, f"$.rulings[{i}]", "ruling id", ruling, known_rulings,
                                          "a ruling id of conformance/rulings.json"))
         problems += _FixtureChecker(file, fixture, card_names, label(root / "cards")).check()
+    problems += lint_audits(root, catalog, citations, label)
+    return problems
+
+
+def lint_audits(root: Path, catalog: dict, citations: dict[str, tuple[str, list[str]]],
+                label) -> list[FixtureError]:
+    """The citation audits ``root/audit/*.json`` (DESIGN §15.1) against the catalog and the
+    fixtures; ``citations`` is ``{fixture id: (file label, its ruling ids)}``.
+
+    Checks each audit file against ``schema/audit.schema.json``, then: its ``document`` is
+    a document of the catalog; each unit id is a unit of that document, audited once over
+    all the files; each ``checked_by`` fixture exists and cites the unit. And the other
+    way: a fixture that cites an audited unit must be named in that unit's ``checked_by``
+    (a citation whose fixture checks no claim of the unit is removed), the problem reported
+    at the fixture's ``$.rulings[i]``. Returns the problems (audit files first, in path
+    order; then the fixtures).
+    """
+    problems: list[FixtureError] = []
+    doc_of = {r["id"]: r["id"].split(".")[0] for r in catalog["rulings"]}
+    audited: dict[str, tuple[str, set[str]]] = {}  # unit -> (audit file, fixtures in checked_by)
+    for path in iter_audit_paths(root):
+        file = label(path)
+        data = _load(path, "audit", file, problems)
+        if data is None:
+            continue
+        document = data["document"]
+        if document not in catalog["documents"]:
+            problems.append(_unknown(file, "$.document", "document", document,
+                                     set(catalog["documents"]), "a document of conformance/rulings.json"))
+            continue
+        for u, unit in enumerate(data["units"]):
+            rid, where = unit["id"], f"$.units[{u}]"
+            if rid not in doc_of or doc_of[rid] != document:
+                known = {r for r, d in doc_of.items() if d == document}
+                problems.append(_unknown(file, f"{where}.id", f"{document} ruling id", rid, known,
+                                         f"a ruling id of the document {document!r}"))
+                continue
+            if rid in audited:
+                problems.append(FixtureError(file, f"{where}.id", f"unit {rid!r} is audited twice: "
+                                             f"{audited[rid][0]} audits it too", "each unit audited once"))
+                continue
+            checkers: set[str] = set()
+            for c, claim in enumerate(unit["claims"]):
+                for k, check in enumerate(claim["checked_by"]):
+                    fid, at = check["fixture"], f"{where}.claims[{c}].checked_by[{k}].fixture"
+                    checkers.add(fid)
+                    if fid not in citations:
+                        problems.append(_unknown(file, at, "fixture", fid, set(citations),
+                                                 "the id of a fixture citing the unit"))
+                    elif rid not in citations[fid][1]:
+                        problems.append(FixtureError(file, at, f"fixture {fid!r} does not cite {rid!r}: "
+                                                     "a claim is checked only by fixtures citing its unit",
+                                                     f"a fixture whose rulings list {rid!r}"))
+            audited[rid] = (file, checkers)
+    for fid in sorted(citations, key=lambda f: citations[f][0]):
+        file, rulings = citations[fid]
+        for i, rid in enumerate(rulings):
+            if rid in audited and fid not in audited[rid][1]:
+                problems.append(FixtureError(file, f"$.rulings[{i}]", f"cites {rid!r} but the audit "
+                                             f"{audited[rid][0]} names it in no claim's checked_by: "
+                                             "remove the citation, or name the claim it checks",
+                                             "a ruling the fixture checks (DESIGN §15.1)"))
     return problems
 
 
@@ -159,7 +229,8 @@ def _lint_cards(cards_dir: Path, label, problems: list[FixtureError]) -> set[str
         except FixtureError as exc:
             problems.append(FixtureError(file, exc.path, exc.message, exc.expected))
             continue
-        problems += _validate(data, "card", file, from_json=True)
+        errors = _validate(data, "card", file, from_json=True)
+        problems += errors or card_problems(data, file)  # shapes the engine would ignore (issue 14)
         name = data.get("name") if isinstance(data, dict) else None
         if not isinstance(name, str):
             continue

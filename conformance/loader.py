@@ -79,6 +79,8 @@ class FixtureError(Exception):
 
 
 UNTESTABLE_FILE = "untestable.json"
+#: ``fixtures/audit/``: the citation audits (``schema/audit.schema.json``, DESIGN §15.1); not fixtures.
+AUDIT_DIR = "audit"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -368,7 +370,8 @@ def load_fixture(path: str | Path) -> dict:
 
 def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
     """Yield every fixture file under ``root``: each ``*.json`` at any depth, sorted, except
-    the card files (``root/cards/``) and ``root/untestable.json``.
+    the card files (``root/cards/``), the citation audits (``root/audit/``) and
+    ``root/untestable.json``.
 
     Symlinked folders are followed, each real folder once: a second link to a folder
     already walked, or a link back to a parent (a loop), is not entered again. Paths are
@@ -376,7 +379,7 @@ def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
     its ``<document>/<mechanic>`` is where the link sits). A dangling symlink named
     ``*.json`` is yielded too (loading it fails with a message naming it)."""
     root = Path(root)
-    skip_dir, skip_file = root / "cards", root / UNTESTABLE_FILE
+    skip_dirs, skip_file = (root / "cards", root / AUDIT_DIR), root / UNTESTABLE_FILE
     seen: set[str] = set()
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
@@ -388,10 +391,10 @@ def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
         # Not into a folder already walked (a link back to a parent: a loop), nor cards/.
         dirnames[:] = sorted(d for d in dirnames
                              if os.path.realpath(os.path.join(dirpath, d)) not in seen
-                             and Path(dirpath, d) != skip_dir)
+                             and Path(dirpath, d) not in skip_dirs)
         found += [Path(dirpath, name) for name in filenames if name.endswith(".json")]
     for path in sorted(found):
-        if path != skip_file and skip_dir not in path.parents:
+        if path != skip_file and not any(skip in path.parents for skip in skip_dirs):
             yield path
 
 
@@ -434,6 +437,28 @@ def load_untestable(path: str | Path = FIXTURES_DIR / UNTESTABLE_FILE) -> list[d
     if not Path(path).exists():
         return []
     return _first(load_json(path), "untestable", path)
+
+
+def iter_audit_paths(root: str | Path = FIXTURES_DIR) -> list[Path]:
+    """The citation audit files ``root/audit/*.json``, sorted (none if the folder is missing)."""
+    folder = Path(root) / AUDIT_DIR
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def load_audits(root: str | Path = FIXTURES_DIR) -> dict[str, dict]:
+    """The citation audits of ``root/audit/*.json`` merged by ruling unit (DESIGN §15.1).
+
+    Returns ``{ruling id: {"document", "file" (path), "claims": [...], "note"?}}`` (the
+    unit objects of ``schema/audit.schema.json`` with their file). Raises FixtureError for
+    invalid JSON or a schema error; a unit audited twice keeps its first entry (``mtg-judge
+    validate`` reports the second).
+    """
+    units: dict[str, dict] = {}
+    for path in iter_audit_paths(root):
+        data = _first(load_json(path), "audit", path)
+        for unit in data["units"]:
+            units.setdefault(unit["id"], {**unit, "document": data["document"], "file": str(path)})
+    return units
 
 
 def load_rulings(path: str | Path = RULINGS_FILE) -> dict:

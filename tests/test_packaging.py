@@ -80,6 +80,8 @@ def test_the_wheel_has_one_top_level_package_and_carries_every_data_file(dist):
     assert sum(n.startswith("mtg_judge/conformance/__snapshots__/") for n in names) >= 732
     assert sum(n.startswith("mtg_judge/fixtures/decks/") and n.endswith(".txt") for n in names) >= 6
     assert "mtg_judge/schema/scenario.schema.json" in names
+    assert "mtg_judge/schema/audit.schema.json" in names  # the citation audits travel too
+    assert any(n.startswith("mtg_judge/fixtures/audit/") and n.endswith(".json") for n in names)
     (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     text = zipfile.ZipFile(dist["wheel"]).read(entry_points).decode()
     assert "mtg-judge = mtg_judge.tools.cli:main" in text

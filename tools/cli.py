@@ -623,12 +623,16 @@ def _show_on_engine(case, engine_command, timeout, validate, width, priority) ->
 @fixtures_option
 def coverage(list_missing, as_json, fixtures_dir):
     """Run the suite in-process (all cores) and report, per document, the ruling ids covered
-    by a passing fixture, listed as untestable (fixtures/untestable.json), and missing."""
+    by a passing fixture, listed as untestable (fixtures/untestable.json), and missing; and,
+    apart from being cited, the units whose every claim the citation audits
+    (fixtures/audit/*.json) find checked by a passing fixture ('claims checked')."""
     from mtg_judge.conformance.coverage import coverage_report, coverage_table, load_untestable
+    from mtg_judge.conformance.loader import load_audits
 
     cases = _collect(fixtures_dir)
     results = _run_with_progress(cases, "running", workers=os.cpu_count() or 1)
-    report = coverage_report(results, untestable=load_untestable(fixtures_dir))
+    report = coverage_report(results, untestable=load_untestable(fixtures_dir),
+                             audits=load_audits(fixtures_dir))
     if as_json:
         click.echo(json.dumps(report, indent=2, sort_keys=True))
         return
@@ -637,6 +641,8 @@ def coverage(list_missing, as_json, fixtures_dir):
         for doc, row in report["documents"].items():
             for rid in row["missing_ids"]:
                 click.echo(f"missing: {rid}")
+            for rid in report["audit"].get(doc, {}).get("unchecked_ids", []):
+                click.echo(f"claims not all checked: {rid}")
 
 
 @main.group()
