@@ -266,6 +266,16 @@ def _aura_stays() -> list:
     return [replace(Game, "_aura_can_stay", lambda self, aura, host: True)]
 
 
+@mutation("orphaned-aura-destroyed", "704.5m")
+def _aura_destroyed() -> list:
+    """An Aura attached to an illegal object (or to nothing) is destroyed (``destroyed``
+    logged, indestructible and regeneration apply) instead of put into its owner's graveyard.
+
+    ``Game._sba_once``: the 704.5m entries are destroyed like lethal damage."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once", Edit("if destroy:", 'if destroy or rule == "704.5m":'))]
+
+
 @mutation("legend-rule-off", "704.5j")
 def _legend_rule() -> list:
     """Two legendary permanents with the same name stay on the battlefield (every era's

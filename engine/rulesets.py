@@ -43,9 +43,11 @@ class Ruleset:
     - ``suspend_cast_mandatory``: when the last time counter is removed, the card must be
       cast if able (2006 rules, 502.59a, and the notes: an extra cost payable from the mana
       pool must be paid); today its owner *may* cast it (CR 702.62a).
-    - ``orphaned_aura_destroyed``: an enchantment whose permanent leaves play "is
-      destroyed" (1999 rulebook, "Incantesimo"); today it is put into its owner's graveyard
-      as a state-based action (CR 704.5m), which is not destruction.
+
+    No switch for orphaned Auras: the 1999 rulebook says an enchantment whose permanent
+    leaves play "is destroyed" ("Incantesimo"), but the rules of its time (Sixth Edition
+    comprehensive rules, local enchantments: a state-based effect) put it into its owner's
+    graveyard, as CR 704.5m does today; it is not destruction in any era.
     """
 
     name: str
@@ -62,7 +64,6 @@ class Ruleset:
     buyback_owner_only: bool = False
     madness_exile_optional: bool = False
     suspend_cast_mandatory: bool = False
-    orphaned_aura_destroyed: bool = False
 
 
 MODERN = Ruleset(
@@ -101,7 +102,6 @@ CLASSIC_1999 = Ruleset(
     combat_damage_uses_stack=True,
     walls_cant_attack=True,
     mulligan="draw_one_fewer",
-    orphaned_aura_destroyed=True,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (MODERN, TIMESPIRAL_2006, CLASSIC_1999)}

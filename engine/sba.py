@@ -84,7 +84,7 @@ class StateBasedActions:
                 continue  # CR 702.12b: lethal or deathtouch damage doesn't destroy it
             seen.add(perm.ref)
             self.log("state_based_action", rule=rule, object=perm.ref, card=perm.card)
-            if destroy or (rule == "704.5m" and self.rules.orphaned_aura_destroyed):
+            if destroy:
                 self.destroy(perm)
             else:
                 self.move(perm, "graveyard", cause="state_based_action")

@@ -141,20 +141,19 @@ EXPECTED_SWITCHES = {
                          legend_rule="newest_dies", combat_damage_uses_stack=True,
                          walls_cant_attack=True, mulligan="draw_one_fewer",
                          buyback_owner_only=False, madness_exile_optional=False,
-                         suspend_cast_mandatory=False, orphaned_aura_destroyed=True),
+                         suspend_cast_mandatory=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
                             first_player_skips_draw=True,
                             legend_rule="all_die", combat_damage_uses_stack=True,
                             walls_cant_attack=False, mulligan="draw_one_fewer",
-                            buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True,
-                            orphaned_aura_destroyed=False),
+                            buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
                    legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
                    mulligan="london", buyback_owner_only=False, madness_exile_optional=False,
-                   suspend_cast_mandatory=False, orphaned_aura_destroyed=False),
+                   suspend_cast_mandatory=False),
 }
 
 
@@ -848,13 +847,15 @@ def test_suspend_cast_mandatory(ruleset):
 
 
 # --------------------------------------------------------------------------------------------
-# orphaned_aura_destroyed
+# an orphaned Aura is put into the graveyard, not destroyed, in every era
 
 
 @pytest.mark.parametrize("ruleset", ALL)
-def test_orphaned_aura_destroyed(ruleset):
-    """Alice Terrors bob's Grizzly Bears enchanted by her Holy Strength: the Aura leaves
-    as a state-based action (CR 704.5m); the 1999 rulebook says it "is destroyed"."""
+def test_orphaned_aura_is_not_destroyed(ruleset):
+    """Alice Terrors bob's Grizzly Bears enchanted by her Holy Strength: the Aura is put
+    into its owner's graveyard as a state-based action (CR 704.5m; in 1999 the state-based
+    effect of the Sixth Edition rules), never destroyed, though the 1999 rulebook's
+    beginner's text says it "is destroyed"."""
     scen = scenario(
         [{"action": "cast", "player": "alice", "card": "terror", "targets": ["bear"]},
          {"action": "resolve"}],
@@ -865,5 +866,4 @@ def test_orphaned_aura_destroyed(ruleset):
     assert rejections(result) == []
     assert of_type(result, "state_based_action", card="aura")[0]["rule"] == "704.5m"
     assert "aura" in result["state"]["players"]["alice"]["graveyard"]
-    destroyed = of_type(result, "destroyed", card="aura")
-    assert bool(destroyed) == RULESETS[ruleset].orphaned_aura_destroyed
+    assert of_type(result, "destroyed", card="aura") == []
