@@ -8,6 +8,7 @@ from typing import Any
 
 from . import bookkeeping
 from . import characteristics as ch
+from . import planeswalkers
 from .errors import IllegalAction
 from .keywords import MADNESS_CAST, SUSPEND_CAST
 from .objects import GameObject, StackItem
@@ -140,11 +141,13 @@ class Actions:
             self.log("damage_dealt", source=src_ref, source_card=src_card, target=target, amount=dealt, combat=combat)
             self.lose_life(target, dealt)
         else:
-            target.damage += dealt
+            if planeswalkers.marks_damage(target):  # CR 120.3c, 120.3e
+                target.damage += dealt
             if src_obj is not None and any(k["keyword"] == "deathtouch" for k in ch.keywords(self, src_obj)):
                 target.dealt_deathtouch_damage = True
             self.log("damage_dealt", source=src_ref, source_card=src_card, target=target.ref,
                      target_card=target.card, amount=dealt, combat=combat)
+            planeswalkers.damage_removes_loyalty(self, target, dealt)  # CR 120.3c
         if src_obj is not None and any(k["keyword"] == "lifelink" for k in ch.keywords(self, src_obj)):
             self.gain_life(src_obj.controller or src_obj.owner, dealt)
         self.fire_triggers({"event": "deals_damage", "source": src_ref, "target": target, "combat": combat})

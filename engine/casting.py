@@ -10,7 +10,7 @@ from . import bookkeeping, ward
 from . import characteristics as ch
 from . import graveyard_abilities, harmonize
 from . import adventure, faces
-from . import prepare
+from . import planeswalkers, prepare
 from . import turn_records
 from .cards import CardDefinition
 from .endure_behold import declare_behold, pay_behold
@@ -170,6 +170,7 @@ class Casting:
         (CR 307.1; flash, CR 702.8), split second on the stack (CR 702.61a) and "can't be
         cast" effects (Meddling Mage). Raises IllegalAction."""
         d = obj.definition
+        planeswalkers.check_exists(self, obj)  # not_in_ruleset: no planeswalkers before 2007
         if any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
                for k in ch.keywords(self, it.obj)):
             raise IllegalAction("split_second", "a spell with split second is on the stack: no spells can be cast")
@@ -313,6 +314,7 @@ class Casting:
                for k in ch.keywords(self, it.obj)):
             raise IllegalAction("split_second", "a spell with split second is on the stack: only mana abilities "
                                 "can be activated")
+        planeswalkers.check_activation(self, player, src, ab)  # CR 606.3
         if ab.get("timing") == "sorcery" and not self.sorcery_timing_ok(player):
             raise IllegalAction("sorcery_timing", "activate only as a sorcery")
         cost = dict(ab.get("cost", {}))
@@ -322,6 +324,7 @@ class Casting:
                          ability_index=idx, x=x)
         item.targets = self.choose_targets(item, ab.get("targets", ()), inp.get("targets"))
         paid = self.pay_costs(player, cost, inp, x=x, source=src)
+        planeswalkers.record_activation(self, src, ab)
         self.stack.append(item)
         self.log("ability_activated", player=player, object=item.ref, card=item.ref, source=src.ref,
                  source_card=src.card, ability=idx, targets=item.targets, x=x, mana_paid=paid)

@@ -376,8 +376,9 @@ def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
     if obj.zone != "battlefield":
         return False
     type_for_kind = {"creature": "Creature", "land": "Land", "artifact": "Artifact",
-                     "enchantment": "Enchantment", "any": "Creature"}
-    if kind in type_for_kind and not is_type(obj, type_for_kind[kind]):
+                     "enchantment": "Enchantment", "any": "Creature", "planeswalker": "Planeswalker"}
+    if kind in type_for_kind and not is_type(obj, type_for_kind[kind]) and not (
+            kind == "any" and is_type(obj, "Planeswalker")):  # CR 115.4: any target includes planeswalkers
         return False
     if kind not in type_for_kind and kind != "permanent":
         return False

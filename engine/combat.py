@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
+from . import planeswalkers
 from .errors import IllegalAction
 from .objects import StackItem
 
@@ -24,7 +25,9 @@ class Combat:
     blocked (they stay blocked even if their blockers leave, CR 509.1h);
     ``dealt_first_strike``: refs that dealt combat damage in the first-strike step;
     ``declared``: attackers were declared (CR 508.8: otherwise the blockers and damage
-    steps are skipped).
+    steps are skipped); ``attacked``: {attacker ref: ref of the planeswalker it attacks}
+    (its defending player, in ``attackers``, is that planeswalker's controller, CR 506.2;
+    engine/planeswalkers.py).
     """
 
     declared: bool = False
@@ -32,12 +35,14 @@ class Combat:
     blockers: dict = field(default_factory=dict)
     blocked: set = field(default_factory=set)
     dealt_first_strike: set = field(default_factory=set)
+    attacked: dict = field(default_factory=dict)
 
     def remove(self, ref: str) -> bool:
         """CR 506.4: remove a creature from combat; return True if it was in combat."""
         was = ref in self.attackers or ref in self.blockers
         self.attackers.pop(ref, None)
         self.blockers.pop(ref, None)
+        self.attacked.pop(ref, None)
         return was
 
     def blockers_of(self, attacker: str) -> list[str]:
@@ -84,6 +89,7 @@ def _declare_attackers(game: "Game", inp: dict) -> None:
     refs = inp.get("attackers") or []
     defenders = game.opponents(game.active)
     chosen: list["GameObject"] = []
+    targets = []
     for ref in refs:
         name = ref.get("attacker") if isinstance(ref, dict) else ref
         obj = game.find(name) if isinstance(name, str) else None
@@ -92,16 +98,20 @@ def _declare_attackers(game: "Game", inp: dict) -> None:
         if obj in chosen:
             raise IllegalAction("cannot_attack", f"{obj.name} is declared twice")
         can_attack(game, obj, game.active)
-        chosen.append(obj)
+        chosen.append(obj)  # CR 508.1b: the player or planeswalker it attacks (default: the first opponent)
+        targets.append(planeswalkers.attack_target(game, obj, ref.get("target") if isinstance(ref, dict) else None,
+                                                   defenders[0]))
     out = []
     game.combat.declared = bool(chosen)
-    for obj in chosen:
-        defender = defenders[0]
+    for obj, (defender, pw) in zip(chosen, targets):
         game.combat.attackers[obj.ref] = defender
+        if pw is not None:
+            game.combat.attacked[obj.ref] = pw.ref
         obj.attacked_this_turn = True
         if not ch.has_keyword(game, obj, "vigilance"):
             game.tap(obj)  # CR 508.1f
-        out.append({"object": obj.ref, "card": obj.card, "defender": defender})
+        out.append({"object": obj.ref, "card": obj.card, "defender": defender,
+                    **({"planeswalker": pw.ref, "planeswalker_card": pw.card} if pw is not None else {})})
     game.log("attackers_declared", player=game.active, attackers=out)
     for obj in chosen:
         game.fire_triggers({"event": "attacks", "object": obj})
@@ -123,18 +133,27 @@ def put_onto_battlefield_attacking(game: "Game", obj: "GameObject") -> str | Non
             or game.step not in ("declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage",
                                  "end_of_combat")):
         return None
-    options = game.opponents(obj.controller)
+    # a player or a planeswalker an opponent controls (tarkir.mobilize.04, engine/planeswalkers.py)
+    options = game.opponents(obj.controller) + planeswalkers.attackable(game, obj.controller)
     if not options:
         return None
     defender = options[0]
     if len(options) > 1:
         def valid(inp: dict) -> str:
             choice = inp.get("choice")
+            found = game.find(choice) if isinstance(choice, str) and choice not in game.players else None
+            choice = found.ref if found is not None else choice
             if choice not in options:
-                raise IllegalAction("invalid_choice", f"choose the player {obj.ref} attacks: one of {options}")
+                raise IllegalAction("invalid_choice", f"choose the player or planeswalker {obj.ref} attacks: "
+                                    f"one of {options}")
             return choice
         defender = game.decide("choose", obj.controller, "choose", valid, reason="attack_target",
                                object=obj.ref, options=options)
+    if defender not in game.players:  # a planeswalker: its controller is the defending player (CR 506.2)
+        combat.attacked[obj.ref] = defender
+        combat.attackers[obj.ref] = game.objects[defender].controller
+        combat.declared = True
+        return defender
     combat.attackers[obj.ref] = defender
     combat.declared = True  # CR 508.8: creatures put onto the battlefield attacking count too
     return defender
@@ -251,6 +270,11 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
             continue
         blockers = [game.objects[b] for b in combat.blockers_of(a_ref) if b in game.objects]
         trample = ch.has_keyword(game, attacker, "trample")
+        defender = planeswalkers.recipient(game, a_ref, defender)  # or the planeswalker it attacks
+        if defender is None:  # the planeswalker it attacked has left: no combat damage (CR 506.4c)
+            if a_ref not in combat.blocked or not blockers:
+                continue
+            trample = False
         if a_ref not in combat.blocked:
             assignments.append((attacker, defender, power))
         elif not blockers:
@@ -285,7 +309,7 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
         put_combat_damage_on_stack(game, assignments)
         return
     for src, target, n in assignments:
-        game.deal_damage(src, target, n, combat=True)
+        game.deal_damage(src, planeswalkers.as_damage_target(game, target), n, combat=True)
 
 
 def put_combat_damage_on_stack(game: "Game", assignments: list) -> None:

@@ -4,7 +4,7 @@ discards, counters and sacrifices (CR 118, 601.2g–h, 602.2b, 302.6)."""
 from __future__ import annotations
 
 from . import characteristics as ch
-from . import graveyard_abilities
+from . import graveyard_abilities, planeswalkers
 from .errors import IllegalAction
 from .mana import ManaCost
 from .objects import GameObject
@@ -60,6 +60,8 @@ class Costs:
             if source.counters.get(rc["counter"], 0) < n:
                 raise IllegalAction("cannot_pay", f"{source.name} has fewer than {n} {rc['counter']} counters")
             self.remove_counters(source, rc["counter"], n)
+        if cost.get("loyalty") and source is not None:  # CR 606.4: a loyalty ability's cost
+            planeswalkers.pay_loyalty(self, source, cost["loyalty"])
         if cost.get("discard_self") and source is not None:
             if source.zone != "hand":
                 raise IllegalAction("cannot_pay", f"{source.name} is not in the hand")

@@ -95,7 +95,9 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.spells_cast_this_turn = 0  # CR 702.40a (storm counts them)
         self.pending_cast: list[dict] = []  # casts offered as a resolving ability finishes
         self.delayed_triggers: list[dict] = []  # CR 603.7 (delayed_triggers.py)
+        self.extra_turns: list[str] = []  # CR 500.7: players of pending extra turns (extra_turns.py)
         self.spells_cast_by: dict[str, int] = {}  # spells cast this turn per player (turn_records.py)
+        self.loyalty_activations: dict[str, int] = {}  # CR 606.3: permanent ref -> turn (planeswalkers.py)
 
     def state(self) -> dict:
         """The observable state (docs/FORMAT.md §4)."""

@@ -49,7 +49,8 @@ def _pay_entry(v: Any) -> bool:
 
 
 def _attacker(v: Any) -> bool:
-    return isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("attacker"), str))
+    return isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("attacker"), str)
+                                  and isinstance(v.get("target", ""), str))  # the player or planeswalker attacked
 
 
 def _block(v: Any) -> bool:

@@ -118,6 +118,7 @@ def save(game: "Game") -> Saved:
         instances.append((combat, combat.__dict__.copy()))
         dicts.append((combat.attackers, combat.attackers.copy()))
         dicts.append((combat.blockers, combat.blockers.copy()))
+        dicts.append((combat.attacked, combat.attacked.copy()))
         out.sets.append((combat.blocked, combat.blocked.copy()))
         out.sets.append((combat.dealt_first_strike, combat.dealt_first_strike.copy()))
     return out

@@ -43,6 +43,9 @@ class Ruleset:
     - ``suspend_cast_mandatory``: when the last time counter is removed, the card must be
       cast if able (2006 rules, 502.59a, and the notes: an extra cost payable from the mana
       pool must be paid); today its owner *may* cast it (CR 702.62a).
+    - ``planeswalkers``: the planeswalker card type exists (since 2007; CR 306, 606). Without
+      it a planeswalker card can't be cast (``not_in_ruleset``) nor set up on the
+      battlefield (engine/planeswalkers.py).
 
     No switch for orphaned Auras: the 1999 rulebook says an enchantment whose permanent
     leaves play "is destroyed" ("Incantesimo"), but the rules of its time (Sixth Edition
@@ -64,6 +67,7 @@ class Ruleset:
     buyback_owner_only: bool = False
     madness_exile_optional: bool = False
     suspend_cast_mandatory: bool = False
+    planeswalkers: bool = True
 
 
 MODERN = Ruleset(
@@ -87,6 +91,7 @@ TIMESPIRAL_2006 = Ruleset(
     buyback_owner_only=True,
     madness_exile_optional=True,
     suspend_cast_mandatory=True,
+    planeswalkers=False,
 )
 
 CLASSIC_1999 = Ruleset(
@@ -102,6 +107,7 @@ CLASSIC_1999 = Ruleset(
     combat_damage_uses_stack=True,
     walls_cant_attack=True,
     mulligan="draw_one_fewer",
+    planeswalkers=False,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (MODERN, TIMESPIRAL_2006, CLASSIC_1999)}

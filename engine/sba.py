@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import characteristics as ch
 from . import equipment
-from . import paradigm, sagas
+from . import paradigm, planeswalkers, sagas
 from .errors import GameOver, IllegalAction
 from .objects import GameObject
 
@@ -17,7 +17,7 @@ class StateBasedActions:
         until none apply; return True if any was performed. Implemented: 704.5a (life 0
         or less), 704.5b (drew from an empty library), 704.5d (tokens off the battlefield),
         704.5f (toughness 0 or less), 704.5g (lethal damage), 704.5h (deathtouch damage),
-        704.5j (legend rule), 704.5m (Aura attached illegally), 704.5q (+1/+1 and -1/-1
+        704.5i (a planeswalker with 0 loyalty), 704.5j (legend rule), 704.5m (Aura attached illegally), 704.5q (+1/+1 and -1/-1
         counters annihilate). Raises GameOver when the game ends (CR 104.2)."""
         any_done = False
         while True:
@@ -78,6 +78,7 @@ class StateBasedActions:
                 self.log("counters_removed", object=perm.ref, card=perm.card, counter="+1/+1", count=n)
                 self.log("counters_removed", object=perm.ref, card=perm.card, counter="-1/-1", count=n)
                 done = True
+        to_graveyard += planeswalkers.zero_loyalty(self)  # CR 704.5i
         seen = set()
         for perm, rule, destroy in to_graveyard:
             if perm.ref in seen or (destroy and ch.has_keyword(self, perm, "indestructible")):

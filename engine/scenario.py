@@ -15,7 +15,7 @@ from .inputs import NOT_AN_OBJECT, json_type
 from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
 from .game import PHASE_OF, Game
 from .objects import Player
-from . import prepare
+from . import planeswalkers, prepare
 from . import transform
 from .rulesets import get_ruleset
 
@@ -148,7 +148,11 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
                     obj.tapped = bool(entry.get("tapped", False))
                     obj.summoning_sick = bool(entry.get("summoning_sick", False))
                     obj.damage = int(entry.get("damage", 0))
-                    obj.counters = dict(entry.get("counters", {}))
+                    try:
+                        planeswalkers.check_exists(game, obj)  # no planeswalkers before 2007
+                    except IllegalAction as e:
+                        raise ScenarioError(f"{path}.card", e.message) from None
+                    obj.counters = dict(entry.get("counters", planeswalkers.setup_counters(obj)))  # CR 306.5b
                     obj.face_down = bool(entry.get("face_down", False))
                     obj.chosen_name = entry.get("chosen_name")
                     obj.kicked = tuple(entry.get("kicked", ()))

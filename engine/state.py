@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import characteristics as ch
-from . import transform
+from . import planeswalkers, transform
 from . import type_gain, type_loss
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
@@ -73,7 +73,8 @@ def snapshot(game: "Game") -> dict:
     combat = None
     if game.combat is not None:
         combat = {
-            "attackers": {game.objects[a].card if a in game.objects else a: d for a, d in game.combat.attackers.items()},
+            "attackers": {game.objects[a].card if a in game.objects else a: planeswalkers.combat_state_name(game, a, d)
+                          for a, d in game.combat.attackers.items()},
             "blockers": {game.objects[b].card if b in game.objects else b:
                          (game.objects[a].card if a in game.objects else a) for b, a in game.combat.blockers.items()},
         }

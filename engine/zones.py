@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import faces, prepare, sagas, transform
+from . import faces, planeswalkers, prepare, sagas, transform
 from .errors import IllegalAction
 from .objects import GameObject
 
@@ -112,6 +112,7 @@ class Zones:
             self.log("permanent_entered", object=new.ref, card=new.card, name=new.name, controller=new.controller)
             self.as_enters(new)
             sagas.enters(self, new)  # CR 714.3a: a Saga enters with a lore counter
+            planeswalkers.enters(self, new)  # CR 306.5b: with its loyalty counters
             prepare.enters(self, new)  # "enters prepared" (strixhaven.prepare.09)
             self.fire_triggers({"event": "enters_battlefield", "object": new})
         if frm == "battlefield":
