@@ -81,7 +81,9 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
       define (``alias#n`` needs ``alias``; ``token#n``, ``ability#n``, ``copy#n`` are
       always fine; ``alias#1`` is written ``alias``), except in inputs that the fixture
       expects to be rejected with ``unknown_object``; and ``at``/``after`` indexes past
-      the end of the script.
+      the end of the script;
+    - an expected rejection or an ``illegal`` probe without its rejection ``code``;
+    - (the citation audits: :func:`lint_audits`).
 
     Returns the problems ordered by file (cards, untestable list, fixtures in path order),
     then by position in the file; a single problem if ``root`` is not a folder. Never
@@ -330,7 +332,27 @@ class _FixtureChecker:
                     self.check_refs(probe["action"], where + ["illegal", k, "action"])
         for i, rejection in enumerate(expect.get("rejections", [])):
             self.check_index(rejection["at"], ["expect", "rejections", i, "at"])
+        self.check_codes()
         return self.problems
+
+    def check_codes(self) -> None:
+        """An expected rejection and an ``illegal`` probe name their rejection code (FORMAT
+        §8): without one, a probe rejected for another reason (no mana to pay, no priority)
+        passes and proves nothing of the rule it is about."""
+        expectations = [(["expect"], self.fixture["expect"])]
+        expectations += [(["expect_by_ruleset", name], exp)
+                         for name, exp in self.fixture.get("expect_by_ruleset", {}).items()]
+        for where, exp in expectations:
+            for i, rejection in enumerate(exp.get("rejections", [])):
+                if "code" not in rejection:
+                    self.problem(where + ["rejections", i], "an expected rejection without a code: "
+                                 "name the code the rule gives (FORMAT §8)", "a rejection with a code")
+            for c, point in enumerate(exp.get("checkpoints", [])):
+                for k, probe in enumerate(point.get("illegal", [])):
+                    if "code" not in probe:
+                        self.problem(where + ["checkpoints", c, "illegal", k], "an illegal probe "
+                                     "without a code: name the code the rule gives, so that a probe "
+                                     "refused for another reason fails (FORMAT §8)", "a probe with a code")
 
     def unknown_object_inputs(self) -> set[int]:
         """Script indexes the fixture expects to be rejected as ``unknown_object``: their

@@ -189,7 +189,7 @@ def test_setup_aliases(tmp_path):
 def test_expected_unknown_object_rejection_is_not_flagged(tmp_path):
     fixture = _good()
     fixture["script"][1]["attackers"] = ["ghost"]
-    fixture["expect"]["rejections"] = [{"at": 1, "code": "unknown_object"}, {"at": 5}]
+    fixture["expect"]["rejections"] = [{"at": 1, "code": "unknown_object"}, {"at": 5, "code": "no_priority"}]
     assert _fixture_problems(tmp_path, fixture) == [
         ("$.expect.rejections[1].at", "script index 5 is past the end of the script (3 input(s))")]
 
@@ -197,3 +197,17 @@ def test_expected_unknown_object_rejection_is_not_flagged(tmp_path):
 def test_json_path_quotes_keys_that_are_not_identifiers():
     assert loader.json_path(["battlefield", "token#1", "counters", "+1/+1", 0]) == \
         '$.battlefield["token#1"].counters["+1/+1"][0]'
+
+
+def test_a_rejection_or_illegal_probe_must_name_its_code(tmp_path):
+    fixture = _good()
+    fixture["expect"]["rejections"] = [{"at": 1}, {"at": 2, "code": "no_priority"}]
+    probe = {"player": "alice", "action": "declare_attackers", "attackers": ["bear"]}
+    fixture["expect"]["checkpoints"] = [{"after": 0, "illegal": [{"action": probe},
+                                                                  {"action": probe, "code": "wrong_decision"}]}]
+    fixture["expect_by_ruleset"] = {"classic-1999": {"rejections": [{"at": 0}]}}
+    problems = _fixture_problems(tmp_path, fixture)
+    assert [path for path, _ in problems] == [
+        "$.expect.rejections[0]", "$.expect.checkpoints[0].illegal[0]",
+        '$.expect_by_ruleset["classic-1999"].rejections[0]']
+    assert "without a code" in problems[1][1] and "refused for another reason" in problems[1][1]
