@@ -15,6 +15,7 @@ from . import combat
 from . import delayed_triggers
 from . import endure_behold
 from . import equipment
+from . import end_turn, extra_turns, flicker
 from . import paradigm, type_gain, type_loss
 from . import prepare
 from . import sagas
@@ -112,6 +113,8 @@ class Context:
             card = (self.item.trigger_event or {}).get("triggering_card")
             obj = g.by_card.get(card) if card else None
             return [obj] if obj is not None else []
+        if spec == "exiled_cards":  # a delayed return's cards (engine/flicker.py)
+            return flicker.exiled_cards(self)
         if spec == "created_tokens":  # CR 603.7c (delayed_triggers.py)
             return delayed_triggers.remembered_objects(self, spec)
         if spec == "triggering_player":
@@ -733,4 +736,7 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "lose_card_types": type_loss.lose_card_types,  # layer 4 (engine/type_loss.py)
     "gain_card_types": type_gain.gain_card_types,  # layer 4 (engine/type_gain.py)
     "put_into_graveyard": _move("graveyard"),  # "put target exiled card into its owner's graveyard"
+    **extra_turns.EFFECTS,  # extra_turn, additional_phase, additional_step (CR 500.7–500.10)
+    **end_turn.EFFECTS,  # end_the_turn (CR 723.1)
+    **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
 }

@@ -51,7 +51,7 @@ from .inputs import shape_problem
 from .mana import COLORS, COLOR_NAMES, ManaCost, parse_mana_symbols
 from .objects import GameObject, StackItem
 from .rng import SplitMix64
-from .targets import target_spec_active, with_x
+from .targets import card_target_candidates, target_spec_active, with_x
 
 #: The documented decision kinds (``Game.ask``) and the input ``action`` each accepts.
 DECISION_ACTIONS: dict[str, tuple[str, ...]] = {
@@ -421,7 +421,7 @@ def target_pool(game: Any) -> list:
     """Everything a target can be (CR 115.1): players, permanents, spells and abilities on
     the stack, and cards in graveyards (target kind ``card``, FORMAT §11.2)."""
     return (list(game.order) + list(game.battlefield) + list(game.stack)
-            + [o for pid in game.order for o in game.players[pid].graveyard])
+            + card_target_candidates(game))  # graveyards and exile (engine/targets.py)
 
 
 def target_choices(game: Any, item: StackItem, specs: Any, limit: int | None = TARGET_LIMIT) -> list[list[str]]:

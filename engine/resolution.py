@@ -12,6 +12,7 @@ from . import paradigm
 from .conditions import condition_holds
 from .errors import IllegalAction
 from .objects import GameObject, StackItem
+from .targets import card_target_candidates
 
 
 class Resolution:
@@ -200,6 +201,7 @@ class Resolution:
             [d.enchant] if d.enchant is not None else [])
         probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability={"targets": specs}, obj=obj)
         candidates: list[Any] = list(self.living()) + list(self.battlefield) + list(self.stack)
+        candidates += card_target_candidates(self)  # CR 115.1: cards in graveyards and exile
         return all(any(ch.target_kinds_match(self, spec, c, player, probe) for c in candidates) for spec in specs)
 
     def counter(self, item: StackItem, to: str = "graveyard", may_cast_free_by: str | None = None) -> None:

@@ -26,6 +26,13 @@ def target_spec_active(spec: Any, kicked: tuple) -> bool:
     return not cond or cond.get("kicked") in kicked
 
 
+def card_target_candidates(game: Any) -> list:
+    """The cards a target kind ``card`` may name (CR 115.1, 400): cards in graveyards and
+    in exile, each player's in turn order. A card in a hand or a library is never a
+    target (it is hidden, CR 400.2)."""
+    return [o for pid in game.order for zone in ("graveyard", "exile") for o in game.players[pid].zone(zone)]
+
+
 class Targeting:
     """Choosing and re-checking targets (a mixin of :class:`~.game.Game`)."""
 
@@ -86,5 +93,6 @@ class Targeting:
 
     def _any_legal_targets(self, item: StackItem, specs: list) -> bool:
         candidates: list[Any] = list(self.living()) + list(self.battlefield) + list(self.stack)
+        candidates += card_target_candidates(self)  # CR 115.1: cards in graveyards and exile
         return all(any(ch.target_kinds_match(self, spec, c, item.controller, item.source_lki) for c in candidates)
                    for spec in specs)

@@ -3,7 +3,7 @@ steps, mana emptying at the end of steps and phases (CR 500–514)."""
 
 from __future__ import annotations
 
-from . import bookkeeping, combat, sagas, turn_records
+from . import bookkeeping, combat, end_turn, extra_turns, sagas, turn_records
 from . import type_gain, type_loss
 from .errors import GameOver, IllegalAction
 from .start import start_game
@@ -37,7 +37,11 @@ class TurnStructure:
                 self.start_of_game = None
                 self.begin_turn(1, self.active)
             while True:
-                self.run_step()
+                try:
+                    self.run_step()
+                except end_turn.TurnEnded:  # CR 723.1d (engine/end_turn.py)
+                    end_turn.skip_to_cleanup(self)
+                    continue
                 self.next_step()
         except GameOver:
             return
@@ -46,9 +50,10 @@ class TurnStructure:
         """CR 500.1: the steps of a turn."""
         return list(STEPS)
 
-    def begin_turn(self, turn: int, active: str) -> None:
-        """CR 500: a new turn for ``active``; permanents they control lose summoning
-        sickness (CR 302.6), the land count resets (CR 305.2)."""
+    def begin_turn(self, turn: int, active: str, extra: bool = False) -> None:
+        """CR 500: a new turn for ``active`` (an extra turn, CR 500.7, with ``extra``);
+        permanents they control lose summoning sickness (CR 302.6), the land count resets
+        (CR 305.2)."""
         self.turn = turn
         self.active = active
         self.plan = self.turn_plan()
@@ -61,7 +66,8 @@ class TurnStructure:
             perm.attacked_this_turn = False
             if perm.controller == active:
                 perm.summoning_sick = False
-        self.log("turn_began", turn=turn, active_player=active)
+        extra_turns.record_turn(self, active, extra)
+        self.log("turn_began", turn=turn, active_player=active, **({"extra": True} if extra else {}))
 
     def next_step(self) -> None:
         """Move to the next step in the turn plan (skipping steps that don't happen),
@@ -70,11 +76,12 @@ class TurnStructure:
         while True:
             i += 1
             if i >= len(self.plan):
+                extra = extra_turns.next_turn(self)  # CR 500.7 (engine/extra_turns.py)
                 nxt = self.living()
-                idx = (self.order.index(self.active) + 1) % len(self.order)
+                idx = (self.order.index(extra_turns.last_normal_turn(self)) + 1) % len(self.order)
                 while self.order[idx] not in nxt:
                     idx = (idx + 1) % len(self.order)
-                self.begin_turn(self.turn + 1, self.order[idx])
+                self.begin_turn(self.turn + 1, extra or self.order[idx], extra=extra is not None)
                 i = 0
             step = self.plan[i]
             if self.skip_step(step):

@@ -1,0 +1,102 @@
+"""Returning cards to the battlefield, and "flicker" with a delayed return (CR 400.7,
+603.7, 610.3; docs/FORMAT.md §13).
+
+Card data:
+
+- ``{"type": "return_to_battlefield", "what": R, "under": "owner"|"controller",
+  "tapped": bool}``: put the cards ``R`` names (a target card in a graveyard or in exile,
+  "return target creature card from your graveyard to the battlefield", Zombify; or the
+  cards a delayed return remembers) onto the battlefield, under their owner's control
+  (``under: "owner"``, the default) or under the effect's controller's. A card that isn't
+  in a graveyard or in exile any more is not moved (it is a new object, CR 400.7).
+- ``{"type": "exile_and_return_later", "what": R, "at": <trigger>, "under": "owner"}``:
+  exile the permanents ``R`` names, then create a delayed triggered ability (CR 603.7a)
+  that, when ``at`` happens next (default: the beginning of the next end step), returns
+  those cards to the battlefield (Flickerwisp). It remembers the exiled cards: if one has
+  left exile (or was a token, which ceased to exist, CR 111.7), it isn't returned.
+
+The card that returns is a new object (CR 400.7): untapped, summoning sick, with no
+counters, no damage, no Auras (they go to the graveyard as a state-based action, CR
+704.5m) and no continuous effects of the permanent it was; its enters-the-battlefield
+abilities trigger. The reference ``"exiled_cards"`` names the cards a delayed return
+remembers (those still in exile).
+
+Nothing here knows a particular card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NEXT_END_STEP = {"event": "beginning_of_step", "step": "end", "next": True}
+
+
+def return_to_battlefield(ctx: Any, eff: dict) -> None:
+    """Put each card ``what`` names from a graveyard or from exile onto the battlefield
+    (CR 400.7: a new object), under its owner's control or the effect's controller's."""
+    g = ctx.game
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone not in ("graveyard", "exile") or obj.is_token or g.objects.get(obj.ref) is not obj:
+            continue
+        controller = obj.owner if eff.get("under", "owner") == "owner" else ctx.controller
+        g.move(obj, "battlefield", controller=controller, cause=eff["type"],
+               init={"tapped": True} if eff.get("tapped") else None)
+
+
+def exiled_cards(ctx: Any) -> list:
+    """The reference ``"exiled_cards"``: the cards a delayed return remembers that are
+    still the same objects in exile (CR 400.7, 603.7c)."""
+    g = ctx.game
+    info = (ctx.item.trigger_event or {}).get("remembered") or {}
+    out = []
+    for ref in info.get("exiled_cards", ()):
+        obj = g.objects.get(ref)
+        if obj is not None and obj.zone == "exile":
+            out.append(obj)
+    return out
+
+
+def exile_and_return_later(ctx: Any, eff: dict) -> None:
+    """Exile the permanents, then create the delayed triggered ability that returns them
+    (CR 603.7a; its source is this effect's source, its controller this effect's
+    controller, CR 603.7d–e)."""
+    g = ctx.game
+    exiled = []
+    for obj in ctx.objects(eff["what"]):
+        if obj.zone != "battlefield":
+            continue
+        new = g.move(obj, "exile", cause=eff["type"])
+        if not new.is_token:
+            exiled.append(new.ref)
+    source = ctx.source
+    if source is None:
+        return
+    lki = source.copy()
+    lki.controller = ctx.controller
+    item = ctx.item
+    key = item.ability_index if item.kind == "ability" and item.ability_index is not None else "delayed"
+    trigger = dict(eff.get("at") or NEXT_END_STEP)
+    if trigger.get("event") == "beginning_of_step":
+        trigger.setdefault("player", "each")
+    ret = {"type": "return_to_battlefield", "what": "exiled_cards", "under": eff.get("under", "owner")}
+    ability = {"kind": "triggered", "trigger": trigger, "effects": [ret], "delayed": True}
+    g.delayed_triggers = g.delayed_triggers + [{
+        "source": lki, "key": key, "ability": ability,
+        "remembered": {"created_tokens": [], "exiled_cards": exiled},
+    }]
+
+
+def _late(name: str) -> Any:
+    """A handler that looks ``name`` up as it runs (so a mutation of this module's function,
+    conformance/mutants.py, is the one called)."""
+    def handler(ctx: Any, eff: dict) -> None:
+        globals()[name](ctx, eff)
+    handler.__name__ = name
+    return handler
+
+
+#: The effect handlers of this module, by effect type (``engine/effects.py`` HANDLERS).
+EFFECTS = {
+    "return_to_battlefield": _late("return_to_battlefield"),  # CR 400.7
+    "exile_and_return_later": _late("exile_and_return_later"),  # CR 603.7a, 610.3
+}
