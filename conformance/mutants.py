@@ -1684,3 +1684,45 @@ def _non_dfc_returns() -> list:
                          "if not is_transforming_card(whole):\n"
                          "                    g.move(card, \"battlefield\", controller=controller, cause=eff[\"type\"])\n"
                          "                    continue"))]
+
+
+# ------------------------------------------------------- planeswalkers (engine/planeswalkers.py)
+@mutation("damage-leaves-planeswalker-loyalty", "120.3c")
+def _damage_leaves_loyalty() -> list:
+    """Damage dealt to a planeswalker removes no loyalty counters (CR 120.3c: it removes that
+    many).
+
+    ``planeswalkers.damage_removes_loyalty`` does nothing."""
+    from mtg_judge.engine import planeswalkers
+    return [replace(planeswalkers, "damage_removes_loyalty", lambda game, obj, dealt: None)]
+
+
+@mutation("planeswalker-survives-zero-loyalty", "704.5i")
+def _zero_loyalty_survives() -> list:
+    """A planeswalker with no loyalty counters stays on the battlefield (CR 704.5i: it is put
+    into its owner's graveyard).
+
+    ``planeswalkers.zero_loyalty`` finds none."""
+    from mtg_judge.engine import planeswalkers
+    return [replace(planeswalkers, "zero_loyalty", lambda game: [])]
+
+
+@mutation("attacking-a-planeswalker-damages-its-controller", "510.1b")
+def _planeswalker_attack_hits_player() -> list:
+    """An unblocked creature attacking a planeswalker deals its combat damage to the
+    defending player instead (CR 510.1b, 506.2: to the planeswalker it attacks).
+
+    ``planeswalkers.recipient`` always answers the defending player."""
+    from mtg_judge.engine import planeswalkers
+    return [replace(planeswalkers, "recipient", lambda game, attacker_ref, defender: defender)]
+
+
+@mutation("entering-attacking-only-players", "508.4")
+def _enter_attacking_only_players() -> list:
+    """A creature put onto the battlefield attacking can attack only players, never a
+    planeswalker (ruling tarkir.mobilize.04: the player, planeswalker or battle of its
+    controller's choice).
+
+    ``planeswalkers.attackable`` finds no planeswalker."""
+    from mtg_judge.engine import planeswalkers
+    return [replace(planeswalkers, "attackable", lambda game, player: [])]
