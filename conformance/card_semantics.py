@@ -1,0 +1,221 @@
+"""Card shapes the schema accepts but the reference engine would silently ignore (issue 14).
+
+``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
+on every schema-valid card file. Each problem is a
+:class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
+why the engine would do nothing with it. Two families of checks:
+
+1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
+   on the stack unless they say otherwise). The engine applies static abilities, replacement
+   effects, mana abilities and chapter abilities only on the battlefield, triggered
+   abilities on the battlefield or in exile (``"zone": "exile"``), activated abilities on
+   the battlefield or in a graveyard (``"zone": "graveyard"``). An instant or sorcery (or
+   an instant/sorcery face, FORMAT §5.1) never reaches the battlefield, so those abilities
+   would be no-ops: they are refused (``STACK_ABILITY_KINDS`` names the kinds that work on
+   the stack: none yet). Keywords that only mean something for a permanent are refused the
+   same way; :data:`SPELL_KEYWORDS` names the ones the engine applies to an instant or
+   sorcery.
+
+2. **Targets an effect cannot act on** (CR 115, 608.2b): an effect reference
+   ``{"target": i}`` whose target spec names a kind of object the effect does nothing to
+   (``destroy`` of a target spell, ``counter`` of a target creature, ``draw`` for a target
+   creature). :data:`EFFECT_ZONES` says, for each effect type and reference key, which
+   kinds of objects the engine's handler acts on; :data:`TARGET_ZONES` says where each
+   target spec kind's objects are. A target kind whose zones are not all covered is
+   refused: some legal choice of target would make the effect a no-op.
+   ``tests/test_vocabulary_effects.py`` plays a scenario for each pair listed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from mtg_judge.conformance.loader import FixtureError, json_path
+
+#: Ability kinds that function while an instant or sorcery spell is on the stack.
+#: Empty: the engine applies no ability of a spell on the stack other than its keywords and
+#: its spell ability. (Activated abilities with ``"zone": "graveyard"`` and triggered
+#: abilities with ``"zone": "exile"`` are allowed: they work where they say, CR 113.6b.)
+STACK_ABILITY_KINDS: frozenset[str] = frozenset()
+
+#: Keywords the engine applies to an instant or sorcery card or spell (CR 702): the ones
+#: that change how or from where it is cast, what it costs, or what happens as it is cast,
+#: resolves or leaves the stack.
+SPELL_KEYWORDS = frozenset({
+    "split_second", "storm", "suspend", "buyback", "flashback", "harmonize", "madness",
+    "kicker", "cycling", "landcycling", "paradigm",
+})
+
+#: Where the objects a target spec kind can name are (CR 115.1): ``battlefield``
+#: (permanents), ``player``, ``spell`` and ``ability`` (on the stack), ``graveyard``,
+#: ``exile`` (cards, ``"kind": "card"`` with its ``zone``).
+TARGET_ZONES: dict[str, frozenset[str]] = {
+    "any": frozenset({"battlefield", "player"}),
+    "creature": frozenset({"battlefield"}),
+    "permanent": frozenset({"battlefield"}),
+    "land": frozenset({"battlefield"}),
+    "artifact": frozenset({"battlefield"}),
+    "enchantment": frozenset({"battlefield"}),
+    "player": frozenset({"player"}),
+    "spell": frozenset({"spell"}),
+    "ability": frozenset({"ability"}),
+    "card": frozenset({"graveyard"}),  # or its "zone"
+}
+
+_BF = frozenset({"battlefield"})
+_PLAYER = frozenset({"player"})
+_DAMAGE = frozenset({"battlefield", "player"})
+
+#: ``(effect type, reference key)`` → the zones whose objects the engine's effect handler
+#: acts on (engine/effects.py ``HANDLERS``). A reference key not listed acts on the
+#: battlefield only, except ``player`` keys (players only).
+EFFECT_ZONES: dict[tuple[str, str], frozenset[str]] = {
+    ("deal_damage", "to"): _DAMAGE,
+    ("prevent_damage", "to"): _DAMAGE,
+    ("prevent_damage_from_chosen_source", "to"): _DAMAGE,
+    # _move: a spell leaves the stack uncountered (CR 608.2b, 400.7); a card changes zone
+    ("exile", "what"): frozenset({"battlefield", "spell", "graveyard"}),
+    ("return_to_hand", "what"): frozenset({"battlefield", "spell", "graveyard", "exile"}),
+    ("put_into_graveyard", "what"): frozenset({"battlefield", "spell", "exile"}),
+    ("counter", "what"): frozenset({"spell", "ability"}),  # CR 701.6
+    ("copy_spell", "what"): frozenset({"spell"}),  # CR 707.10
+    ("return_to_battlefield", "what"): frozenset({"graveyard", "exile"}),  # engine/flicker.py
+}
+
+
+def reference_zones(effect_type: str, key: str) -> frozenset[str]:
+    """The zones whose objects effect ``effect_type`` acts on through reference ``key``
+    (see :data:`EFFECT_ZONES`)."""
+    if (effect_type, key) in EFFECT_ZONES:
+        return EFFECT_ZONES[(effect_type, key)]
+    return _PLAYER if key in ("player", "players") else _BF
+
+
+def target_zones(spec: dict) -> frozenset[str]:
+    """Where the objects target spec ``spec`` can name are (:data:`TARGET_ZONES`; a
+    ``card`` target is in its ``zone``, default graveyard)."""
+    if spec.get("kind") == "card":
+        return frozenset({spec.get("zone", "graveyard")})
+    return TARGET_ZONES.get(spec.get("kind"), frozenset())
+
+
+def _is_spell_card(card: dict) -> bool:
+    types = card.get("types") or ()
+    return "Instant" in types or "Sorcery" in types
+
+
+def _keyword_name(kw: Any) -> str:
+    return kw if isinstance(kw, str) else kw.get("keyword", "")
+
+
+def card_problems(card: dict, file: str) -> list[FixtureError]:
+    """The no-op shapes of one schema-valid card file's data ``card`` (module docstring);
+    ``file`` names it in the errors. Never raises for schema-valid data."""
+    problems: list[FixtureError] = []
+    parts: list[tuple[dict, list]] = [(card, [])]
+    for i, face in enumerate(card.get("faces") or ()):
+        if isinstance(face, dict):
+            parts.append((face, ["faces", i]))
+    for data, where in parts:
+        if _is_spell_card(data):
+            problems += _spell_ability_problems(data, where, file)
+        problems += _target_problems(data, where, file)
+    return problems
+
+
+def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 1 of the module docstring: abilities and keywords of an instant or sorcery."""
+    out = []
+    what = "an instant or sorcery" + (" face" if where else "")
+    for i, ab in enumerate(card.get("abilities") or ()):
+        kind = ab.get("kind")
+        zone = ab.get("zone", "battlefield")
+        if kind in STACK_ABILITY_KINDS:
+            continue
+        if (kind == "activated" and zone == "graveyard") or (kind == "triggered" and zone == "exile"):
+            continue
+        path = json_path(where + ["abilities", i])
+        out.append(FixtureError(
+            file, path,
+            f"a {kind} ability of {what} would do nothing: abilities of instants and sorceries "
+            f"function only while the spell is on the stack (CR 113.6), and the engine applies "
+            f"{kind} abilities only on the battlefield, which this card never reaches "
+            f"(applied on the stack: {', '.join(sorted(STACK_ABILITY_KINDS)) or 'none'})",
+            "no such ability on an instant or sorcery (or an activated ability with \"zone\": "
+            "\"graveyard\", a triggered ability with \"zone\": \"exile\")"))
+    for i, kw in enumerate(card.get("keywords") or ()):
+        name = _keyword_name(kw)
+        if name not in SPELL_KEYWORDS:
+            out.append(FixtureError(
+                file, json_path(where + ["keywords", i]),
+                f"keyword {name!r} on {what} would do nothing: the engine applies it only to "
+                "permanents (or, for flash, an instant already has instant timing, CR 304.1)",
+                f"a keyword that works on a spell: {', '.join(sorted(SPELL_KEYWORDS))}"))
+    return out
+
+
+def _target_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 2 of the module docstring, for every targets/effects pair of the card: its
+    spell (and modes, kicker effects) and its abilities."""
+    out: list[FixtureError] = []
+    spell = card.get("spell")
+    if isinstance(spell, dict):
+        base = list(spell.get("targets") or ())
+        out += _check_effects(base, spell.get("effects") or (), where + ["spell"], file)
+        for m, mode in enumerate(spell.get("modes") or ()):
+            out += _check_effects(list(mode.get("targets") or ()), mode.get("effects") or (),
+                                  where + ["spell", "modes", m], file)
+        for k, extra in enumerate(spell.get("kicker_effects") or ()):
+            # the kicker's targets are appended to the spell's (CR 702.33, FORMAT §10)
+            out += _check_effects(base + list(extra.get("targets") or ()), extra.get("effects") or (),
+                                  where + ["spell", "kicker_effects", k], file)
+    for i, ab in enumerate(card.get("abilities") or ()):
+        if isinstance(ab, dict) and "effects" in ab:
+            out += _check_effects(list(ab.get("targets") or ()), ab.get("effects") or (),
+                                  where + ["abilities", i], file)
+    return out
+
+
+def _iter_effects(effects: Any, where: list) -> Iterator[tuple[dict, list]]:
+    """Every effect dict of the list ``effects`` (at JSON path ``where``), nested ones
+    included (``conditional``, ``pay_optional``…: any list of effects under an effect), with
+    its path."""
+    for i, eff in enumerate(effects if isinstance(effects, list) else ()):
+        if not isinstance(eff, dict):
+            continue
+        yield eff, where + [i]
+        for key, value in eff.items():
+            if isinstance(value, list) and value and all(isinstance(v, dict) and "type" in v for v in value):
+                yield from _iter_effects(value, where + [i, key])
+
+
+def _target_indexes(value: Any) -> Iterator[int]:
+    if isinstance(value, dict) and isinstance(value.get("target"), int):
+        yield value["target"]
+    elif isinstance(value, list):
+        for v in value:
+            yield from _target_indexes(v)
+
+
+def _check_effects(targets: list, effects: Any, where: list, file: str) -> list[FixtureError]:
+    out = []
+    for eff, path in _iter_effects(list(effects), where + ["effects"]):
+        etype = eff.get("type")
+        if not isinstance(etype, str):
+            continue
+        for key, value in eff.items():
+            for i in _target_indexes(value):
+                if i >= len(targets) or not isinstance(targets[i], dict):
+                    continue
+                zones = target_zones(targets[i])
+                acts_on = reference_zones(etype, key)
+                missing = sorted(zones - acts_on)
+                if missing:
+                    out.append(FixtureError(
+                        file, json_path(path + [key]),
+                        f"{etype} does nothing to a target of kind {targets[i].get('kind')!r} "
+                        f"in {', '.join(missing)}: the engine's {etype} acts only on "
+                        f"{', '.join(sorted(acts_on))} (CR 115, 608.2b); choose a target kind "
+                        "the effect can act on",
+                        f"a target whose kind the {etype} effect acts on: {', '.join(sorted(acts_on))}"))
+    return out

@@ -1,0 +1,494 @@
+"""No silent no-ops (issue 14): every shape the card schema accepts changes the game, or
+``mtg-judge validate`` refuses it.
+
+The walk reads the vocabulary from ``schema/card.schema.json`` itself (:func:`vocabulary`):
+effect types, static effect types, trigger events, keywords, conditions, target spec kinds
+(and the zones a ``card`` target may be in), cost parts, ability kinds and the zones an
+ability may say it works in, filter keys, card-level fields, and the non-battlefield zones
+an effect acts on (``conformance/card_semantics.EFFECT_ZONES``). A name added to the schema
+later is walked too, so it fails here until it has a scenario (or is listed in
+:data:`PENDING` with a reason, which pytest reports as an expected failure, never a skip).
+
+For each shape, a **knock-out** proves it changes the game: a scenario whose cards use the
+shape is played twice in-process (``mtg_judge.engine.run_scenario``, as ``conformance/runner``
+does), once as written and once with the shape removed from the card data (the effect
+deleted, the static or triggered ability deleted, the keyword, condition, cost part or filter
+key dropped, a target kind replaced by another). The shape has an effect iff the event log or
+the final state differ. The scenarios are the fixture suite's (the first run must pass the
+fixture's own expectations, written from the rulings, so the difference is the one the rules
+call for) plus :data:`EXTRA_SCENARIOS`, tiny engine-only scenarios for shapes and zones no
+fixture reaches.
+
+Shapes the engine would ignore are refused by ``validate`` (conformance/card_semantics.py):
+:func:`test_validate_refuses` checks each refusal's file, JSON path and reason.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from mtg_judge.conformance import card_semantics
+from mtg_judge.conformance.lint import lint
+from mtg_judge.conformance.runner import Case, collect, run_case
+from mtg_judge.engine import run_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "schema" / "card.schema.json").read_text())
+CARDS = ROOT / "fixtures" / "cards"
+
+_COND = "every scenario that uses it has the condition true: none shows it false yet"
+_COST = "no scenario where leaving this cost part out shows"
+_FILTER = "no scenario where this filter key excludes a candidate object"
+_NO_CHANGE = "no scenario where it changes the outcome yet"
+_ZONE = "no card or scenario uses the effect on an object in that zone yet"
+_UNUSED = "no fixture uses a card with it yet"
+
+#: Shapes the schema accepts that have no knock-out scenario yet, each with the reason.
+#: Each is reported as an expected failure (``xfail``, strict: one that gains a scenario
+#: fails until it is removed from here). Nothing is skipped silently.
+PENDING: dict[tuple[str, str], str] = {
+    ("condition", "came_under_control_since_last_upkeep"): _COND,
+    ("condition", "card_in_graveyard"): _COND,
+    ("condition", "cards_in_graveyard_at_least"): _COND,
+    ("condition", "in_exile"): _COND,
+    ("condition", "mana_spent_at_least"): _COND,
+    ("condition", "mana_spent_colors_at_least"): _COND,
+    ("condition", "own_and_control_named"): _COND,
+    ("condition", "suspended"): _COND,
+    ("condition", "threshold"): _COND,
+    ("condition", "triggering_spell_mana_spent_colors_at_least"): _COND,
+    ("condition", "triggering_spell_mana_spent_exceeds_power_or_toughness"): _COND,
+    ("cost", "discard_self"): _COST,
+    ("cost", "loyalty"): _COST,
+    ("cost", "pay_life"): _COST,
+    ("cost", "untap"): _COST,
+    ("effect", "additional_step"): _NO_CHANGE,
+    ("effect", "create_delayed_trigger"): _NO_CHANGE,
+    ("effect", "modify_pt_choice"): _NO_CHANGE,
+    ("effect", "pay_or_sacrifice"): _NO_CHANGE,
+    ("effect", "set_colors_choice"): _NO_CHANGE,
+    ("effect", "set_creature_type_choice"): _NO_CHANGE,
+    ("effect", "shuffle_library"): _NO_CHANGE,
+    ("effect_zone", "exile.what@spell"): _ZONE,
+    ("effect_zone", "prevent_damage_from_chosen_source.to@player"): _ZONE,
+    ("effect_zone", "put_into_graveyard.what@spell"): _ZONE,
+    ("effect_zone", "return_to_battlefield.what@exile"): _ZONE,
+    ("effect_zone", "return_to_hand.what@exile"): _ZONE,
+    ("filter", "ability_kinds"): _FILTER,
+    ("filter", "attacked_this_turn"): _FILTER,
+    ("filter", "attacking"): _FILTER,
+    ("filter", "attacking_or_blocking"): _FILTER,
+    ("filter", "blocking"): _FILTER,
+    ("filter", "colorless"): _FILTER,
+    ("filter", "face_down"): _FILTER,
+    ("filter", "name"): _FILTER,
+    ("filter", "not_keywords"): _FILTER,
+    ("filter", "player"): _FILTER,
+    ("filter", "power_at_most"): _FILTER,
+    ("filter", "supertypes"): _FILTER,
+    ("filter", "tapped"): _FILTER,
+    ("keyword", "indestructible"): _NO_CHANGE,
+    ("static", "can_block_only_flying"): _UNUSED,
+    ("static", "cant_be_blocked_except"): _UNUSED,
+    ("static", "cant_block"): _UNUSED,
+    ("target", "enchantment"): _UNUSED,
+    ("target", "planeswalker"): _UNUSED,
+    ("trigger", "becomes_blocked"): _UNUSED,
+    ("trigger", "blocks"): _UNUSED,
+    ("trigger", "dies"): _UNUSED,
+    ("trigger", "leaves_battlefield"): _UNUSED,
+}
+
+
+# ------------------------------------------------------------------ the vocabulary
+def _defs() -> dict:
+    return SCHEMA["$defs"]
+
+
+def vocabulary() -> list[tuple[str, str]]:
+    """Every ``(category, name)`` the card schema enumerates (module docstring)."""
+    d = _defs()
+    out: list[tuple[str, str]] = []
+    out += [("effect", t) for t in d["effect"]["properties"]["type"]["enum"]]
+    out += [("static", t) for t in d["static_effect"]["properties"]["type"]["enum"]]
+    out += [("trigger", t) for t in d["trigger"]["properties"]["event"]["enum"]]
+    named, parametered = d["keyword"]["anyOf"]
+    out += [("keyword", k) for k in named["enum"]]
+    out += [("keyword", k) for k in parametered["properties"]["keyword"]["enum"]]
+    out += [("condition", c) for c in d["condition"]["properties"]]
+    out += [("target", k) for k in d["target_spec"]["properties"]["kind"]["enum"]]
+    out += [("target", f"card@{z}") for z in d["target_spec"]["properties"]["zone"]["enum"]]
+    out += [("target_field", k) for k in d["target_spec"]["properties"] if k not in ("kind", "zone")]
+    out += [("cost", c) for c in d["cost"]["properties"]]
+    out += [("ability", k) for k in d["ability"]["properties"]["kind"]["enum"]]
+    for kind in ("activated", "triggered"):
+        zones = d[f"ability_{kind}"]["properties"].get("zone", {}).get("enum", [])
+        out += [("ability_zone", f"{kind}@{z}") for z in zones if z != "battlefield"]
+    out += [("filter", k) for k in d["filter"]["properties"]]
+    out += [("card_field", k) for k in ("enters_tapped", "enters_prepared", "as_enters", "behold")
+            if k in SCHEMA["properties"]]
+    for (etype, key), zones in sorted(card_semantics.EFFECT_ZONES.items()):
+        out += [("effect_zone", f"{etype}.{key}@{z}") for z in sorted(zones) if z != "battlefield"]
+    return sorted(set(out))
+
+
+# ------------------------------------------------------------------ knock-outs
+def _walk(node: Any, key: str | None = None) -> Iterator[tuple[Any, str | None]]:
+    """Every (value, key it sits under) inside ``node``, depth first."""
+    yield node, key
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _walk(v, k)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v, key)
+
+
+def _kw_name(kw: Any) -> str | None:
+    if isinstance(kw, str):
+        return kw
+    return kw.get("keyword") if isinstance(kw, dict) else None
+
+
+def _drop_from_lists(card: dict, pred: Callable[[Any, str | None], bool]) -> int:
+    """Remove every list item for which ``pred(item, key of the list)``; return how many."""
+    n = 0
+    for node, key in list(_walk(card)):
+        if isinstance(node, list):
+            keep = [v for v in node if not pred(v, key)]
+            n += len(node) - len(keep)
+            node[:] = keep
+    return n
+
+
+def _drop_keys(card: dict, container_keys: tuple[str, ...] | None, name: str,
+               empty_parent_key: str | None = None) -> int:
+    """Delete key ``name`` from every dict that sits under one of ``container_keys`` (any
+    dict when None); a dict left empty under ``empty_parent_key`` is deleted from its parent."""
+    n = 0
+    for node, key in list(_walk(card)):
+        if isinstance(node, dict) and (container_keys is None or key in container_keys) and name in node:
+            del node[name]
+            n += 1
+    if empty_parent_key:
+        for node, _ in list(_walk(card)):
+            if isinstance(node, dict) and node.get(empty_parent_key) == {}:
+                del node[empty_parent_key]
+    return n
+
+
+def _effect_zone_refs(card: dict, etype: str, key: str, zone: str) -> list[tuple[list, dict]]:
+    """The (effects list, effect) pairs of ``card`` where effect ``etype``'s ``key`` names a
+    target whose spec can be in ``zone``."""
+    out = []
+    parts = [card] + [f for f in card.get("faces") or () if isinstance(f, dict)]
+    for part in parts:
+        holders = []
+        spell = part.get("spell") or {}
+        holders.append((spell.get("targets") or [], spell.get("effects") or []))
+        holders += [(m.get("targets") or [], m.get("effects") or []) for m in spell.get("modes") or ()]
+        holders += [((spell.get("targets") or []) + (k.get("targets") or []), k.get("effects") or [])
+                    for k in spell.get("kicker_effects") or ()]
+        holders += [(ab.get("targets") or [], ab.get("effects") or []) for ab in part.get("abilities") or ()
+                    if isinstance(ab, dict)]
+        for targets, effects in holders:
+            for node, _ in _walk(effects):
+                if isinstance(node, list):
+                    for eff in node:
+                        if isinstance(eff, dict) and eff.get("type") == etype:
+                            idx = list(card_semantics._target_indexes(eff.get(key)))
+                            if any(i < len(targets) and zone in card_semantics.target_zones(targets[i])
+                                   for i in idx):
+                                out.append((node, eff))
+    return out
+
+
+def knock_out(card: dict, category: str, name: str) -> int:
+    """Remove shape ``(category, name)`` from ``card`` in place; return how many places
+    changed (0: the card does not use the shape)."""
+    if category == "effect":
+        return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("type") == name
+                                and "kind" not in v and k not in ("abilities",))
+    if category == "static":
+        return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "static"
+                                and isinstance(v.get("effect"), dict) and v["effect"].get("type") == name)
+    if category == "trigger":
+        return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "triggered"
+                                and isinstance(v.get("trigger"), dict) and v["trigger"].get("event") == name)
+    if category == "keyword":
+        return _drop_from_lists(card, lambda v, k: k == "keywords" and _kw_name(v) == name)
+    if category == "condition":
+        return _drop_keys(card, ("condition",), name, empty_parent_key="condition")
+    if category == "cost":
+        return _drop_keys(card, ("cost",), name)
+    if category == "filter":
+        return _drop_keys(card, ("filter", "all", "spells", "object", "source_filter", "blockers",
+                                 "targeting"), name)
+    if category == "card_field":
+        if name in card:
+            del card[name]
+            return 1
+        return 0
+    if category == "ability":
+        return _drop_from_lists(card, lambda v, k: k == "abilities" and isinstance(v, dict) and v.get("kind") == name)
+    if category == "ability_zone":
+        kind, zone = name.split("@")
+        return _drop_from_lists(card, lambda v, k: k == "abilities" and isinstance(v, dict)
+                                and v.get("kind") == kind and v.get("zone") == zone)
+    if category in ("target", "target_field"):
+        n = 0
+        for node, key in list(_walk(card)):
+            specs = node if key == "targets" and isinstance(node, list) else (
+                [node] if key == "enchant" and isinstance(node, dict) else [])
+            for spec in specs:
+                if not isinstance(spec, dict):
+                    continue
+                if category == "target_field" and name in spec:
+                    del spec[name]
+                    n += 1
+                elif category == "target":
+                    kind, _, zone = name.partition("@")
+                    if spec.get("kind") == kind and (not zone or spec.get("zone", "graveyard") == zone):
+                        spec["kind"] = "player" if kind != "player" else "creature"
+                        spec.pop("zone", None)
+                        spec.pop("owner", None)
+                        n += 1
+        return n
+    if category == "effect_zone":
+        etype_key, zone = name.split("@")
+        etype, key = etype_key.split(".")
+        found = _effect_zone_refs(card, etype, key, zone)
+        for holder, eff in found:
+            if eff in holder:
+                holder.remove(eff)
+        return len(found)
+    raise AssertionError(f"no knock-out for category {category!r}")
+
+
+# ------------------------------------------------------------------ playing
+def _outcome(scenario: dict, ruleset: str) -> Any:
+    """The event log and final state of one in-process run (or the error it raised)."""
+    data = json.loads(json.dumps(scenario))
+    try:
+        result = run_scenario(data, ruleset, cards=data.get("cards"))
+    except Exception as exc:  # noqa: BLE001 - a knocked-out card may break the script
+        return ("raised", type(exc).__name__, str(exc))
+    return json.dumps([result.get("events"), result.get("state")], sort_keys=True)
+
+
+@lru_cache(maxsize=1)
+def _cases() -> tuple[Case, ...]:
+    return tuple(c for c in collect(ROOT / "fixtures") if not c.problem)
+
+
+@lru_cache(maxsize=None)
+def _passes(index: int) -> bool:
+    return run_case(_cases()[index]).status == "passed"
+
+
+def _candidates(category: str, name: str) -> Iterator[tuple[str, dict, str]]:
+    """(label, scenario, ruleset) of each scenario whose cards use the shape: the
+    :data:`EXTRA_SCENARIOS` first, then the fixtures whose expectations pass as written."""
+    for build in EXTRA_SCENARIOS.get((category, name), ()):
+        scenario, ruleset = build()
+        yield f"extra:{build.__name__}", scenario, ruleset
+    users = _card_users(category, name)
+    for i, case in enumerate(_cases()):
+        if users & set(case.scenario.get("cards") or ()) and _passes(i):
+            yield case.name, case.scenario, case.ruleset
+
+
+@lru_cache(maxsize=None)
+def _card_users(category: str, name: str) -> frozenset[str]:
+    """The names of the fixture cards that use the shape."""
+    return frozenset(card["name"] for card in _all_cards() if knock_out(copy.deepcopy(card), category, name))
+
+
+@lru_cache(maxsize=1)
+def _all_cards() -> tuple[dict, ...]:
+    seen: dict[str, dict] = {}
+    for case in _cases():
+        for card_name, card in (case.scenario.get("cards") or {}).items():
+            seen.setdefault(card_name, card)
+    return tuple(seen.values())
+
+
+def changes_the_game(category: str, name: str) -> tuple[str | None, list[str]]:
+    """The first scenario where knocking the shape out changes the events or the state
+    (None if none does), and the scenarios tried."""
+    tried = []
+    for label, scenario, ruleset in _candidates(category, name):
+        tried.append(label)
+        knocked = copy.deepcopy(scenario)
+        for card in knocked.get("cards", {}).values():
+            knock_out(card, category, name)
+        if _outcome(scenario, ruleset) != _outcome(knocked, ruleset):
+            return label, tried
+    return None, tried
+
+
+@pytest.mark.parametrize("category,name", vocabulary(), ids=lambda v: str(v))
+def test_shape_changes_the_game(category: str, name: str) -> None:
+    """Knock-out of each schema shape: some scenario plays differently without it."""
+    shape = (category, name)
+    if shape in PENDING:
+        found, _ = changes_the_game(category, name)
+        if found is not None:
+            pytest.fail(f"{shape} now changes the game in {found}: remove it from PENDING")
+        pytest.xfail(f"PENDING {shape}: {PENDING[shape]}")
+    found, tried = changes_the_game(category, name)
+    assert found is not None, (
+        f"no scenario shows that {category} {name!r} changes the game (tried {len(tried)}: "
+        f"{tried[:6]}): add one to EXTRA_SCENARIOS, make validate refuse the shape, or list it "
+        "in PENDING with the reason")
+
+
+def test_pending_names_only_schema_shapes() -> None:
+    """A PENDING entry that the schema no longer has is stale."""
+    assert set(PENDING) <= set(vocabulary())
+
+
+# ------------------------------------------------------------------ engine-only scenarios
+def _card(name: str) -> dict:
+    from mtg_judge.conformance.lint import card_slug
+
+    return json.loads((CARDS / f"{card_slug(name)}.json").read_text())
+
+
+def _scenario(players: list[dict], script: list[dict], cards: dict[str, dict], *,
+              step: str = "precombat_main", active: str = "alice") -> dict:
+    for p in players:
+        p.setdefault("life", 20)
+        p.setdefault("library", [{"alias": f"{p['id'][0]}_lib{i}", "card": "Island"} for i in range(5)])
+    return {"id": "engine.vocabulary", "title": "", "rulings": [], "rulesets": ["modern"],
+            "setup": {"seed": 1, "turn": 3, "active_player": active, "step": step,
+                      "lands_played": 0, "players": players},
+            "script": script, "expect": {}, "cards": cards}
+
+
+EXTRA_SCENARIOS: dict[tuple[str, str], list[Callable[[], tuple[dict, str]]]] = {}
+
+
+# ------------------------------------------------------------------ refusals (validate)
+def _lint_card(tmp_path: Path, card: dict) -> list:
+    """``mtg-judge validate``'s problems for a fixtures folder holding only ``card``."""
+    from mtg_judge.conformance.lint import card_slug
+
+    folder = tmp_path / "fixtures"
+    (folder / "cards").mkdir(parents=True)
+    (folder / "cards" / f"{card_slug(card['name'])}.json").write_text(json.dumps(card))
+    return lint(folder, rulings={"documents": {}, "rulings": []})
+
+
+def _instant(**fields: Any) -> dict:
+    """A valid instant ("Draw a card.") with ``fields`` added."""
+    card = {"name": "Test Vocabulary Instant", "mana_cost": "{U}", "type_line": "Instant",
+            "supertypes": [], "types": ["Instant"], "subtypes": [], "oracle_text": "Draw a card.",
+            "layout": "normal", "keywords": [], "abilities": [],
+            "spell": {"targets": [], "effects": [{"type": "draw", "player": "controller", "count": 1}]}}
+    card.update(fields)
+    return card
+
+
+def _ability_examples() -> dict[str, dict]:
+    """One ability of each kind (and one static ability of each static type, keyed
+    ``static:<type>``) taken from the fixture cards: the shapes to transplant."""
+    out: dict[str, dict] = {}
+    for card in sorted(_all_cards(), key=lambda c: c["name"]):
+        for ab in card.get("abilities") or ():
+            out.setdefault(ab["kind"], ab)
+            if ab["kind"] == "static":
+                out.setdefault(f"static:{ab['effect']['type']}", ab)
+    return out
+
+
+def test_a_static_ability_of_each_type_on_an_instant_is_refused(tmp_path: Path) -> None:
+    """Issue 14 (a): the engine applies no static ability while a spell is on the stack
+    (card_semantics.STACK_ABILITY_KINDS is empty), so validate refuses every static ability
+    of an instant or sorcery, whatever its type (each static type of the schema that some
+    card uses is transplanted onto an instant), naming the file, the path and CR 113.6."""
+    examples = _ability_examples()
+    static_types = SCHEMA["$defs"]["static_effect"]["properties"]["type"]["enum"]
+    assert "static" not in card_semantics.STACK_ABILITY_KINDS
+    tried = 0
+    for i, stype in enumerate(static_types):
+        ab = examples.get(f"static:{stype}")
+        if ab is None:
+            continue  # no card uses it: test_shape_changes_the_game reports it
+        folder = tmp_path / str(i)
+        problems = _lint_card(folder, _instant(abilities=[ab]))
+        assert [(p.file, p.path) for p in problems] == [
+            ("fixtures/cards/test-vocabulary-instant.json", "$.abilities[0]")], (stype, problems)
+        assert "static ability of an instant or sorcery would do nothing" in problems[0].message
+        assert "CR 113.6" in problems[0].message
+        tried += 1
+    assert tried >= 10
+    conditional = dict(examples["static:cost_reduction"], condition={"threshold": 7})  # "costs {1} less if …"
+    sorcery = _instant(abilities=[conditional], types=["Sorcery"], type_line="Sorcery")
+    [problem] = _lint_card(tmp_path / "conditional", sorcery)
+    assert problem.path == "$.abilities[0]" and "function only while the spell is on the stack" in problem.message
+
+
+@pytest.mark.parametrize("kind", ["triggered", "activated", "mana", "replacement", "chapter"])
+def test_other_abilities_of_an_instant_that_work_only_on_the_battlefield_are_refused(tmp_path: Path, kind: str) -> None:
+    ab = _ability_examples()[kind]
+    if ab.get("zone") not in (None, "battlefield"):
+        ab = {k: v for k, v in ab.items() if k != "zone"}
+    [problem] = _lint_card(tmp_path, _instant(abilities=[ab]))
+    assert problem.path == "$.abilities[0]"
+    assert f"a {kind} ability of an instant or sorcery would do nothing" in problem.message
+
+
+def test_abilities_that_say_where_they_work_are_allowed_on_an_instant(tmp_path: Path) -> None:
+    """CR 113.6b: an activated ability that works from the graveyard, a triggered ability
+    that works in exile: the engine applies them there."""
+    renew = next(ab for card in _all_cards() for ab in card.get("abilities") or ()
+                 if ab["kind"] == "activated" and ab.get("zone") == "graveyard")
+    exiled = {"kind": "triggered", "zone": "exile",
+              "trigger": {"event": "beginning_of_step", "step": "upkeep", "player": "you"},
+              "effects": [{"type": "draw", "player": "controller", "count": 1}]}
+    assert _lint_card(tmp_path, _instant(abilities=[renew, exiled])) == []
+
+
+def test_permanent_keywords_on_an_instant_are_refused(tmp_path: Path) -> None:
+    problems = _lint_card(tmp_path, _instant(keywords=["flying", "storm", {"keyword": "ward", "cost": {"mana": "{1}"}}]))
+    assert [p.path for p in problems] == ["$.keywords[0]", "$.keywords[2]"]
+    assert "keyword 'flying' on an instant or sorcery would do nothing" in problems[0].message
+
+
+@pytest.mark.parametrize("etype,kind,key,path", [
+    ("destroy", "spell", "what", "$.spell.effects[0].what"),
+    ("tap", "spell", "what", "$.spell.effects[0].what"),
+    ("counter", "creature", "what", "$.spell.effects[0].what"),
+    ("copy_spell", "permanent", "what", "$.spell.effects[0].what"),
+    ("draw", "creature", "player", "$.spell.effects[0].player"),
+    ("destroy", "player", "what", "$.spell.effects[0].what"),
+    ("exile", "ability", "what", "$.spell.effects[0].what"),
+])
+def test_a_target_the_effect_cannot_act_on_is_refused(tmp_path: Path, etype: str, kind: str, key: str,
+                                                      path: str) -> None:
+    spell = {"targets": [{"kind": kind}], "effects": [{"type": etype, key: {"target": 0}}]}
+    if etype == "draw":
+        spell["effects"][0]["count"] = 1
+    [problem] = _lint_card(tmp_path, _instant(spell=spell))
+    assert (problem.file, problem.path) == ("fixtures/cards/test-vocabulary-instant.json", path)
+    assert problem.message.startswith(f"{etype} does nothing to a target of kind {kind!r}")
+
+
+def test_return_to_hand_of_a_target_spell_is_accepted(tmp_path: Path) -> None:
+    """Issue 14 (b): "return target spell to its owner's hand" is a shape the engine carries
+    out (effect_zone return_to_hand.what@spell above), so validate takes it."""
+    spell = {"targets": [{"kind": "spell"}], "effects": [{"type": "return_to_hand", "what": {"target": 0}}]}
+    assert _lint_card(tmp_path, _instant(spell=spell)) == []
+
+
+def test_the_fixture_cards_have_no_refused_shape() -> None:
+    problems = [p for card in _all_cards() for p in card_semantics.card_problems(card, card["name"])]
+    assert problems == []
