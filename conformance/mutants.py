@@ -1726,3 +1726,21 @@ def _enter_attacking_only_players() -> list:
     ``planeswalkers.attackable`` finds no planeswalker."""
     from mtg_judge.engine import planeswalkers
     return [replace(planeswalkers, "attackable", lambda game, player: [])]
+
+
+# ------------------------------------------------------- issue 14: effects on spells on the stack
+@mutation("returned-spell-stays-on-the-stack", "608.2b")
+def _returned_spell_stays() -> list:
+    """"Return target spell to its owner's hand" does nothing to a spell (CR 608.2b, 400.7:
+    the spell leaves the stack to its owner's hand, neither resolved nor countered).
+
+    ``effects.HANDLERS["return_to_hand"]`` moves only cards that are not on the stack."""
+    from mtg_judge.engine import effects
+    if "return_to_hand" not in effects.HANDLERS:
+        raise MutationError("mtg_judge.engine.effects.HANDLERS has no 'return_to_hand' effect")
+    original = effects.HANDLERS["return_to_hand"]
+
+    def cards_only(ctx: Any, eff: dict) -> None:
+        if not any(isinstance(r, effects.StackItem) for r in ctx.refs(eff["what"])):
+            original(ctx, eff)
+    return [mock.patch.dict(effects.HANDLERS, {"return_to_hand": cards_only})]
