@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import bookkeeping, transform
+from . import bookkeeping, game_end, transform
 
 if TYPE_CHECKING:
     from .game import Game
@@ -58,6 +58,9 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event
         elif key == "card_in_graveyard":  # "as long as there's a Lesson card in your graveyard"
             who = current.controller or current.owner
             if not any(_card_has(c, want) for c in game.players[who].graveyard):
+                return False
+        elif key in game_end.CONDITIONS:  # life_at_least (engine/game_end.py)
+            if not game_end.condition(game, key, want, current.controller or current.owner):
                 return False
         elif key in transform.CONDITIONS:
             if not transform.condition(game, key, want, current, gone):

@@ -14,6 +14,7 @@ from . import characteristics as ch
 from . import combat
 from . import delayed_triggers
 from . import endure_behold
+from . import game_end, proliferate
 from . import equipment
 from . import end_turn, extra_turns, flicker
 from . import paradigm, type_gain, type_loss
@@ -729,6 +730,8 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "set_creature_type_choice": _set_creature_type_choice,
     "endure": endure_behold.endure,  # CR 701.63 (engine/endure_behold.py)
     **prepare.EFFECTS,  # become_prepared, unprepare (engine/prepare.py)
+    **game_end.EFFECTS,  # win_game, lose_game, CR 104.2b, 104.3e (engine/game_end.py)
+    **proliferate.EFFECTS,  # CR 701.34 (engine/proliferate.py)
     "behold": _behold,  # CR 701.4a as an effect (engine/endure_behold.py)
     **transform.EFFECTS,  # transform, put_onto_battlefield_transformed, meld, create_token_copy, exile_and_return
     "attach": equipment.attach,  # CR 701.3a (engine/equipment.py)

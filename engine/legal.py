@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable, Iterator
 from . import characteristics as ch
 from . import combat
 from . import adventure, faces, prepare
-from . import endure_behold, graveyard_abilities, harmonize
+from . import endure_behold, graveyard_abilities, harmonize, proliferate
 from . import keywords as keyword_abilities
 from .errors import IllegalAction
 from .inputs import shape_problem
@@ -1018,6 +1018,9 @@ def _choose(game: Any, decision: dict) -> list[Candidate]:
     def c(choice: Any, **extra: Any) -> Candidate:
         return Candidate({"action": "choose", "player": player, "choice": choice, **extra}, f"choose:{reason}", "choice")
 
+    if reason == proliferate.REASON:  # all, none, or one of them (CR 701.34a)
+        opts = list(decision.get("options") or ())
+        return [c(opts), c([])] + [c([o]) for o in opts[:CHOICE_LIMIT]]
     if decision.get("options"):
         return [c(o) for o in decision["options"]]
     if reason == "card_name":
@@ -1082,6 +1085,9 @@ def _validate_choose(game: Any, decision: dict, inp: dict) -> None:
         obj = game.find(choice) if isinstance(choice, str) else None
         if obj is None or obj.ref not in decision["options"]:
             raise IllegalAction("invalid_choice", "choose one of the options")
+        return
+    if reason == proliferate.REASON:
+        proliferate.chosen(game, list(decision.get("options") or ()), choice)
         return
     if reason == "card_name":
         d = game.cards.get(choice) if isinstance(choice, str) else None
