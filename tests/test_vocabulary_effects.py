@@ -49,11 +49,23 @@ _FILTER = "no scenario where this filter key excludes a candidate object"
 _NO_CHANGE = "no scenario where it changes the outcome yet"
 _ZONE = "no card or scenario uses the effect on an object in that zone yet"
 _UNUSED = "no fixture uses a card with it yet"
+_NEW = "added by another helper while issue 14 part 2 was written; no fixture or scenario uses it yet"
 
 #: Shapes the schema accepts that have no knock-out scenario yet, each with the reason.
 #: Each is reported as an expected failure (``xfail``, strict: one that gains a scenario
 #: fails until it is removed from here). Nothing is skipped silently.
 PENDING: dict[tuple[str, str], str] = {
+    # vocabulary other helpers added meanwhile (win/lose the game, proliferate, planeswalkers,
+    # extra steps, flicker): their fixtures should make these pass; then remove them here
+    ("condition", "life_at_least"): _NEW,
+    ("effect", "lose_game"): _NEW,
+    ("effect", "win_game"): _NEW,
+    ("effect", "proliferate"): _NEW,
+    ("cost", "loyalty"): _NEW,
+    ("target", "planeswalker"): _NEW,
+    ("effect", "additional_step"): _NEW,
+    ("effect_zone", "return_to_battlefield.what@exile"): _NEW,
+    # shapes older than issue 14 that no fixture shows yet
     ("condition", "came_under_control_since_last_upkeep"): _COND,
     ("condition", "card_in_graveyard"): _COND,
     ("condition", "cards_in_graveyard_at_least"): _COND,
@@ -66,21 +78,12 @@ PENDING: dict[tuple[str, str], str] = {
     ("condition", "triggering_spell_mana_spent_colors_at_least"): _COND,
     ("condition", "triggering_spell_mana_spent_exceeds_power_or_toughness"): _COND,
     ("cost", "discard_self"): _COST,
-    ("cost", "loyalty"): _COST,
     ("cost", "pay_life"): _COST,
     ("cost", "untap"): _COST,
-    ("effect", "additional_step"): _NO_CHANGE,
-    ("effect", "create_delayed_trigger"): _NO_CHANGE,
     ("effect", "modify_pt_choice"): _NO_CHANGE,
     ("effect", "pay_or_sacrifice"): _NO_CHANGE,
-    ("effect", "set_colors_choice"): _NO_CHANGE,
     ("effect", "set_creature_type_choice"): _NO_CHANGE,
-    ("effect", "shuffle_library"): _NO_CHANGE,
-    ("effect_zone", "exile.what@spell"): _ZONE,
     ("effect_zone", "prevent_damage_from_chosen_source.to@player"): _ZONE,
-    ("effect_zone", "put_into_graveyard.what@spell"): _ZONE,
-    ("effect_zone", "return_to_battlefield.what@exile"): _ZONE,
-    ("effect_zone", "return_to_hand.what@exile"): _ZONE,
     ("filter", "ability_kinds"): _FILTER,
     ("filter", "attacked_this_turn"): _FILTER,
     ("filter", "attacking"): _FILTER,
@@ -94,16 +97,6 @@ PENDING: dict[tuple[str, str], str] = {
     ("filter", "power_at_most"): _FILTER,
     ("filter", "supertypes"): _FILTER,
     ("filter", "tapped"): _FILTER,
-    ("keyword", "indestructible"): _NO_CHANGE,
-    ("static", "can_block_only_flying"): _UNUSED,
-    ("static", "cant_be_blocked_except"): _UNUSED,
-    ("static", "cant_block"): _UNUSED,
-    ("target", "enchantment"): _UNUSED,
-    ("target", "planeswalker"): _UNUSED,
-    ("trigger", "becomes_blocked"): _UNUSED,
-    ("trigger", "blocks"): _UNUSED,
-    ("trigger", "dies"): _UNUSED,
-    ("trigger", "leaves_battlefield"): _UNUSED,
 }
 
 
@@ -356,24 +349,170 @@ def test_pending_names_only_schema_shapes() -> None:
 
 
 # ------------------------------------------------------------------ engine-only scenarios
-def _card(name: str) -> dict:
+def _fixture_card(name: str) -> dict:
     from mtg_judge.conformance.lint import card_slug
 
     return json.loads((CARDS / f"{card_slug(name)}.json").read_text())
 
 
-def _scenario(players: list[dict], script: list[dict], cards: dict[str, dict], *,
-              step: str = "precombat_main", active: str = "alice") -> dict:
-    for p in players:
-        p.setdefault("life", 20)
-        p.setdefault("library", [{"alias": f"{p['id'][0]}_lib{i}", "card": "Island"} for i in range(5)])
-    return {"id": "engine.vocabulary", "title": "", "rulings": [], "rulesets": ["modern"],
-            "setup": {"seed": 1, "turn": 3, "active_player": active, "step": step,
-                      "lands_played": 0, "players": players},
-            "script": script, "expect": {}, "cards": cards}
+def _test_card(name: str, types: list[str], oracle: str, **fields: Any) -> dict:
+    """A minimal card for an engine-only scenario (never a fixture card)."""
+    card = {"name": name, "mana_cost": fields.pop("mana_cost", "{1}"), "type_line": " ".join(types),
+            "supertypes": [], "types": types, "subtypes": [], "oracle_text": oracle, "layout": "normal",
+            "keywords": [], "abilities": []}
+    if "Creature" in types:
+        card.update(power=2, toughness=2)
+    card.update(fields)
+    return card
 
 
-EXTRA_SCENARIOS: dict[tuple[str, str], list[Callable[[], tuple[dict, str]]]] = {}
+def _zone(entries: Any) -> list[dict]:
+    """``"alias=Card Name"`` strings (or full entry dicts) → setup zone entries."""
+    out = []
+    for e in entries or ():
+        if isinstance(e, str):
+            alias, _, card = e.partition("=")
+            out.append({"alias": alias, "card": card})
+        else:
+            out.append(e)
+    return out
+
+
+def _game(alice: dict, bob: dict, script: list[dict], inline: list[dict] = (), *,
+          step: str = "precombat_main", active: str = "alice", ruleset: str = "modern") -> tuple[dict, str]:
+    """An engine-only scenario: players ``alice`` and ``bob`` (zones as ``_zone`` entries,
+    ``life``, ``mana_pool``), the cards of ``inline`` plus the fixture cards the setup names."""
+    players = []
+    for pid, spec in (("alice", alice), ("bob", bob)):
+        player = {"id": pid, "life": spec.get("life", 20),
+                  "library": _zone(spec.get("library", [f"{pid[0]}_lib{i}=Island" for i in range(1, 6)]))}
+        for zone in ("hand", "graveyard", "exile", "battlefield"):
+            player[zone] = _zone(spec.get(zone))
+        if "mana_pool" in spec:
+            player["mana_pool"] = spec["mana_pool"]
+        players.append(player)
+    cards = {c["name"]: c for c in inline}
+    for player in players:
+        for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
+            for entry in player[zone]:
+                if entry["card"] not in cards:
+                    cards[entry["card"]] = _fixture_card(entry["card"])
+    scenario = {"id": "engine.vocabulary", "title": "engine-only vocabulary scenario", "rulings": [],
+                "rulesets": [ruleset], "setup": {"seed": 1, "turn": 3, "active_player": active, "step": step,
+                                                 "lands_played": 0, "players": players},
+                "script": script, "expect": {}, "cards": cards}
+    return scenario, ruleset
+
+
+def _gain(n: int = 1) -> list[dict]:
+    return [{"type": "gain_life", "player": "controller", "amount": n}]
+
+
+def _bolt_the_bears(watcher: dict) -> Callable[[], tuple[dict, str]]:
+    """Alice controls ``watcher`` and Grizzly Bears, and Lightning Bolts the Bears: they die
+    (the watcher's dies / leaves-the-battlefield / put-into-graveyard trigger)."""
+    def bolt_the_bears() -> tuple[dict, str]:
+        return _game({"battlefield": ["watcher=" + watcher["name"], "bears=Grizzly Bears"],
+                      "hand": ["bolt=Lightning Bolt"], "mana_pool": {"R": 1}}, {},
+                     [{"action": "cast", "player": "alice", "card": "bolt", "targets": ["bears"]},
+                      {"action": "resolve"}, {"action": "resolve"}], [watcher])
+    return bolt_the_bears
+
+
+def _watcher(event: str) -> dict:
+    return _test_card(f"Test {event} watcher", ["Artifact"], f"Whenever a creature {event}, you gain 1 life.",
+                      abilities=[{"kind": "triggered", "trigger": {"event": event, "object": {"types": ["Creature"]}},
+                                  "effects": _gain()}])
+
+
+def _attack_and_block(attacker: dict | str, blocker: dict | str) -> Callable[[], tuple[dict, str]]:
+    """Alice's ``attacker`` attacks; Bob blocks it with ``blocker``; combat damage follows."""
+    inline = [c for c in (attacker, blocker) if isinstance(c, dict)]
+    a = attacker["name"] if isinstance(attacker, dict) else attacker
+    b = blocker["name"] if isinstance(blocker, dict) else blocker
+
+    def attack_and_block() -> tuple[dict, str]:
+        return _game({"battlefield": [f"att={a}"]}, {"battlefield": [f"blk={b}"]},
+                     [{"action": "declare_attackers", "player": "alice", "attackers": ["att"]},
+                      {"action": "resolve"},
+                      {"action": "declare_blockers", "player": "bob", "blocks": [{"blocker": "blk", "attacker": "att"}]},
+                      {"action": "resolve"}, {"action": "resolve"}, {"action": "resolve"}],
+                     inline, step="declare_attackers")
+    return attack_and_block
+
+
+def _static_creature(name: str, effect: dict, **fields: Any) -> dict:
+    return _test_card(name, ["Creature"], name, abilities=[{"kind": "static", "effect": effect}], **fields)
+
+
+def _sorcery(name: str, targets: list[dict], effects: list[dict], **fields: Any) -> dict:
+    return _test_card(name, ["Sorcery"], name, spell={"targets": targets, "effects": effects}, **fields)
+
+
+def _cast(card: dict, targets: list[str] = (), *, alice: dict | None = None, bob: dict | None = None,
+          extra: list[dict] = (), then: list[dict] = ({"action": "resolve"},)) -> Callable[[], tuple[dict, str]]:
+    """Alice casts ``card`` (from her hand, with 9 colorless and one of each color in her pool)
+    at ``targets``; it resolves."""
+    def cast() -> tuple[dict, str]:
+        a = dict(alice or {})
+        a["hand"] = list(a.get("hand", [])) + [f"spell={card['name']}"]
+        a.setdefault("mana_pool", {"C": 9, "W": 1, "U": 1, "B": 1, "R": 1, "G": 1})
+        return _game(a, bob or {}, [{"action": "cast", "player": "alice", "card": "spell",
+                                    "targets": list(targets)}] + list(then), [card, *extra])
+    cast.__name__ = f"cast_{card['name'].lower().replace(' ', '_')}"
+    return cast
+
+
+def _spell_on_the_stack(effect: dict) -> Callable[[], tuple[dict, str]]:
+    """Alice casts Grizzly Bears; Bob answers with an instant whose effect acts on target
+    spell (``effect``'s ``what`` is ``{"target": 0}``)."""
+    answer = _test_card("Test Stack Answer", ["Instant"], "… target spell.",
+                        spell={"targets": [{"kind": "spell"}], "effects": [effect]})
+
+    def spell_on_the_stack() -> tuple[dict, str]:
+        return _game({"hand": ["bears=Grizzly Bears"], "mana_pool": {"G": 1, "C": 1}},
+                     {"hand": ["answer=Test Stack Answer"], "mana_pool": {"C": 1}},
+                     [{"action": "cast", "player": "alice", "card": "bears"},
+                      {"action": "pass", "player": "alice"},
+                      {"action": "cast", "player": "bob", "card": "answer", "targets": ["bears"]},
+                      {"action": "resolve"}, {"action": "resolve"}], [answer])
+    return spell_on_the_stack
+
+
+EXTRA_SCENARIOS: dict[tuple[str, str], list[Callable[[], tuple[dict, str]]]] = {
+    ("trigger", "dies"): [_bolt_the_bears(_watcher("dies"))],
+    ("trigger", "leaves_battlefield"): [_bolt_the_bears(_watcher("leaves_battlefield"))],
+    ("trigger", "blocks"): [_attack_and_block("Grizzly Bears", _test_card(
+        "Test Blocking Trigger", ["Creature"], "Whenever this creature blocks, you gain 1 life.",
+        abilities=[{"kind": "triggered", "trigger": {"event": "blocks", "object": "self"}, "effects": _gain()}]))],
+    ("trigger", "becomes_blocked"): [_attack_and_block(_test_card(
+        "Test Blocked Trigger", ["Creature"], "Whenever this creature becomes blocked, you gain 1 life.",
+        abilities=[{"kind": "triggered", "trigger": {"event": "becomes_blocked", "object": "self"},
+                    "effects": _gain()}]), "Grizzly Bears")],
+    ("static", "cant_block"): [_attack_and_block("Grizzly Bears", _static_creature(
+        "Test Wall of Nothing", {"type": "cant_block", "affected": "self"}))],
+    ("static", "can_block_only_flying"): [_attack_and_block("Grizzly Bears", _static_creature(
+        "Test Sky Guard", {"type": "can_block_only_flying", "affected": "self"}))],
+    ("static", "cant_be_blocked_except"): [_attack_and_block(_static_creature(
+        "Test Fearsome", {"type": "cant_be_blocked_except", "affected": "self",
+                          "blockers": [{"colors": ["black"]}]}), "Grizzly Bears")],
+    ("keyword", "indestructible"): [_cast(_fixture_card("Lightning Bolt"), ["bear"], bob={"battlefield": [
+        "bear=Test Darksteel Bear"]}, extra=[_test_card("Test Darksteel Bear", ["Creature"], "Indestructible",
+                                                         keywords=["indestructible"])])],
+    ("target", "enchantment"): [_cast(_sorcery("Test Enchantment Breaker", [{"kind": "enchantment"}],
+                                               [{"type": "destroy", "what": {"target": 0}}]),
+                                      ["crusade"], bob={"battlefield": ["crusade=Crusade"]})],
+    ("effect", "shuffle_library"): [_cast(_sorcery("Test Shuffle", [], [{"type": "shuffle_library",
+                                                                         "player": "controller"}]),
+                                          alice={"library": [f"l{i}=Island" for i in range(4)] + [
+                                              f"m{i}=Mountain" for i in range(4)]})],
+    ("effect_zone", "exile.what@spell"): [_spell_on_the_stack({"type": "exile", "what": {"target": 0}})],
+    ("effect_zone", "put_into_graveyard.what@spell"): [
+        _spell_on_the_stack({"type": "put_into_graveyard", "what": {"target": 0}})],
+    ("effect_zone", "return_to_hand.what@exile"): [_cast(_sorcery(
+        "Test Exile Retrieval", [{"kind": "card", "zone": "exile"}], [{"type": "return_to_hand", "what": {"target": 0}}]),
+        ["gone"], alice={"exile": ["gone=Grizzly Bears"]})],
+}
 
 
 # ------------------------------------------------------------------ refusals (validate)
