@@ -276,6 +276,27 @@ def _aura_destroyed() -> list:
     return [rewrite(Game, "_sba_once", Edit("if destroy:", 'if destroy or rule == "704.5m":'))]
 
 
+@mutation("priority-in-the-untap-step", "502.4")
+def _priority_in_untap() -> list:
+    """Players get priority in the untap step: abilities that triggered there (and any
+    pending) go on the stack before the upkeep, and a player could act there.
+
+    ``Game.run_step``: the untap step runs a priority round like other steps."""
+    Game = _engine()[0]
+    return [rewrite(Game, "run_step", Edit('elif step != "untap": self.priority_round()',
+                                           "else: self.priority_round()"))]
+
+
+@mutation("untapping-triggers-nothing", "502.3")
+def _untap_no_triggers() -> list:
+    """Permanents that untap in the untap step trigger no "whenever … becomes untapped"
+    ability.
+
+    ``Game.untap_step``: nothing is fired for the permanents it untapped."""
+    Game = _engine()[0]
+    return [rewrite(Game, "untap_step", Edit("for perm in untapped:", "for perm in []:"))]
+
+
 @mutation("legend-rule-off", "704.5j")
 def _legend_rule() -> list:
     """Two legendary permanents with the same name stay on the battlefield (every era's
@@ -1744,3 +1765,82 @@ def _returned_spell_stays() -> list:
         if not any(isinstance(r, effects.StackItem) for r in ctx.refs(eff["what"])):
             original(ctx, eff)
     return [mock.patch.dict(effects.HANDLERS, {"return_to_hand": cards_only})]
+
+
+# ------------------------------------- issue 14 part 3: extra turns, ending the turn, flicker, card targets
+@mutation("extra-turns-first-in-first-out", "500.7")
+def _extra_turns_fifo() -> list:
+    """Extra turns are taken in the order they were added (CR 500.7: the most recently
+    added is taken first).
+
+    ``extra_turns.next_turn`` takes the oldest pending extra turn."""
+    from mtg_judge.engine import extra_turns
+    return [rewrite(extra_turns, "next_turn", Edit("player = waiting.pop()", "player = waiting.pop(0)"))]
+
+
+@mutation("turn-order-resumes-after-the-extra-turn", "500.7")
+def _turn_order_after_extra() -> list:
+    """After extra turns, the turn order goes on after the last extra turn's player instead of
+    after the normal turn they were added to (an opponent's extra turn from Time Warp would
+    replace their own turn).
+
+    ``extra_turns.last_normal_turn`` returns the current active player."""
+    from mtg_judge.engine import extra_turns
+    return [rewrite(extra_turns, "last_normal_turn",
+                    Edit('return getattr(game, "normal_turn_player", game.active)', "return game.active"))]
+
+
+@mutation("additional-beginning-phase-has-no-untap-step", "500.8")
+def _additional_phase_first_step_lost() -> list:
+    """An additional phase lacks its first step (an additional beginning phase without its
+    untap step: nothing untaps).
+
+    ``extra_turns.additional_phase`` drops the first step of the phase it adds."""
+    from mtg_judge.engine import extra_turns
+    return [rewrite(extra_turns, "additional_phase",
+                    Edit("steps = list(PHASE_STEPS[kind])", "steps = list(PHASE_STEPS[kind])[1:]"))]
+
+
+@mutation("end-the-turn-leaves-the-stack", "723.1a")
+def _end_turn_keeps_stack() -> list:
+    """Ending the turn exiles nothing: the spells and abilities on the stack stay there (and
+    resolve later), the resolving spell goes to the graveyard.
+
+    ``end_turn.end_the_turn`` skips the exiling loop."""
+    from mtg_judge.engine import end_turn
+    return [rewrite(end_turn, "end_the_turn", Edit("for item in reversed(list(g.stack)):", "for item in []:"))]
+
+
+@mutation("end-the-turn-skips-nothing", "723.1d")
+def _end_turn_skips_nothing() -> list:
+    """Ending the turn doesn't skip to the cleanup step: the rest of the turn's steps
+    happen.
+
+    ``end_turn.end_the_turn`` returns instead of raising ``TurnEnded``."""
+    from mtg_judge.engine import end_turn
+    return [rewrite(end_turn, "end_the_turn", Edit("raise TurnEnded()", "return"))]
+
+
+@mutation("returned-card-under-the-effects-controller", "610.3")
+def _returned_under_controller() -> list:
+    """A card returned "under its owner's control" comes back under the control of the
+    effect's controller (a stolen permanent flickered by its thief stays with the thief).
+
+    ``flicker.return_to_battlefield`` ignores ``under``."""
+    from mtg_judge.engine import flicker
+    return [rewrite(flicker, "return_to_battlefield",
+                    Edit('controller = obj.owner if eff.get("under", "owner") == "owner" else ctx.controller',
+                         "controller = ctx.controller"))]
+
+
+@mutation("no-card-targets-for-triggers", "115.1")
+def _no_card_targets() -> list:
+    """Cards in graveyards and in exile are never candidate targets when the game checks
+    whether a triggered ability has a legal target: a Gravedigger's trigger is always
+    removed (CR 603.3d), with cards to target.
+
+    ``targets.card_target_candidates`` returns no card."""
+    from mtg_judge.engine import targets
+    return [rewrite(targets, "card_target_candidates",
+                    Edit('return [o for pid in game.order for zone in ("graveyard", "exile") '
+                         'for o in game.players[pid].zone(zone)]', "return []"))]
