@@ -24,10 +24,11 @@ class Actions:
 
     def untap(self, obj: GameObject) -> None:
         """Untap the permanent if it is tapped (the keyword action "untap", CR 701); logged as
-        ``untapped``."""
+        ``untapped``; "whenever … becomes untapped" abilities trigger."""
         if obj.tapped:
             obj.tapped = False
             self.log("untapped", object=obj.ref, card=obj.card)
+            self.fire_triggers({"event": "becomes_untapped", "object": obj})
 
     def draw(self, player: str, n: int = 1) -> None:
         """CR 121: draw the top card; drawing from an empty library makes the player lose

@@ -160,11 +160,17 @@ class TurnStructure:
         self.log("step_ended", turn=self.turn, step=self.step)
 
     def untap_step(self) -> None:
-        """CR 502.3: the active player untaps their permanents. No one gets priority."""
+        """CR 502.3: the active player untaps their permanents, all at once. No one gets
+        priority (CR 502.4): "whenever … becomes untapped" abilities trigger now and wait,
+        like any trigger, until a player would receive priority, in the upkeep."""
+        untapped = []
         for perm in list(self.battlefield):
             if perm.controller == self.active and perm.tapped:
                 perm.tapped = False
                 self.log("untapped", object=perm.ref, card=perm.card)
+                untapped.append(perm)
+        for perm in untapped:
+            self.fire_triggers({"event": "becomes_untapped", "object": perm})
 
     def cleanup_step(self) -> None:
         """CR 514: discard to maximum hand size, then damage wears off and "until end of
