@@ -1844,3 +1844,27 @@ def _no_card_targets() -> list:
     return [rewrite(targets, "card_target_candidates",
                     Edit('return [o for pid in game.order for zone in ("graveyard", "exile") '
                          'for o in game.players[pid].zone(zone)]', "return []"))]
+
+
+# --------------------------------------------------------- proliferate (engine/proliferate.py)
+@mutation("proliferate-one-kind-only", "701.34a")
+def _proliferate_one_kind() -> list:
+    """Proliferate gives each chosen permanent a counter of only one kind it has (the rule
+    before 2023; CR 701.34a today: each kind).
+
+    ``proliferate.proliferate`` stops after the first kind."""
+    from mtg_judge.engine import proliferate
+    return [rewrite(proliferate, "proliferate",
+                    Edit("sagas.put_counters(game, obj, kind, 1)", "sagas.put_counters(game, obj, kind, 1)\n            break"))]
+
+
+@mutation("proliferate-everything", "701.34a")
+def _proliferate_everything() -> list:
+    """Proliferate gives counters to every permanent with counters, without asking (CR
+    701.34a: any number of them, of its controller's choice).
+
+    ``proliferate.proliferate`` chooses all the options."""
+    from mtg_judge.engine import proliferate
+    return [rewrite(proliferate, "proliferate",
+                    Edit('refs = game.decide("choose", player, "choose", lambda inp: chosen(game, offered, inp.get("choice")),\n'
+                         '                       reason=REASON, options=offered)', "refs = offered"))]
