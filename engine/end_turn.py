@@ -1,5 +1,11 @@
 """Ending the turn (CR 723, "Ending the Turn": Time Stop, Sundial of the Infinite).
 
+The section keeps its content but moves as sections are added before it (509 in the 2004
+rules, 713 in 2011; 723 here): 723.1a exile the stack, b end combat, c check state-based
+actions, d skip to the cleanup step; 723.2 the waiting triggers and CR 514.3a. The 2004–2008
+text "removes from the game" what is now exiled: the same move (the ``exile`` zone, named
+as the ruleset names it).
+
 Card data (docs/FORMAT.md §13): the effect ``{"type": "end_the_turn"}``. As it happens
 (CR 723.1a–d):
 
