@@ -141,19 +141,20 @@ EXPECTED_SWITCHES = {
                          legend_rule="newest_dies", combat_damage_uses_stack=True,
                          walls_cant_attack=True, mulligan="draw_one_fewer",
                          buyback_owner_only=False, madness_exile_optional=False,
-                         suspend_cast_mandatory=False),
+                         suspend_cast_mandatory=False, planeswalkers=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
                             first_player_skips_draw=True,
                             legend_rule="all_die", combat_damage_uses_stack=True,
                             walls_cant_attack=False, mulligan="draw_one_fewer",
-                            buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True),
+                            buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True,
+                            planeswalkers=False),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
                    legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
                    mulligan="london", buyback_owner_only=False, madness_exile_optional=False,
-                   suspend_cast_mandatory=False),
+                   suspend_cast_mandatory=False, planeswalkers=True),
 }
 
 
@@ -867,3 +868,23 @@ def test_orphaned_aura_is_not_destroyed(ruleset):
     assert of_type(result, "state_based_action", card="aura")[0]["rule"] == "704.5m"
     assert "aura" in result["state"]["players"]["alice"]["graveyard"]
     assert of_type(result, "destroyed", card="aura") == []
+
+
+# --------------------------------------------------------------------------------------------
+# planeswalkers (engine/planeswalkers.py, FORMAT §12.1): the card type exists since 2007
+
+
+@pytest.mark.parametrize("ruleset, code", [("modern", None), ("timespiral-2006", "not_in_ruleset"),
+                                           ("classic-1999", "not_in_ruleset")])
+def test_planeswalkers(ruleset, code):
+    from mtg_judge.engine.scenario import run_scenario
+    lib = [{"alias": f"l{i}", "card": "Forest"} for i in range(3)]
+    scenario = {"setup": {"turn": 3, "players": [
+        {"id": "alice", "library": lib, "hand": [{"alias": "garruk", "card": "Garruk Wildspeaker"}],
+         "mana_pool": {"G": 4}},
+        {"id": "bob", "library": [dict(e, alias="b" + e["alias"]) for e in lib]}]},
+        "script": [{"action": "cast", "player": "alice", "card": "garruk"}, {"action": "resolve"}]}
+    r = run_scenario(scenario, ruleset)
+    codes = [e["code"] for e in r["events"] if e["type"] == "action_rejected"]
+    assert codes == ([code] if code else [])
+    assert ("garruk" in r["state"]["battlefield"]) == (code is None)
