@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Two families of checks:
+why the engine would do nothing with it. Three families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -23,6 +23,9 @@ why the engine would do nothing with it. Two families of checks:
    kinds of objects the engine's handler acts on; :data:`TARGET_ZONES` says where each
    target spec kind's objects are. A target kind whose zones are not all covered is
    refused: some legal choice of target would make the effect a no-op.
+
+3. **Costs that can never be paid**: ``discard_self`` in a card's printed costs (the engine
+   activates printed abilities on the battlefield or in a graveyard, never from a hand).
    ``tests/test_vocabulary_effects.py`` plays a scenario for each pair listed here.
 """
 
@@ -120,7 +123,30 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
         if _is_spell_card(data):
             problems += _spell_ability_problems(data, where, file)
         problems += _target_problems(data, where, file)
+    problems += _cost_problems(card, [], file)
     return problems
+
+
+def _cost_problems(node: Any, where: list, file: str) -> list[FixtureError]:
+    """Check 3 of the module docstring: a printed cost that says ``discard_self``. The engine
+    activates printed abilities on the battlefield or in a graveyard, never from a hand, so
+    "discard this card" could never be paid (it is the cost of the ``cycling`` and
+    ``landcycling`` keywords, which the engine builds itself, CR 702.29a)."""
+    out: list[FixtureError] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "cost" and isinstance(value, dict) and value.get("discard_self"):
+                out.append(FixtureError(
+                    file, json_path(where + [key, "discard_self"]),
+                    "a cost of discarding this card could never be paid: the engine activates "
+                    "printed abilities only on the battlefield or in a graveyard, not from a hand "
+                    "(it is cycling's cost: use the cycling or landcycling keyword, CR 702.29a)",
+                    "no discard_self in a card's costs"))
+            out += _cost_problems(value, where + [key], file)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out += _cost_problems(value, where + [i], file)
+    return out
 
 
 def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureError]:
