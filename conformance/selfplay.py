@@ -341,12 +341,14 @@ class SelfPlayInputs:
     ``check_stuck``). With ``prefix_contexts`` the prefix is fed *tolerantly* (shrinking):
     each input waits for a decision of its recorded turn, step, kind and player (a default
     answer is given meanwhile: pass, no attackers or blockers, keep, the first legal choice;
-    marked ``default``), and an input whose moment has passed is dropped.
+    marked ``default``), and an input whose moment has passed is dropped. With
+    ``checks=False`` the invariants after each action are not checked (the game is only
+    played: the differential fuzzer, ``mtg_judge.conformance.fuzz``).
     """
 
     def __init__(self, record: Record, settings: Settings, stats: Stats, *, prefix: list | None = None,
                  prefix_marks: list | None = None, then: str = "play", verify_prefix: bool = False,
-                 check_stuck: bool = True, prefix_contexts: list | None = None) -> None:
+                 check_stuck: bool = True, prefix_contexts: list | None = None, checks: bool = True) -> None:
         from mtg_judge.engine import legal
         self.legal = legal
         self.record = record
@@ -357,6 +359,7 @@ class SelfPlayInputs:
         self.then = then
         self.verify_prefix = verify_prefix
         self.check_stuck = check_stuck
+        self.checks = checks                # False: play only (no invariant checked after each action)
         self.prefix_contexts = prefix_contexts
         self.pi = 0                         # the next prefix input (tolerant feeding)
         self.seen: dict = {}
@@ -370,8 +373,11 @@ class SelfPlayInputs:
         _watchdog(self.settings.watchdog_seconds, k - 1 if k else None)
         if k:
             self.stats.check("exception")  # input k-1 was processed without an exception
-        self._after_previous(game, k)
-        state_key = self._check_state(game, decision, k)
+        if self.checks:
+            self._after_previous(game, k)
+            state_key = self._check_state(game, decision, k)
+        else:
+            state_key = None
         if game.turn > self.settings.turn_cap:
             raise self.TurnCap()
         if k >= self.settings.max_inputs:
@@ -392,7 +398,7 @@ class SelfPlayInputs:
         else:
             inp, mark = self._choose(game, decision, k)
         self.last = {"mark": mark, "events": len(game.events), "state": state_key, "input": inp,
-                     "decision": decision.get("kind")}
+                     "decision": decision.get("kind")} if self.checks else None
         self.record.inputs.append(copy.deepcopy(inp))
         self.record.marks.append(mark)
         self.record.contexts.append([game.turn, game.step, decision.get("kind"), decision.get("player")])

@@ -931,6 +931,10 @@ from mtg_judge.conformance.selfplay import selfplay_command  # noqa: E402  (rand
 
 main.add_command(selfplay_command)
 
+from mtg_judge.conformance.fuzz import fuzz_command  # noqa: E402  (differential fuzzing, conformance/fuzz.py)
+
+main.add_command(fuzz_command)
+
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,901 @@
+"""Differential fuzzing through protocol v1 (``mtg-judge fuzz --engine "CMD"``).
+
+Fixtures check what someone wrote down; self-play (``mtg_judge.conformance.selfplay``)
+checks the reference engine against its own invariants. The fuzzer finds where *another
+engine disagrees with the reference engine* on games nobody wrote:
+
+1. **A game** is played on the reference engine with self-play's driver, decks and seeds
+   (:func:`selfplay.play_record`, :class:`selfplay.SelfPlayInputs`, :func:`selfplay.build_setup`,
+   ``fixtures/decks``): game ``i`` has seed ``SEED + i``, the deck pairing of self-play's game
+   ``i``, one ruleset, self-play's hostile inputs (illegal inputs the reference rejects), and
+   stops at the turn cap.
+2. **A scenario** is made of it in the fixture format (docs/FORMAT.md §3): its setup, its
+   inputs as the ``script``, its ruleset, and a checkpoint after every ``checkpoint_every``
+   inputs (and after the last one) carrying the reference engine's state there
+   (``expect.checkpoints[].state``).
+3. Both engines play the scenario: the reference engine in-process (``engine.run_scenario``,
+   which gives exactly what ``mtg-judge serve`` gives), the engine under test through
+   protocol v1 (:class:`protocol.ProtocolEngine`, one process per worker).
+4. **A divergence** is the first of: an input one engine accepts and the other rejects
+   (read off the ``action_rejected`` events; both engines must declare ``events``), a
+   checkpoint (or the final state) whose *comparable state* differs
+   (:func:`comparable_state`, docs/PROTOCOL.md §11: the parts both engines declare), and,
+   when both declare ``events``, a different normalised event sequence
+   (:func:`comparable_events`). Its **signature** is its kind and the first differing field
+   or event type (``state:battlefield.tapped``, ``rejection:cast:accepted/mana_unpaid``,
+   ``events:damage_dealt/life_lost``); divergences are grouped by signature.
+5. **Shrinking**: for each distinct signature, the first game showing it is shrunk by
+   delta debugging (:func:`selfplay.ddmin`) on its script, each candidate replayed
+   tolerantly on the reference engine (as self-play shrinks its failures) and played on
+   both engines again, until the shortest script that still diverges with the same
+   signature is found; it is written as a fixture draft (``--out DIR``), with both engines'
+   logs and states beside it.
+
+Runs are bounded (games, turn cap, a read timeout per engine reply, a budget of replays
+per shrink) and seeded: the same arguments give the same figures and the same drafts
+(the shrink's time bound, ``Settings.shrink_seconds``, is a safety net that a normal run
+never reaches).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from mtg_judge.conformance import selfplay as sp
+from mtg_judge.conformance.canonical import dumps
+
+#: The parts of a state that the fuzzer compares (docs/PROTOCOL.md §11). Each is a set of
+#: fields of FORMAT §4; an engine declares the parts it reports faithfully in its handshake
+#: (``implementation.state_parts``); the parts compared are those both engines declare.
+STATE_PARTS = {
+    "turn": "turn, active_player, step",
+    "priority": "priority",
+    "life": "players.*.life, players.*.lost",
+    "zones": "players.*.hand, graveyard, exile as multisets of card names; players.*.library as its size",
+    "library_order": "players.*.library as the ordered list of card names (top first)",
+    "mana_pool": "players.*.mana_pool",
+    "lands_played": "players.*.lands_played",
+    "battlefield": "the permanents as a multiset of (name, owner, controller, tapped, token, face_down)",
+    "damage": "each permanent's marked damage",
+    "counters": "each permanent's counters",
+    "attachments": "each permanent's attached_to, as the name of the permanent it is attached to",
+    "characteristics": "each permanent's power, toughness, types, subtypes, colors, keywords",
+    "summoning_sick": "each permanent's summoning_sick",
+    "stack": "the stack, bottom first: kind, card name, controller, targets by name",
+    "combat": "attackers (name -> player attacked) and blockers (name -> attacker's name), as multisets",
+    "game_over": "game_over (winners, losers, draw)",
+}
+#: The parts compared for an engine whose handshake has no ``state_parts`` (every part but
+#: the opt-in ``library_order``: library order after a shuffle depends on the engine's PRNG).
+DEFAULT_PARTS = tuple(p for p in STATE_PARTS if p != "library_order")
+
+#: Keys dropped from events before they are compared: free text and input indexes.
+EVENT_KEYS_IGNORED = frozenset({"message", "at"})
+
+_REF = re.compile(r"^([a-z][a-z0-9_]*?)(?:#(\d+))?$")
+_CREATED = re.compile(r"^(token|ability|copy|combat_damage|prepared)#\d+$")
+
+
+# ------------------------------------------------------------------------ comparable parts
+def declared_parts(implementation: dict | None) -> tuple[list[str], list[str]]:
+    """The state parts an engine's handshake declares (``implementation.state_parts``) and
+    warnings about it. No key (an engine written before the extension): :data:`DEFAULT_PARTS`.
+    Unknown names are ignored with a warning; a value that is not a list of strings is a
+    warning and means the default."""
+    impl = implementation or {}
+    if "state_parts" not in impl:
+        return list(DEFAULT_PARTS), []
+    value = impl["state_parts"]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return list(DEFAULT_PARTS), ["implementation.state_parts is not a list of strings: using the default parts"]
+    unknown = sorted(set(value) - set(STATE_PARTS))
+    warnings = [f"unknown state part(s) {', '.join(map(repr, unknown))} ignored (known: "
+                f"{', '.join(STATE_PARTS)})"] if unknown else []
+    return [p for p in STATE_PARTS if p in value], warnings
+
+
+def alias_names(setup: dict) -> dict[str, str]:
+    """``{alias: card name}`` of every card of a setup (FORMAT §3.1)."""
+    out = {}
+    for player in setup.get("players", []):
+        for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
+            for entry in player.get(zone, []) or []:
+                out[entry["alias"]] = entry["card"]
+    return out
+
+
+class _Namer:
+    """Card names for references (FORMAT §1): ``alias`` and ``alias#n`` -> the card's name;
+    a token's reference -> its name on the battlefield (``token`` elsewhere); abilities and
+    copies -> their kind. Player ids and other strings are kept."""
+
+    def __init__(self, names: dict[str, str], battlefield: dict | None = None) -> None:
+        self.names = names
+        self.battlefield = battlefield or {}
+
+    def __call__(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        if value in self.battlefield and self.battlefield[value].get("token"):
+            return self.battlefield[value].get("name") or "token"
+        m = _CREATED.match(value)
+        if m:
+            return m.group(1)
+        m = _REF.match(value)
+        if m and m.group(1) in self.names:
+            return self.names[m.group(1)]
+        return value
+
+
+def comparable_state(state: dict, names: dict[str, str], parts: list[str] | tuple[str, ...]) -> dict:
+    """The parts ``parts`` (:data:`STATE_PARTS`) of a state (FORMAT §4), normalised so that
+    two engines playing the same scenario can be compared: objects by card name (no object
+    references, aliases or token numbers), hidden orders as multisets (sorted lists),
+    permanents grouped by name, each name's permanents sorted. docs/PROTOCOL.md §11."""
+    parts = set(parts)
+    battlefield = state.get("battlefield") or {}
+    name = _Namer(names, battlefield)
+    out: dict[str, Any] = {}
+    if "turn" in parts:
+        out["turn"] = {k: state.get(k) for k in ("turn", "active_player", "step")}
+    if "priority" in parts:
+        out["priority"] = state.get("priority")
+    players: dict[str, dict] = {}
+    for pid, p in sorted((state.get("players") or {}).items()):
+        q: dict[str, Any] = {}
+        if "life" in parts:
+            q["life"], q["lost"] = p.get("life"), bool(p.get("lost"))
+        exile = p.get("exile", p.get("removed_from_game", []))
+        if "zones" in parts:
+            q["hand"] = sorted(name(c) for c in p.get("hand", []))
+            q["graveyard"] = sorted(name(c) for c in p.get("graveyard", []))
+            q["exile"] = sorted(name(c) for c in exile)
+            q["library_size"] = len(p.get("library", []))
+        if "library_order" in parts:
+            q["library"] = [name(c) for c in p.get("library", [])]
+        if "mana_pool" in parts:
+            q["mana_pool"] = {k: v for k, v in sorted((p.get("mana_pool") or {}).items()) if v}
+        if "lands_played" in parts:
+            q["lands_played"] = p.get("lands_played", 0)
+        if q:
+            players[pid] = q
+    if players:
+        out["players"] = players
+    perm_fields = []
+    if "battlefield" in parts:
+        perm_fields += ["owner", "controller", "tapped", "token", "face_down"]
+    if "damage" in parts:
+        perm_fields.append("damage")
+    if "counters" in parts:
+        perm_fields.append("counters")
+    if "attachments" in parts:
+        perm_fields.append("attached_to")
+    if "characteristics" in parts:
+        perm_fields += ["power", "toughness", "types", "subtypes", "colors", "keywords"]
+    if "summoning_sick" in parts:
+        perm_fields.append("summoning_sick")
+    if "battlefield" in parts:
+        groups: dict[str, list] = {}
+        for key, perm in battlefield.items():
+            rec = {}
+            for f in perm_fields:
+                v = perm.get(f)
+                if f in ("tapped", "token", "face_down", "summoning_sick"):
+                    v = bool(v)
+                elif f == "damage":
+                    v = v or 0
+                elif f == "counters":
+                    v = {k: n for k, n in sorted((v or {}).items()) if n}
+                elif f == "attached_to":
+                    v = name(v) if v else None
+                elif f in ("types", "subtypes", "colors", "keywords"):
+                    v = sorted(v or [])
+                rec[f] = v
+            label = perm.get("name") or ("face-down" if perm.get("face_down") else name(key))
+            groups.setdefault(label, []).append(rec)
+        out["battlefield"] = {k: sorted(v, key=dumps) for k, v in sorted(groups.items())}
+    if "stack" in parts:
+        out["stack"] = [{"kind": it.get("kind"), "name": it.get("name") if it.get("kind") == "spell" else
+                         name(it.get("source") or it.get("card")), "controller": it.get("controller"),
+                         "targets": [name(t) for t in it.get("targets") or []]}
+                        for it in state.get("stack") or []]
+    if "combat" in parts:
+        combat = state.get("combat")
+        out["combat"] = None if combat is None else {
+            "attackers": sorted([name(a), p] for a, p in (combat.get("attackers") or {}).items()),
+            "blockers": sorted([name(b), name(a)] for b, a in (combat.get("blockers") or {}).items())}
+    if "game_over" in parts:
+        over = state.get("game_over")
+        out["game_over"] = None if over is None else {
+            "winners": sorted(over.get("winners") or []), "losers": sorted(over.get("losers") or []),
+            "draw": bool(over.get("draw"))}
+    return out
+
+
+def comparable_events(events: list, names: dict[str, str]) -> list:
+    """Events normalised for comparison (docs/PROTOCOL.md §11): object references become
+    card names (tokens, abilities and copies their kind), ``message`` and ``at`` are
+    dropped; the order is kept."""
+    name = _Namer(names)
+
+    def norm(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: norm(x) for k, x in v.items() if k not in EVENT_KEYS_IGNORED}
+        if isinstance(v, list):
+            return [norm(x) for x in v]
+        return name(v)
+    return [norm(e) for e in events]
+
+
+def first_difference(a: Any, b: Any, path: tuple = ()) -> tuple[tuple, Any, Any] | None:
+    """The first place where two JSON values differ: ``(path, a_value, b_value)``, or None.
+    Dicts are walked in sorted key order (a key missing on one side differs there); lists of
+    different lengths differ as wholes (``path`` ends with ``"len"``), except lists of
+    dicts, whose items are walked first."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return path + (k,), a.get(k, "<absent>"), b.get(k, "<absent>")
+            d = first_difference(a[k], b[k], path + (k,))
+            if d:
+                return d
+        return None
+    if isinstance(a, list) and isinstance(b, list) and a and b and all(isinstance(x, dict) for x in a + b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, path + (i,))
+            if d:
+                return d
+        if len(a) != len(b):
+            return path + ("len",), len(a), len(b)
+        return None
+    if dumps(a) != dumps(b):
+        return path, a, b
+    return None
+
+
+def _state_signature(path: tuple) -> str:
+    """``players.alice.life`` -> ``players.life``, ``battlefield.Forest.0.tapped`` ->
+    ``battlefield.tapped``: player ids, card names and indexes left out."""
+    out = []
+    skip_next = False
+    for i, seg in enumerate(path):
+        if skip_next:
+            skip_next = False
+            continue
+        if isinstance(seg, int):
+            continue
+        out.append(str(seg))
+        if seg in ("players", "battlefield") and i == 0:
+            skip_next = True
+    return ".".join(out)
+
+
+# ------------------------------------------------------------------------------ divergences
+@dataclass
+class Divergence:
+    """Where the engine under test first disagrees with the reference engine in a game.
+    ``kind``: ``rejection``, ``state``, ``events`` or ``error``; ``at``: the script index of
+    the input (rejection) or of the checkpoint (state), None otherwise; ``signature``: kind
+    plus the first differing field or event type; ``detail``: a readable account."""
+
+    kind: str
+    signature: str
+    at: int | None
+    detail: str
+
+
+@dataclass
+class Run:
+    """One engine's answer to a scenario: ``result`` (events, state, checkpoints) or an
+    error, or a skip."""
+
+    result: dict | None = None
+    error: str | None = None
+    skipped: str | None = None
+
+
+def _rejections(events: list) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for e in events:
+        if e.get("type") == "action_rejected" and isinstance(e.get("at"), int):
+            out.setdefault(e["at"], e.get("code"))
+    return out
+
+
+def compare(script: list, names: dict[str, str], ref: dict, other: dict, parts: list[str],
+            events: bool) -> Divergence | None:
+    """The first divergence between two results of the same scenario (module docstring,
+    item 4), or None. ``ref`` and ``other`` are ``run`` results (``events``, ``state``,
+    ``checkpoints``); ``events`` says whether both engines declared the ``events``
+    capability (rejections and event sequences are only compared then)."""
+    found: list[tuple[tuple, Divergence]] = []
+    if events:
+        ra, ob = _rejections(ref.get("events", [])), _rejections(other.get("events", []))
+        for k in sorted(set(ra) ^ set(ob)):
+            if 0 <= k < len(script):
+                action = script[k].get("action") if isinstance(script[k], dict) else "?"
+                a, b = ra.get(k, "accepted"), ob.get(k, "accepted")
+                sig = f"rejection:{action}:{'accepted' if a == 'accepted' else 'rejected'}/" \
+                      f"{'accepted' if b == 'accepted' else 'rejected:' + str(b)}"
+                found.append(((k, 0), Divergence("rejection", sig, k, f"input {k} {dumps(script[k])}: "
+                                                 f"reference {a}, engine {b}")))
+                break
+    checkpoints = [(cp.get("after"), cp.get("state")) for cp in ref.get("checkpoints", [])]
+    theirs = {cp.get("after"): cp.get("state") for cp in other.get("checkpoints", []) if isinstance(cp, dict)}
+    states = [(after, st, theirs.get(after)) for after, st in checkpoints if after in theirs]
+    if "state" in ref and "state" in other:
+        states.append((len(script) - 1, ref["state"], other["state"]))
+    for after, a, b in sorted(states, key=lambda t: t[0]):
+        if not isinstance(b, dict) or a == b:
+            continue
+        ca, cb = comparable_state(a, names, parts), comparable_state(b, names, parts)
+        d = first_difference(ca, cb)
+        if d:
+            path, x, y = d
+            found.append(((after, 1), Divergence("state", "state:" + _state_signature(path), after,
+                                                 f"after input {after}: {'.'.join(map(str, path))}: reference "
+                                                 f"{_short(x)}, engine {_short(y)}")))
+            break
+    if events and not found and ref.get("events") != other.get("events"):
+        ea, eb = comparable_events(ref.get("events", []), names), comparable_events(other.get("events", []), names)
+        for i in range(max(len(ea), len(eb))):
+            x = ea[i] if i < len(ea) else None
+            y = eb[i] if i < len(eb) else None
+            if x is None or y is None or dumps(x) != dumps(y):
+                tx = x.get("type") if x else "end"
+                ty = y.get("type") if y else "end"
+                if tx == ty:
+                    d = first_difference(x, y)
+                    sig = f"events:{tx}.{'.'.join(str(s) for s in d[0] if not isinstance(s, int))}" if d else f"events:{tx}"
+                else:
+                    sig = f"events:{tx}/{ty}"
+                found.append(((10 ** 9, 2), Divergence("events", sig, None,
+                                                       f"event {i}: reference {_short(x)}, engine {_short(y)}")))
+                break
+    if not found:
+        return None
+    return min(found, key=lambda t: t[0])[1]
+
+
+def _short(v: Any, limit: int = 200) -> str:
+    text = dumps(v) if not isinstance(v, str) else v
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# ------------------------------------------------------------------------------- settings
+@dataclass
+class FuzzSettings:
+    """How a fuzz run plays and compares games (the options of ``mtg-judge fuzz``)."""
+
+    games: int = 100
+    seed: int = 0
+    ruleset: str = "modern"
+    turn_cap: int = 8
+    checkpoint_every: int = 10
+    deck_paths: tuple = ()
+    deck_size: int | None = None
+    hostile_rate: float = sp.Settings.hostile_rate
+    timeout: float = 30.0           # seconds for each reply of the engine under test
+    shrink: bool = True
+    shrink_tests: int = 150          # replays (on both engines) per shrink
+    shrink_seconds: float = 300.0    # a safety net; a run that reaches it is not reproducible
+    events: bool = True              # compare event sequences when both engines declare ``events``
+
+    def selfplay(self) -> sp.Settings:
+        return sp.Settings(turn_cap=self.turn_cap, deck_size=self.deck_size, hostile_rate=self.hostile_rate,
+                           resume_every=0)
+
+
+@dataclass
+class GameOutcome:
+    """What one game gave: its size, what was compared, and its divergence (if any)."""
+
+    index: int
+    seed: int
+    inputs: int = 0
+    checkpoints: int = 0
+    skipped: str | None = None
+    reference_failure: str | None = None
+    divergence: Divergence | None = None
+
+
+@dataclass
+class Shrunk:
+    """A distinct divergence after shrinking: the draft and both engines' runs of it."""
+
+    signature: str
+    game: int
+    seed: int
+    original_inputs: int
+    script: list
+    essential: int
+    tests: int
+    divergence: Divergence | None
+    draft: dict
+    logs: dict
+
+
+# --------------------------------------------------------------------------- one game
+def game_record(index: int, fz: FuzzSettings) -> tuple[sp.Record, str | None]:
+    """Play game ``index`` on the reference engine as self-play would (seed ``fz.seed +
+    index``, self-play's deck pairing and low-life games) under ``fz.ruleset``, up to the
+    turn cap. Returns the record and, if a self-play invariant broke, its message (the
+    record then stops at the input that broke it)."""
+    decks = sp.load_decks(fz.deck_paths or None)
+    settings = fz.selfplay()
+    low = settings.low_life_every and index % settings.low_life_every == settings.low_life_every - 1
+    seed = fz.seed + index
+    record = sp.Record(fz.ruleset, sp.build_setup(seed, sp._decks_for(index, decks), settings.deck_size,
+                                                  settings.low_life if low else None))
+    _, _, err = sp.play_record(record, settings, sp.Stats(), checks=False)
+    if err is not None:
+        n = (err.at + 1) if err.at is not None else 0
+        record.inputs, record.marks, record.contexts = record.inputs[:n], record.marks[:n], record.contexts[:n]
+        return record, str(err)
+    return record, None
+
+
+def make_fixture(record: sp.Record, script: list, checkpoints: list | None, fid: str, title: str) -> dict:
+    """A scenario in the fixture format (FORMAT §3) for ``script`` from ``record``'s setup."""
+    fixture = {"id": fid, "title": title, "rulings": [], "rulesets": [record.ruleset], "setup": record.setup,
+               "script": script, "expect": {}}
+    if checkpoints:
+        fixture["expect"]["checkpoints"] = checkpoints
+    return fixture
+
+
+def reference_run(fixture: dict, ruleset: str) -> dict:
+    """The reference engine's result for ``fixture`` (in-process, as ``mtg-judge serve``
+    answers it), as plain JSON."""
+    from mtg_judge.engine import run_scenario
+    return json.loads(dumps(run_scenario(fixture, ruleset, cards=sp._card_db())))
+
+
+class Duel:
+    """The engine under test (a :class:`protocol.ProtocolEngine`) beside the reference
+    engine: plays a fixture on both and compares."""
+
+    def __init__(self, command: str, fz: FuzzSettings) -> None:
+        from mtg_judge.conformance.loader import load_cards_lenient
+        from mtg_judge.conformance.protocol import ProtocolEngine, reference_implementation
+        self.fz = fz
+        self.cards, _ = load_cards_lenient()
+        self.engine = ProtocolEngine(command, timeout=fz.timeout)
+        impl = self.engine.start()
+        ref_parts, _ = declared_parts(reference_implementation())
+        their_parts, self.warnings = declared_parts(impl)
+        self.parts = [p for p in ref_parts if p in their_parts]
+        caps = self.engine.capabilities
+        self.events = fz.events and "events" in caps
+        self.checkpoints = "checkpoints" in caps
+        self.implementation = impl
+
+    def close(self) -> None:
+        self.engine.stop()
+
+    def play(self, fixture: dict) -> Run:
+        from mtg_judge.conformance.protocol import EngineError, build_scenario
+        try:
+            result = self.engine.run(build_scenario(fixture, self.cards), fixture["rulesets"][0])
+        except EngineError as exc:
+            return Run(error=f"{exc.kind}: {exc}")
+        if result.get("skipped"):
+            return Run(skipped=result.get("message") or "skipped")
+        return Run(result=result)
+
+    def diverge(self, fixture: dict, ref: dict) -> tuple[Divergence | None, Run]:
+        run = self.play(fixture)
+        if run.error is not None:
+            kind = run.error.split(":", 1)[0]
+            return Divergence("error", f"error:{kind}", None, run.error), run
+        if run.skipped is not None:
+            return None, run
+        names = alias_names(fixture["setup"])
+        return compare(fixture["script"], names, ref, run.result, self.parts, self.events), run
+
+    def game(self, index: int) -> tuple[GameOutcome, sp.Record]:
+        fz = self.fz
+        record, problem = game_record(index, fz)
+        out = GameOutcome(index, fz.seed + index, inputs=len(record.inputs), reference_failure=problem)
+        n = len(record.inputs)
+        afters = list(range(fz.checkpoint_every - 1, n - 1, fz.checkpoint_every)) if fz.checkpoint_every else []
+        fixture = make_fixture(record, record.inputs, [{"after": a} for a in afters],
+                               f"fuzz.seed-{out.seed}", f"Fuzz game {index} (seed {out.seed})")
+        ref = reference_run(fixture, fz.ruleset)
+        for cp in fixture["expect"].get("checkpoints", []):  # the reference engine's state, as the brief of §11 says
+            cp["state"] = next(c["state"] for c in ref["checkpoints"] if c["after"] == cp["after"])
+        div, run = self.diverge(fixture, ref)
+        out.divergence = div
+        out.skipped = run.skipped
+        if run.result is not None:
+            out.checkpoints = (len(run.result.get("checkpoints", [])) if self.checkpoints else 0) + 1
+        return out, record
+
+
+# ------------------------------------------------------------------------------- shrinking
+def shrink(duel: Duel, record: sp.Record, div: Divergence) -> Shrunk:
+    """The shortest script found (ddmin, :func:`selfplay.ddmin`) that still diverges with
+    ``div.signature``; candidates are fed tolerantly to the reference engine (each input
+    waits for a decision like the one it answered, default answers meanwhile), so what a
+    candidate plays is the record of what was fed."""
+    fz = duel.fz
+    n_in = len(record.inputs) if div.at is None else div.at + 1
+    items = list(zip(record.inputs[:n_in], record.marks[:n_in], record.contexts[:n_in]))
+    quiet = sp.Settings(**{**fz.selfplay().__dict__, "hostile_rate": 0.0, "turn_cap": 10 ** 6,
+                           "max_inputs": 4 * len(items) + 1000})
+    deadline = time.monotonic() + fz.shrink_seconds
+    tests = 0
+    best: list = [None, None, None, None]  # fed record, divergence, run, reference result
+
+    def feed(cand: list) -> sp.Record | None:
+        fed = sp.Record(record.ruleset, record.setup)
+        marks = ["given" if m in ("play", "hostile") else m for _, m, _ in cand]
+        _, _, err = sp.play_record(fed, quiet, sp.Stats(), prefix=[i for i, _, _ in cand], prefix_marks=marks,
+                                   then="stop", check_stuck=False, prefix_contexts=[c for _, _, c in cand])
+        return None if err is not None else fed
+
+    def attempt(script: list) -> tuple[Divergence | None, Run, dict]:
+        fixture = make_fixture(record, script, None, "fuzz.shrink", "shrinking")
+        ref = reference_run(fixture, record.ruleset)
+        d, run = duel.diverge(fixture, ref)
+        return d, run, ref
+
+    def test(cand: list) -> bool:
+        nonlocal tests
+        tests += 1
+        fed = feed(cand)
+        if fed is None:
+            return False
+        d, run, ref = attempt(fed.inputs)
+        if d is not None and d.signature == div.signature:
+            best[:] = [fed, d, run, ref]
+            return True
+        return False
+
+    essential = n_in
+    if test(items):
+        items = sp.ddmin(items, test, lambda: tests < fz.shrink_tests and time.monotonic() < deadline)
+        test(items)  # ``best`` is what the final candidate fed
+        essential = len(items)
+    fed, d, run, ref = best
+    if fed is None:  # it does not reproduce alone: keep the game's prefix as it was
+        fed = sp.Record(record.ruleset, record.setup, record.inputs[:n_in], record.marks[:n_in],
+                        record.contexts[:n_in])
+        d, run, ref = attempt(fed.inputs)
+    script = sp.compress_script(fed, fed.inputs, fed.marks, fed.contexts)
+    if script != fed.inputs:
+        d2, run2, ref2 = attempt(script)
+        if d2 is not None and d2.signature == div.signature:
+            d, run, ref = d2, run2, ref2
+        else:
+            script = fed.inputs
+    seed = record.seed
+    draft = fixture_draft(record, script, div, d, duel, len(record.inputs), essential, tests)
+    logs = {"reference": {"events": ref.get("events"), "state": ref.get("state")},
+            "engine": ({"events": run.result.get("events"), "state": run.result.get("state")} if run.result
+                       else {"error": run.error, "skipped": run.skipped})}
+    return Shrunk(div.signature, -1, seed, len(record.inputs), script, essential, tests, d, draft, logs)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "divergence"
+
+
+def fixture_draft(record: sp.Record, script: list, original: Divergence, shrunk: Divergence | None, duel: Duel,
+                  n_inputs: int, essential: int, tests: int) -> dict:
+    """A fixture draft (FORMAT §3) for a shrunk divergence: setup, script, ruleset, a
+    checkpoint at the divergence for a state divergence, and notes naming both engines and
+    what differed; ``title``, ``rulings`` and the expectation are left to the author (they
+    come from a ruling, not from either engine)."""
+    d = shrunk or original
+    name = duel.implementation.get("name", "the engine")
+    notes = (f"Draft written by mtg-judge fuzz (seed {record.seed}, ruleset {record.ruleset}): the reference "
+             f"engine and {name} diverge ({d.signature}): {d.detail}. Shrunk from {n_inputs} inputs to "
+             f"{len(script)} ({essential} kept by delta debugging, {tests} replays on both engines). "
+             "To do: decide which engine is right, then the title, the rulings it shows, the expectation.")
+    draft = {
+        "id": f"fuzz.{_slug(d.kind)}.seed-{record.seed}",
+        "title": f"Fuzz: {d.signature} (seed {record.seed})",
+        "rulings": [],
+        "rulesets": [record.ruleset],
+        "notes": notes,
+        "setup": record.setup,
+        "script": script,
+        "expect": {},
+    }
+    if d.kind == "state" and d.at is not None and 0 <= d.at < len(script) - 1:
+        draft["expect"]["checkpoints"] = [{"after": d.at}]
+    return draft
+
+
+# --------------------------------------------------------------------------------- workers
+_DUEL: Duel | None = None
+
+
+_WORKER: tuple | None = None  # (command, settings) of this worker process
+
+
+def _worker_init(command: str, fz: FuzzSettings) -> None:
+    global _WORKER
+    _WORKER = (command, fz)
+
+
+def _duel() -> Duel:
+    """This process's engine, started at its first job (an engine that can't start raises
+    in the job, where the parent sees it, instead of killing the pool's initializer over
+    and over)."""
+    global _DUEL
+    if _DUEL is None:
+        assert _WORKER is not None
+        from multiprocessing import util
+        _DUEL = Duel(*_WORKER)
+        util.Finalize(_DUEL, _DUEL.close, exitpriority=10)
+    return _DUEL
+
+
+def _worker_games(indexes: list[int]) -> list[GameOutcome]:
+    duel = _duel()
+    return [duel.game(i)[0] for i in indexes]
+
+
+def _worker_shrink(job: tuple[int, Divergence]) -> Shrunk:
+    duel = _duel()
+    index, div = job
+    record, _ = game_record(index, duel.fz)
+    s = shrink(duel, record, div)
+    s.game = index
+    return s
+
+
+def _map(command: str, fz: FuzzSettings, workers: int, fn: Callable, jobs: list,
+         progress: Callable[[Any], None] | None = None) -> list:
+    """``fn`` over ``jobs`` in ``workers`` processes (each with its own engine), results in
+    job order."""
+    if not jobs:
+        return []
+    if workers <= 1:
+        _worker_init(command, fz)
+        try:
+            out = []
+            for job in jobs:
+                out.append(fn(job))
+                if progress:
+                    progress(out[-1])
+            return out
+        finally:
+            global _DUEL, _WORKER
+            _WORKER = None
+            if _DUEL is not None:
+                _DUEL.close()
+                _DUEL = None
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = ctx.Pool(min(workers, len(jobs)), initializer=_worker_init, initargs=(command, fz))
+    try:
+        out = []
+        for r in pool.imap(fn, jobs):
+            out.append(r)
+            if progress:
+                progress(r)
+        pool.close()
+        pool.join()
+        return out
+    except BaseException:
+        pool.terminate()
+        raise
+
+
+@dataclass
+class Report:
+    """The figures of a fuzz run (``--json``) and what it found."""
+
+    engine: str
+    settings: FuzzSettings
+    parts: list
+    events: bool
+    outcomes: list = field(default_factory=list)
+    shrunk: list = field(default_factory=list)
+
+    @property
+    def divergent(self) -> list[GameOutcome]:
+        return [o for o in self.outcomes if o.divergence is not None]
+
+    def groups(self) -> dict[str, list[GameOutcome]]:
+        out: dict[str, list] = {}
+        for o in self.divergent:
+            out.setdefault(o.divergence.signature, []).append(o)
+        return dict(sorted(out.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+
+    def figures(self) -> dict:
+        played = [o for o in self.outcomes if o.skipped is None]
+        return {
+            "engine": self.engine, "ruleset": self.settings.ruleset, "seed": self.settings.seed,
+            "turn_cap": self.settings.turn_cap, "checkpoint_every": self.settings.checkpoint_every,
+            "games": len(self.outcomes), "played": len(played),
+            "skipped": len(self.outcomes) - len(played),
+            "inputs": sum(o.inputs for o in played),
+            "checkpoints_compared": sum(o.checkpoints for o in played),
+            "reference_failures": sum(1 for o in self.outcomes if o.reference_failure),
+            "divergences": len(self.divergent), "distinct": len(self.groups()), "shrunk": len(self.shrunk),
+            "state_parts": list(self.parts), "events_compared": self.events,
+            "by_signature": [
+                {"signature": sig, "games": len(os_), "first_game": os_[0].index, "first_seed": os_[0].seed,
+                 "detail": os_[0].divergence.detail,
+                 **next(({"shrunk_inputs": len(s.script), "draft": s.draft["id"]} for s in self.shrunk
+                         if s.signature == sig), {})}
+                for sig, os_ in self.groups().items()],
+        }
+
+    def table(self) -> str:
+        f = self.figures()
+        lines = [
+            f"engine            {self.engine}",
+            f"games             {f['games']}  (played {f['played']}, skipped {f['skipped']}; ruleset "
+            f"{f['ruleset']}, seed {f['seed']}, turn cap {f['turn_cap']})",
+            f"inputs            {f['inputs']}",
+            f"checkpoints       {f['checkpoints_compared']} compared  (every {f['checkpoint_every']} inputs and the "
+            f"final state; parts: {', '.join(f['state_parts'])}; events {'compared' if f['events_compared'] else 'not compared'})",
+            f"divergences       {f['divergences']}",
+            f"distinct          {f['distinct']}",
+            f"shrunk            {f['shrunk']}",
+        ]
+        if f["reference_failures"]:
+            lines.append(f"reference engine  {f['reference_failures']} game(s) broke a self-play invariant "
+                         "(run mtg-judge selfplay on their seeds)")
+        for g in f["by_signature"]:
+            size = f", shrunk to {g['shrunk_inputs']} inputs" if "shrunk_inputs" in g else ""
+            lines.append(f"  {g['signature']}: {g['games']} game(s), first seed {g['first_seed']}{size}")
+            lines.append(f"      {_short(g['detail'], 300)}")
+        return "\n".join(lines)
+
+
+def run_fuzz(command: str, fz: FuzzSettings, workers: int = 1,
+             progress: Callable[[str], None] | None = None) -> Report:
+    """Play ``fz.games`` games on both engines, group the divergences, shrink one game of
+    each signature (in ``workers`` processes, one engine process each). Raises
+    ``protocol.EngineError`` when the engine can't be started, ValueError when it does not
+    declare ``fz.ruleset``."""
+    probe = Duel(command, fz)
+    try:
+        if fz.ruleset not in probe.implementation.get("rulesets", []):
+            raise ValueError(f"the engine does not declare the ruleset {fz.ruleset!r} "
+                             f"(it declares {', '.join(probe.implementation.get('rulesets', [])) or 'none'})")
+        name = str(probe.implementation.get("name", command))
+        for w in probe.warnings:
+            if progress:
+                progress(f"warning: {w}")
+        report = Report(name, fz, probe.parts, probe.events)
+    finally:
+        probe.close()
+    chunk = 4
+    batches = [list(range(i, min(fz.games, i + chunk))) for i in range(0, fz.games, chunk)]
+    done = [0, 0]
+    start = time.perf_counter()
+    every = max(1, fz.games // 20)
+
+    def on_batch(outs: list) -> None:
+        for o in outs:
+            done[0] += 1
+            done[1] += o.divergence is not None
+            if progress and (done[0] % every == 0 or done[0] == fz.games):
+                progress(f"fuzz: {done[0]}/{fz.games} games, {done[1]} divergence(s), "
+                         f"{time.perf_counter() - start:.0f} s")
+    for outs in _map(command, fz, workers, _worker_games, batches, on_batch):
+        report.outcomes.extend(outs)
+    report.outcomes.sort(key=lambda o: o.index)
+    if fz.shrink:
+        jobs = [(os_[0].index, os_[0].divergence) for os_ in report.groups().values()]
+        if jobs and progress:
+            progress(f"fuzz: shrinking {len(jobs)} distinct divergence(s)")
+        report.shrunk = _map(command, fz, workers, _worker_shrink, jobs,
+                             (lambda s: progress(f"fuzz: shrunk {s.signature}: {s.original_inputs} -> "
+                                                 f"{len(s.script)} inputs")) if progress else None)
+    return report
+
+
+def write_drafts(report: Report, folder: str | Path) -> list[Path]:
+    """Write each shrunk divergence as ``<folder>/<draft id>.json`` with both engines' logs
+    beside it (``.reference.json``, ``.engine.json``: events and final state). Returns the
+    drafts' paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for s in report.shrunk:
+        base = folder / s.draft["id"]
+        path = base.with_name(base.name + ".json")
+        path.write_text(json.dumps(s.draft, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        for side in ("reference", "engine"):
+            base.with_name(f"{base.name}.{side}.json").write_text(
+                json.dumps(s.logs[side], indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+# -------------------------------------------------------------------------------------- CLI
+def _make_command():
+    import click
+
+    @click.command("fuzz")
+    @click.option("--engine", "command", required=True, metavar="COMMAND",
+                  help="The engine under test: a command speaking protocol v1 (docs/PROTOCOL.md).")
+    @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                  help="Seed of the first game; game i has seed SEED + i (as in mtg-judge selfplay).")
+    @click.option("--ruleset", type=click.Choice(sp.RULESETS), default="modern", show_default=True,
+                  help="The ruleset every game is played under.")
+    @click.option("--turn-cap", type=click.IntRange(min=1), default=FuzzSettings.turn_cap, show_default=True,
+                  help="Stop each game when this turn is over.")
+    @click.option("--checkpoint-every", type=click.IntRange(min=0), default=FuzzSettings.checkpoint_every,
+                  show_default=True, help="A state checkpoint after every N inputs (0: the final state only).")
+    @click.option("--decks", "deck_paths", multiple=True, metavar="FILE",
+                  type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                  help="A deck list (repeatable). Default: fixtures/decks/*.txt.")
+    @click.option("--deck-size", type=click.IntRange(min=10), default=None,
+                  help="Play a sample of this many cards of each deck (lands in proportion).")
+    @click.option("--hostile-rate", type=click.FloatRange(0, 1), default=FuzzSettings.hostile_rate,
+                  show_default=True, help="Probability of an illegal input (the reference rejects it) at each "
+                                          "decision.")
+    @click.option("--timeout", type=click.FloatRange(min=0.1), default=FuzzSettings.timeout, show_default=True,
+                  help="Seconds the engine may take for each reply.")
+    @click.option("--shrink-tests", type=click.IntRange(min=0), default=FuzzSettings.shrink_tests,
+                  show_default=True, help="Replays (on both engines) per shrink; 0: don't shrink.")
+    @click.option("--no-events", is_flag=True, help="Don't compare event sequences (rejections and states only).")
+    @click.option("-n", "--workers", type=click.IntRange(min=1), default=1, show_default=True,
+                  help="Worker processes, each with its own engine process.")
+    @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+                  help="Write each shrunk divergence as a fixture draft into DIR, with both engines' logs.")
+    @click.option("--json", "json_out", is_flag=True, help="Print the figures as JSON instead of the table.")
+    def fuzz(command, games, seed, ruleset, turn_cap, checkpoint_every, deck_paths, deck_size, hostile_rate,
+             timeout, shrink_tests, no_events, workers, out, json_out):
+        """Differential fuzzing: random games on the reference engine, replayed on ENGINE.
+
+        Each game (self-play's driver, decks and seeds, up to --turn-cap) becomes a scenario
+        with a checkpoint every --checkpoint-every inputs; both engines play it and the first
+        divergence is kept: an input one accepts and the other rejects, a different
+        comparable state (docs/PROTOCOL.md §11), a different event sequence. Divergences
+        are grouped by signature; one game of each is shrunk (delta debugging) and, with
+        --out, written as a fixture draft. Exit 0 without divergence, 1 with some, 2 for
+        bad usage (or an engine that can't be started).
+        """
+        from mtg_judge.conformance.protocol import EngineError, describe_engine_error
+        try:
+            sp.load_decks(deck_paths or None)
+        except sp.DeckError as exc:
+            raise click.UsageError(str(exc)) from None
+        fz = FuzzSettings(games=games, seed=seed, ruleset=ruleset, turn_cap=turn_cap,
+                          checkpoint_every=checkpoint_every, deck_paths=tuple(str(p) for p in deck_paths),
+                          deck_size=deck_size, hostile_rate=hostile_rate, timeout=timeout,
+                          shrink=shrink_tests > 0, shrink_tests=shrink_tests, events=not no_events)
+        start = time.perf_counter()
+        try:
+            report = run_fuzz(command, fz, workers, lambda line: click.echo(line, err=True))
+        except EngineError as exc:
+            click.echo(f"cannot run the engine: {describe_engine_error(exc)}", err=True)
+            sys.exit(2)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        click.echo(f"fuzz: done in {time.perf_counter() - start:.1f} s", err=True)
+        if out is not None:
+            try:
+                for p in write_drafts(report, out):
+                    click.echo(f"wrote {p}", err=True)
+            except OSError as exc:
+                raise click.ClickException(f"cannot write into {out}: {exc}") from None
+        if json_out:
+            click.echo(json.dumps(report.figures(), indent=2, sort_keys=True))
+        else:
+            click.echo(report.table())
+        sys.exit(1 if report.divergent else 0)
+
+    return fuzz
+
+
+fuzz_command = _make_command()
