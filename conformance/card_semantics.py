@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Three families of checks:
+why the engine would do nothing with it. Four families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -14,7 +14,7 @@ why the engine would do nothing with it. Three families of checks:
    would be no-ops: they are refused (``STACK_ABILITY_KINDS`` names the kinds that work on
    the stack: none yet). Keywords that only mean something for a permanent are refused the
    same way; :data:`SPELL_KEYWORDS` names the ones the engine applies to an instant or
-   sorcery.
+   sorcery; so are the fields that say how a permanent enters (:data:`PERMANENT_FIELDS`).
 
 2. **Targets an effect cannot act on** (CR 115, 608.2b): an effect reference
    ``{"target": i}`` whose target spec names a kind of object the effect does nothing to
@@ -23,10 +23,14 @@ why the engine would do nothing with it. Three families of checks:
    kinds of objects the engine's handler acts on; :data:`TARGET_ZONES` says where each
    target spec kind's objects are. A target kind whose zones are not all covered is
    refused: some legal choice of target would make the effect a no-op.
+   ``tests/test_vocabulary_effects.py`` plays a scenario for each pair listed here.
 
 3. **Costs that can never be paid**: ``discard_self`` in a card's printed costs (the engine
    activates printed abilities on the battlefield or in a graveyard, never from a hand).
-   ``tests/test_vocabulary_effects.py`` plays a scenario for each pair listed here.
+
+4. **Triggers that can never trigger**: ``mana_ability`` without the ``tapped_for_mana``
+   trigger or the other way round (CR 605.1b), a chapter ability on a card that is not a
+   Saga (CR 714.2).
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ SPELL_KEYWORDS = frozenset({
     "split_second", "storm", "suspend", "buyback", "flashback", "harmonize", "madness",
     "kicker", "cycling", "landcycling", "paradigm",
 })
+
+#: Card fields that say how a permanent enters the battlefield: meaningless on an instant or
+#: sorcery.
+PERMANENT_FIELDS = ("enters_tapped", "enters_prepared", "as_enters")
 
 #: Where the objects a target spec kind can name are (CR 115.1): ``battlefield``
 #: (permanents), ``player``, ``spell`` and ``ability`` (on the stack), ``graveyard``,
@@ -123,8 +131,38 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
         if _is_spell_card(data):
             problems += _spell_ability_problems(data, where, file)
         problems += _target_problems(data, where, file)
+        problems += _trigger_problems(data, where, file)
     problems += _cost_problems(card, [], file)
     return problems
+
+
+def _trigger_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 4 of the module docstring: triggered abilities that could never trigger. The
+    engine runs a triggered ability with ``"mana_ability": true`` only when a permanent is
+    tapped for mana (CR 605.1b), and the ``tapped_for_mana`` trigger only as such a mana
+    ability; it puts lore counters only on Sagas, so a chapter ability of a card without
+    the subtype Saga never triggers (CR 714.2)."""
+    out = []
+    for i, ab in enumerate(card.get("abilities") or ()):
+        if not isinstance(ab, dict):
+            continue
+        path = json_path(where + ["abilities", i])
+        if ab.get("kind") == "triggered":
+            event = (ab.get("trigger") or {}).get("event")
+            if bool(ab.get("mana_ability")) != (event == "tapped_for_mana"):
+                out.append(FixtureError(
+                    file, path,
+                    "this triggered ability could never trigger: the engine runs a triggered mana "
+                    "ability (\"mana_ability\": true) only for the tapped_for_mana trigger, and that "
+                    "trigger only as a mana ability (CR 605.1b)",
+                    "\"mana_ability\": true exactly when the trigger is tapped_for_mana"))
+        elif ab.get("kind") == "chapter" and "Saga" not in (card.get("subtypes") or ()):
+            out.append(FixtureError(
+                file, path,
+                "a chapter ability of a card without the subtype Saga could never trigger: "
+                "only Sagas get lore counters (CR 714.2, 714.3)",
+                "chapter abilities only on a Saga"))
+    return out
 
 
 def _cost_problems(node: Any, where: list, file: str) -> list[FixtureError]:
@@ -169,6 +207,13 @@ def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureE
             f"(applied on the stack: {', '.join(sorted(STACK_ABILITY_KINDS)) or 'none'})",
             "no such ability on an instant or sorcery (or an activated ability with \"zone\": "
             "\"graveyard\", a triggered ability with \"zone\": \"exile\")"))
+    for key in PERMANENT_FIELDS:
+        if key in card:
+            out.append(FixtureError(
+                file, json_path(where + [key]),
+                f"{key} on {what} would do nothing: it says how a permanent enters the "
+                "battlefield, which an instant or sorcery never does (CR 110.1, 614.1c)",
+                f"no {key} on an instant or sorcery"))
     for i, kw in enumerate(card.get("keywords") or ()):
         name = _keyword_name(kw)
         if name not in SPELL_KEYWORDS:

@@ -792,3 +792,29 @@ REFUSED: dict[tuple[str, str], tuple[dict, str, str]] = {
                                "effects": [{"type": "draw", "player": "controller", "count": 1}]}]),
         "$.abilities[0].cost.discard_self", "could never be paid"),
 }
+
+
+def test_triggers_that_could_never_trigger_are_refused(tmp_path: Path) -> None:
+    """A triggered mana ability needs the tapped_for_mana trigger and that trigger needs
+    ``"mana_ability": true`` (CR 605.1b); chapter abilities need a Saga (CR 714.2)."""
+    add = [{"type": "add_mana", "mana": "{G}", "player": "enchanted_controller"}]
+    cases = [
+        {"kind": "triggered", "trigger": {"event": "tapped_for_mana", "object": "enchanted"}, "effects": add},
+        {"kind": "triggered", "mana_ability": True, "trigger": {"event": "enters_battlefield", "object": "self"},
+         "effects": _gain()},
+        {"kind": "chapter", "chapters": [1], "effects": _gain()},
+    ]
+    for i, ab in enumerate(cases):
+        card = _test_card("Test Never Triggers", ["Artifact"], "…", abilities=[ab])
+        problems = _lint_card(tmp_path / str(i), card)
+        assert [p.path for p in problems] == ["$.abilities[0]"], (ab, problems)
+        assert "could never trigger" in problems[0].message
+    saga = _test_card("Test Saga", ["Enchantment"], "I — You gain 1 life.", subtypes=["Saga"],
+                      abilities=[cases[2]])
+    assert _lint_card(tmp_path / "saga", saga) == []
+
+
+def test_how_a_permanent_enters_is_refused_on_an_instant(tmp_path: Path) -> None:
+    problems = _lint_card(tmp_path, _instant(enters_tapped=True))
+    assert [p.path for p in problems] == ["$.enters_tapped"]
+    assert "enters_tapped on an instant or sorcery would do nothing" in problems[0].message
