@@ -9,6 +9,7 @@ e.g. ``fixtures/classic/stack/lifo.json``), the JSON path and what was expected.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,8 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
     known_rulings = {r["id"] for r in catalog["rulings"]}
     problems: list[FixtureError] = []
 
-    card_names = _lint_cards(root / "cards", label, problems)
+    card_data: dict[str, dict] = {}
+    card_names = _lint_cards(root / "cards", label, problems, card_data)
 
     untestable = root / UNTESTABLE_FILE
     if untestable.exists():
@@ -122,6 +124,7 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
                 problems.append(_unknown(file, f"$.rulings[{i}]", "ruling id", ruling, known_rulings,
                                          "a ruling id of conformance/rulings.json"))
         problems += _FixtureChecker(file, fixture, card_names, label(root / "cards")).check()
+        problems += lint_absent_sources(file, fixture, card_data)
     problems += lint_audits(root, catalog, citations, label)
     return problems
 
@@ -221,8 +224,10 @@ def _unknown(file: str, path: str, what: str, value: str, known: set[str], expec
     return FixtureError(file, path, f"unknown {what} {value!r}: expected {expected}{hint}", expected)
 
 
-def _lint_cards(cards_dir: Path, label, problems: list[FixtureError]) -> set[str]:
-    """Check the card files; return every card name they define (valid or not)."""
+def _lint_cards(cards_dir: Path, label, problems: list[FixtureError],
+                card_data: dict[str, dict] | None = None) -> set[str]:
+    """Check the card files; return every card name they define (valid or not). Each
+    schema-valid card's data is put in ``card_data`` by name, when given."""
     names: dict[str, str] = {}
     for path in sorted(cards_dir.glob("*.json")):
         file = label(path)
@@ -233,6 +238,8 @@ def _lint_cards(cards_dir: Path, label, problems: list[FixtureError]) -> set[str
             continue
         errors = _validate(data, "card", file, from_json=True)
         problems += errors or card_problems(data, file)  # shapes the engine would ignore (issue 14)
+        if card_data is not None and not errors and isinstance(data, dict) and isinstance(data.get("name"), str):
+            card_data.setdefault(data["name"], data)
         name = data.get("name") if isinstance(data, dict) else None
         if not isinstance(name, str):
             continue
@@ -452,3 +459,120 @@ class _FixtureChecker:
                 self.problem(where, f"{ref!r} is a player: expected an object reference", expected)
             else:
                 self.problems.append(_unknown(self.file, json_path(where), "alias", ref, names, expected))
+
+
+# ---------------------------------------------------------------- absent patterns need a source
+#: Keywords whose rules make triggered abilities (CR 702): a card with one can trigger.
+TRIGGERING_KEYWORDS = frozenset({"echo", "flanking", "madness", "mobilize", "rampage", "storm",
+                                  "suspend", "ward", "increment", "job_select", "paradigm"})
+#: Card-text markers (in the card file's JSON) of a card that can be the source of an event
+#: of these types; an ``absent`` pattern of such a type needs a card with one in the setup.
+_EFFECT_MARKERS: dict[str, tuple[str, ...]] = {
+    "token_created": ("token",),
+    "life_gained": ("gain_life", "lifelink"),
+    "counters_added": ("add_counters", "proliferate", "double_counters", "suspend", "endure",
+                       "increment", "loyalty", "chapters", "as_enters"),
+    "damage_prevented": ("prevent",),
+    "prevention_shield_created": ("prevent",),
+    "replacement_applied": ("replacement", "instead"),
+    "spell_copied": ("copy", "storm"),
+    "transformed": ("transform", "meld"),
+    "control_changed": ("control",),
+    "turned_face_up": ("morph", "turn_face_up"),
+    "beheld": ("behold",),
+    "regenerated": ("regenerate",),
+}
+_ABILITY_EVENTS = ("ability_put_on_stack", "ability_resolved", "ability_countered", "ability_removed")
+
+
+def _can_trigger(card: dict) -> bool:
+    """A card with a triggered ability (printed, a Saga chapter, a delayed one it creates,
+    or a keyword whose rules trigger)."""
+    text = json.dumps(card)
+    if '"triggered"' in text or '"chapters"' in text or "delayed_trigger" in text or "return_later" in text:
+        return True
+    keywords = set()
+    for face in [card, *card.get("faces", [])]:
+        for k in face.get("keywords", []):
+            keywords.add(k if isinstance(k, str) else k.get("keyword"))
+    return bool(keywords & TRIGGERING_KEYWORDS)
+
+
+def _can_source(event_type: str, card: dict) -> bool:
+    """Can ``card`` be the source of an event of ``event_type`` (see :func:`lint_absent_sources`)?
+
+    A static ability counts for the triggered and stack events (an engine that wrongly
+    treats it as a triggered ability would log them), a mana ability for the activation and
+    stack events (one that wrongly uses the stack would)."""
+    text = json.dumps(card)
+    static = '"static"' in text
+    mana = '"mana"' in text or "Land" in card.get("types", [])
+    activated = '"activated"' in text or "cycling" in text
+    if event_type == "ability_triggered":
+        return _can_trigger(card) or static
+    if event_type in _ABILITY_EVENTS:
+        return _can_trigger(card) or static or activated or mana
+    if event_type == "ability_activated":
+        return activated or mana
+    return any(marker in text for marker in _EFFECT_MARKERS[event_type])
+
+
+def _grants_abilities(card: dict) -> bool:
+    """A card that gives other objects abilities (so they may trigger or be activated)."""
+    text = json.dumps(card)
+    return "grant_abilities" in text or ("grant_keyword" in text and
+                                         any(f'"{k}"' in text for k in TRIGGERING_KEYWORDS))
+
+
+def lint_absent_sources(file: str, fixture: dict, card_data: dict[str, dict]) -> list[FixtureError]:
+    """An ``absent`` pattern checks something only if the event could happen: a pattern of a
+    type that cards make (``ability_triggered`` and the other ability events, tokens, life
+    gain, counters, prevention, replacement, copies, transformation, control change, morph,
+    behold, regeneration) needs a card in the setup (any zone, any player) that can make
+    such an event (a static ability counts for the triggered and stack events, a mana
+    ability for the activation and stack events: an engine getting their rules wrong logs
+    them); a pattern naming its source (``source_card``/``source``) needs that card to be
+    one, or a card in the setup that grants abilities. Events the rules make themselves (zone changes, steps,
+    damage, draws, state-based actions…) always have a source. The expectation's
+    ``absent_note`` (why the patterns hold without such a source) silences the check.
+
+    A heuristic over the card files' data (``card_data``: card name → card file data).
+    Returns the problems (FixtureError at the pattern's JSON path)."""
+    aliases: dict[str, str] = {}
+    for player in fixture["setup"]["players"]:
+        for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
+            for entry in player.get(zone, []):
+                aliases[entry["alias"]] = entry["card"]
+    cards = [card_data[name] for name in sorted(set(aliases.values())) if name in card_data]
+    problems: list[FixtureError] = []
+    expectations = [(["expect"], fixture["expect"])]
+    expectations += [(["expect_by_ruleset", name], exp)
+                     for name, exp in fixture.get("expect_by_ruleset", {}).items()]
+    for where, exp in expectations:
+        if exp.get("absent_note"):
+            continue
+        for i, pattern in enumerate(exp.get("absent", [])):
+            kind = pattern.get("type")
+            if kind not in _EFFECT_MARKERS and kind not in _ABILITY_EVENTS and \
+                    kind not in ("ability_triggered", "ability_activated"):
+                continue
+            named = None
+            for key in ("source_card", "source"):
+                ref = pattern.get(key)
+                if isinstance(ref, str) and ref.partition("#")[0] in aliases:
+                    named = ref.partition("#")[0]
+                    break
+            if named is not None:
+                card = card_data.get(aliases[named])
+                if card is None or _can_source(kind, card) or any(_grants_abilities(c) for c in cards):
+                    continue
+                why = f"{named!r} ({aliases[named]}) can't make a {kind!r} event"
+            elif any(_can_source(kind, card) for card in cards):
+                continue
+            else:
+                why = f"no card in the setup can make a {kind!r} event"
+            problems.append(FixtureError(file, json_path(where + ["absent", i]),
+                                         f"absent pattern checks nothing: {why}; give the setup a card "
+                                         "that could, or say why in the expectation's absent_note",
+                                         "an absent pattern whose event has a source in the setup"))
+    return problems

@@ -211,3 +211,35 @@ def test_a_rejection_or_illegal_probe_must_name_its_code(tmp_path):
         "$.expect.rejections[0]", "$.expect.checkpoints[0].illegal[0]",
         '$.expect_by_ruleset["classic-1999"].rejections[0]']
     assert "without a code" in problems[1][1] and "refused for another reason" in problems[1][1]
+
+
+def test_an_absent_pattern_needs_a_source_in_the_setup(tmp_path):
+    fixture = _good()
+    fixture["expect"]["absent"] = [{"type": "ability_triggered"}, {"type": "life_gained"},
+                                   {"type": "ability_triggered", "source_card": "bear"},
+                                   {"type": "zone_changed", "card": "bear"}, {"type": "damage_dealt"}]
+    problems = _fixture_problems(tmp_path, fixture)
+    assert [path for path, _ in problems] == ["$.expect.absent[0]", "$.expect.absent[1]", "$.expect.absent[2]"]
+    assert "no card in the setup can make a 'ability_triggered' event" in problems[0][1]
+    assert "'bear' (Test Bear) can't make a 'ability_triggered' event" in problems[2][1]
+    # events the rules make (zone changes, damage) need no card; a note silences the check
+    fixture["expect"]["absent_note"] = "the event would come from an engine getting the rule wrong"
+    assert _fixture_problems(tmp_path / "noted", fixture) == []
+
+
+def test_a_card_that_can_make_the_event_is_a_source(tmp_path):
+    from mtg_judge.conformance.lint import lint_absent_sources
+    fixture = _good()
+    fixture["setup"]["players"][1]["hand"] = [{"alias": "warden", "card": "Soul Warden"}]
+    fixture["expect"]["absent"] = [{"type": "ability_triggered"}, {"type": "life_gained"},
+                                   {"type": "ability_triggered", "source_card": "bear"}]
+    warden = {"name": "Soul Warden", "types": ["Creature"], "abilities": [
+        {"kind": "triggered", "trigger": {"event": "enters_battlefield", "object": {"types": ["Creature"]}},
+         "effects": [{"type": "gain_life", "player": "controller", "amount": 1}]}]}
+    bear = json.loads((BAD / "cards/test-bear.json").read_text())
+    problems = lint_absent_sources("f.json", fixture, {"Soul Warden": warden, "Test Bear": bear})
+    assert [p.path for p in problems] == ["$.expect.absent[2]"]  # the bear itself can't trigger
+    static = {"name": "Test Anthem", "types": ["Enchantment"], "abilities": [{"kind": "static", "effect": {}}]}
+    fixture["setup"]["players"][0]["battlefield"].append({"alias": "anthem", "card": "Test Anthem"})
+    fixture["expect"]["absent"] = [{"type": "ability_put_on_stack", "source_card": "anthem"}]
+    assert lint_absent_sources("f.json", fixture, {"Test Anthem": static, "Test Bear": bear}) == []
