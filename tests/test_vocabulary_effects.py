@@ -4,8 +4,9 @@
 The walk reads the vocabulary from ``schema/card.schema.json`` itself (:func:`vocabulary`):
 effect types, static effect types, trigger events, keywords, conditions, target spec kinds
 (and the zones a ``card`` target may be in), cost parts, ability kinds and the zones an
-ability may say it works in, filter keys, card-level fields, and the non-battlefield zones
-an effect acts on (``conformance/card_semantics.EFFECT_ZONES``). A name added to the schema
+ability may say it works in, filter keys, card-level fields, the static abilities that may
+affect spells on the stack (``static_zone``), and the non-battlefield zones an effect acts
+on (``conformance/card_semantics.EFFECT_ZONES``). A name added to the schema
 later is walked too, so it fails here until it has a scenario (or is listed in
 :data:`PENDING` with a reason, which pytest reports as an expected failure, never a skip).
 
@@ -87,6 +88,12 @@ def vocabulary() -> list[tuple[str, str]]:
     out += [("filter", k) for k in d["filter"]["properties"]]
     out += [("card_field", k) for k in ("enters_tapped", "enters_prepared", "as_enters", "behold")
             if k in SCHEMA["properties"]]
+    for stype in d["static_effect"]["properties"]["type"]["enum"]:  # statics that reach the stack
+        ref = next((branch["then"]["$ref"] for branch in d["static_effect"]["allOf"]
+                    if branch["if"]["properties"]["type"].get("const") == stype), None)
+        affected = d[ref.rsplit("/", 1)[1]]["properties"].get("affected", {}) if ref else {}
+        if "spells" in json.dumps(affected):
+            out.append(("static_zone", f"{stype}@spells"))
     for (etype, key), zones in sorted(card_semantics.EFFECT_ZONES.items()):
         out += [("effect_zone", f"{etype}.{key}@{z}") for z in sorted(zones) if z != "battlefield"]
     return sorted(set(out))
@@ -172,6 +179,12 @@ def knock_out(card: dict, category: str, name: str) -> int:
     if category == "static":
         return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "static"
                                 and isinstance(v.get("effect"), dict) and v["effect"].get("type") == name)
+    if category == "static_zone":  # a static ability that affects spells on the stack
+        stype = name.split("@")[0]
+        return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "static"
+                                and isinstance(v.get("effect"), dict) and v["effect"].get("type") == stype
+                                and isinstance(v["effect"].get("affected"), dict)
+                                and "spells" in v["effect"]["affected"])
     if category == "trigger":
         return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "triggered"
                                 and isinstance(v.get("trigger"), dict) and v["trigger"].get("event") == name)
