@@ -338,6 +338,17 @@ def _first_strike() -> list:
     return [replace(combat.Combat, "any_first_strike", lambda self, game: False)]
 
 
+@mutation("deathtouch-not-lethal-for-trample", "702.2c")
+def _deathtouch_lethal() -> list:
+    """A trampler with deathtouch must assign each blocker damage equal to its remaining
+    toughness before the player, as without deathtouch (CR 702.2c, 702.19c: 1 is lethal).
+
+    ``combat.lethal_damage`` ignores the source's deathtouch."""
+    combat = _engine()[1]
+    return [rewrite(combat, "lethal_damage",
+                    Edit('if source is not None and ch.has_keyword(game, source, "deathtouch"):', "if False:"))]
+
+
 @mutation("split-second-ignored", "702.61a")
 def _split_second() -> list:
     """Spells can be cast and abilities activated while a split second spell is on the

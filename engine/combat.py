@@ -249,10 +249,15 @@ def _deals_damage_now(game: "Game", obj: "GameObject", first_strike_step: bool) 
     return obj.ref not in game.combat.dealt_first_strike or ch.has_keyword(game, obj, "double_strike")
 
 
-def lethal_damage(game: "Game", obj: "GameObject") -> int:
-    """CR 702.19c / 510.1c: damage that is lethal considering damage already marked."""
+def lethal_damage(game: "Game", obj: "GameObject", source: "GameObject | None" = None) -> int:
+    """CR 510.1c–d, 702.19c: the damage that is lethal for ``obj`` considering damage already
+    marked on it (not prevention or other effects that would change the damage dealt);
+    CR 702.2c: any nonzero amount assigned by a ``source`` with deathtouch is lethal."""
     _, t = ch.power_toughness(game, obj)
-    return max(0, t - obj.damage)
+    left = max(0, t - obj.damage)
+    if source is not None and ch.has_keyword(game, source, "deathtouch"):
+        return min(1, left)
+    return left
 
 
 def combat_damage_step(game: "Game", first_strike: bool) -> None:
@@ -377,8 +382,9 @@ def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers:
     if total != power:
         raise IllegalAction("invalid_damage_assignment", f"assign exactly {power} damage, not {total}")
     if to_player:
+        to_blocker = dict((t.ref, n) for t, n in out if not isinstance(t, str))
         for b in blockers:
-            if dict((t.ref, n) for t, n in out if not isinstance(t, str)).get(b.ref, 0) < lethal_damage(game, b):
+            if to_blocker.get(b.ref, 0) < lethal_damage(game, b, attacker):
                 raise IllegalAction("invalid_damage_assignment",
-                                    "lethal damage to every blocker before the player (CR 702.19c)")
+                                    "lethal damage to every blocker before the player (CR 702.19c, 702.2c)")
     return out

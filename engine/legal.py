@@ -856,7 +856,7 @@ def _assign_damage(game: Any, decision: dict) -> list[Candidate]:
     plans = []
     left, plan = power, {}
     for b in blockers:
-        n = min(left, combat.lethal_damage(game, b))
+        n = min(left, combat.lethal_damage(game, b, attacker))
         plan[b.ref] = n
         left -= n
     if left:
