@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable, Iterator
 from . import characteristics as ch
 from . import combat
 from . import adventure, faces, prepare
-from . import endure_behold, graveyard_abilities, harmonize, proliferate
+from . import endure_behold, graveyard_abilities, harmonize, planeswalkers, proliferate
 from . import keywords as keyword_abilities
 from .errors import IllegalAction
 from .inputs import shape_problem
@@ -777,7 +777,8 @@ def _mana_choices(add: Any, x: int) -> list[dict]:
 
 # --------------------------------------------------------------------------------- combat
 def _attackers(game: Any, decision: dict) -> list[Candidate]:
-    """CR 508.1: no attack, each creature that can attack alone, all of them."""
+    """CR 508.1: no attack, each creature that can attack alone, all of them; and all of
+    them attacking each planeswalker an opponent controls (CR 508.1b, FORMAT §12.1)."""
     player = decision["player"]
     able = []
     for obj in game.battlefield:
@@ -792,6 +793,10 @@ def _attackers(game: Any, decision: dict) -> list[Candidate]:
     out = [Candidate({"action": "declare_attackers", "player": player, "attackers": s},
                      "attack:none" if not s else "attack:all" if len(s) > 1 else "attack:one", "attack")
            for s in sets]
+    for pw in planeswalkers.attackable(game, player) if able else ():
+        out.append(Candidate({"action": "declare_attackers", "player": player,
+                              "attackers": [{"attacker": r, "target": pw} for r in able]},
+                             "attack:planeswalker", "attack"))
     return out
 
 

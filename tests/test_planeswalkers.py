@@ -171,3 +171,21 @@ def test_the_older_rulesets_have_no_planeswalkers(ruleset):
     assert _rejections(r) == ["not_in_ruleset"]
     with pytest.raises(ScenarioError, match="no planeswalkers"):
         run_scenario(_scenario([], alice_bf=[GARRUK]), ruleset)
+
+
+def test_legal_actions_offer_attacking_the_planeswalker_and_loyalty_abilities():
+    from test_selfplay import position
+
+    from mtg_judge.engine import legal
+    bf = [{"alias": "bear", "card": "Grizzly Bears"}, GARRUK]
+    setup = _scenario([], alice_bf=bf, bob_bf=[dict(GARRUK, alias="bgarruk")])["setup"]
+    game, decision = position(setup)
+    assert decision["kind"] == "priority"
+    abilities = [a for a in legal.legal_actions(game, decision)
+                 if a.get("action") == "activate" and a.get("source") == "garruk"]
+    assert sorted(a["ability"] for a in abilities) == [1]  # -1; +1 has no two lands to target, -4 too few counters
+    game, decision = position(setup, [{"action": "advance", "to": "declare_attackers"}])
+    attacks = legal.legal_actions(game, decision)
+    assert {"action": "declare_attackers", "player": "alice",
+            "attackers": [{"attacker": "bear", "target": "bgarruk"}]} in attacks
+    assert not any(isinstance(a, dict) and a["target"] == "garruk" for d in attacks for a in d["attackers"])
