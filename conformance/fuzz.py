@@ -52,30 +52,7 @@ from typing import Any, Callable
 from mtg_judge.conformance import selfplay as sp
 from mtg_judge.conformance.canonical import dumps
 
-#: The parts of a state that the fuzzer compares (docs/PROTOCOL.md §11). Each is a set of
-#: fields of FORMAT §4; an engine declares the parts it reports faithfully in its handshake
-#: (``implementation.state_parts``); the parts compared are those both engines declare.
-STATE_PARTS = {
-    "turn": "turn, active_player, step",
-    "priority": "priority",
-    "life": "players.*.life, players.*.lost",
-    "zones": "players.*.hand, graveyard, exile as multisets of card names; players.*.library as its size",
-    "library_order": "players.*.library as the ordered list of card names (top first)",
-    "mana_pool": "players.*.mana_pool",
-    "lands_played": "players.*.lands_played",
-    "battlefield": "the permanents as a multiset of (name, owner, controller, tapped, token, face_down)",
-    "damage": "each permanent's marked damage",
-    "counters": "each permanent's counters",
-    "attachments": "each permanent's attached_to, as the name of the permanent it is attached to",
-    "characteristics": "each permanent's power, toughness, types, subtypes, colors, keywords",
-    "summoning_sick": "each permanent's summoning_sick",
-    "stack": "the stack, bottom first: kind, card name, controller, targets by name",
-    "combat": "attackers (name -> player attacked) and blockers (name -> attacker's name), as multisets",
-    "game_over": "game_over (winners, losers, draw)",
-}
-#: The parts compared for an engine whose handshake has no ``state_parts`` (every part but
-#: the opt-in ``library_order``: library order after a shuffle depends on the engine's PRNG).
-DEFAULT_PARTS = tuple(p for p in STATE_PARTS if p != "library_order")
+from mtg_judge.conformance.protocol import DEFAULT_STATE_PARTS as DEFAULT_PARTS, STATE_PARTS  # noqa: E402
 
 #: Keys dropped from events before they are compared: free text and input indexes.
 EVENT_KEYS_IGNORED = frozenset({"message", "at"})
@@ -182,7 +159,7 @@ def comparable_state(state: dict, names: dict[str, str], parts: list[str] | tupl
         perm_fields += ["power", "toughness", "types", "subtypes", "colors", "keywords"]
     if "summoning_sick" in parts:
         perm_fields.append("summoning_sick")
-    if "battlefield" in parts:
+    if perm_fields:  # the permanents, by name (each part alone still sees which permanents there are)
         groups: dict[str, list] = {}
         for key, perm in battlefield.items():
             rec = {}

@@ -51,6 +51,32 @@ PROTOCOL_VERSION = 1
 #: capabilities are ignored.
 CAPABILITIES = ["events", "state", "checkpoints"]
 
+#: The parts of a state that ``mtg-judge fuzz`` compares between two engines (docs/PROTOCOL.md
+#: §11). Each is a set of fields of FORMAT §4; an engine declares the parts it reports
+#: faithfully in its handshake (``implementation.state_parts``); the parts compared are those
+#: both engines declare. Unknown part names are ignored (a warning).
+STATE_PARTS = {
+    "turn": "turn, active_player, step",
+    "priority": "priority",
+    "life": "players.*.life, players.*.lost",
+    "zones": "players.*.hand, graveyard, exile as multisets of card names; players.*.library as its size",
+    "library_order": "players.*.library as the ordered list of card names (top first)",
+    "mana_pool": "players.*.mana_pool",
+    "lands_played": "players.*.lands_played",
+    "battlefield": "the permanents as a multiset of (name, owner, controller, tapped, token, face_down)",
+    "damage": "each permanent's marked damage",
+    "counters": "each permanent's counters",
+    "attachments": "each permanent's attached_to, as the name of the permanent it is attached to",
+    "characteristics": "each permanent's power, toughness, types, subtypes, colors, keywords",
+    "summoning_sick": "each permanent's summoning_sick",
+    "stack": "the stack, bottom first: kind, card name, controller, targets by name",
+    "combat": "attackers (name -> player attacked) and blockers (name -> attacker's name), as multisets",
+    "game_over": "game_over (winners, losers, draw)",
+}
+#: The parts compared for an engine whose handshake has no ``state_parts`` (every part but
+#: the opt-in ``library_order``: library order after a shuffle depends on the engine's PRNG).
+DEFAULT_STATE_PARTS = tuple(p for p in STATE_PARTS if p != "library_order")
+
 #: Keys of a successful ``run`` reply that carry the result (FORMAT §9).
 RESULT_KEYS = ("events", "state", "checkpoints")
 
@@ -120,6 +146,7 @@ def reference_implementation() -> dict:
         "homepage": _homepage(),
         "rulesets": list(engine.RULESETS),
         "capabilities": list(CAPABILITIES),
+        "state_parts": list(STATE_PARTS),
     }
 
 
@@ -352,12 +379,14 @@ def handshake_warnings(implementation: dict) -> list[str]:
     """Warnings about a handshake ``implementation``: one naming the ``rulesets`` the suite
     does not know (no case is ever sent under them, so a misspelt name skips every case)
     with the known ones (:data:`KNOWN_RULESETS`), one naming the unknown ``capabilities``
-    (ignored) with the known ones (:data:`CAPABILITIES`). ``[]`` when all is known;
+    (ignored) with the known ones (:data:`CAPABILITIES`), one naming the unknown
+    ``state_parts`` (ignored, :data:`STATE_PARTS`). ``[]`` when all is known;
     non-string or non-list values are left to the handshake's own checks."""
     out = []
     for key, known, effect in (
             ("rulesets", KNOWN_RULESETS, "no case runs under it, its cases are skipped"),
-            ("capabilities", tuple(CAPABILITIES), "ignored")):
+            ("capabilities", tuple(CAPABILITIES), "ignored"),
+            ("state_parts", tuple(STATE_PARTS), "ignored")):
         declared = implementation.get(key)
         if not isinstance(declared, list):
             continue
@@ -365,6 +394,7 @@ def handshake_warnings(implementation: dict) -> list[str]:
         if unknown:
             noun = key[:-1] if len(unknown) == 1 else key
             noun = "capability" if noun == "capabilitie" else noun
+            noun = noun.replace("_", " ")
             if len(unknown) > 1:
                 effect = effect.replace("under it, its", "under them, their")
             out.append(f"the engine declares the unknown {noun} "

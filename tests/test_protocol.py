@@ -171,7 +171,8 @@ def test_reference_implementation():
     assert impl["language"] == "python"
     assert impl["capabilities"] == ["events", "state", "checkpoints"]
     assert impl["rulesets"] == list(engine.RULESETS)
-    assert set(impl) == {"name", "version", "language", "homepage", "rulesets", "capabilities"}
+    assert set(impl) == {"name", "version", "language", "homepage", "rulesets", "capabilities", "state_parts"}
+    assert impl["state_parts"] == list(protocol.STATE_PARTS)  # every part, library order included (§11)
 
 
 def test_build_scenario_keeps_only_the_cards_used():

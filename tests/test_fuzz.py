@@ -1,0 +1,176 @@
+"""``mtg-judge fuzz`` (conformance/fuzz.py): differential fuzzing through protocol v1.
+
+The control run (the reference engine against itself through ``mtg-judge serve``) must
+find nothing; an engine broken on purpose (a mutation of conformance/mutants.py applied
+inside ``serve``, or a ``serve`` that misreports a life total) must be caught, the
+divergence shrunk and written as a fixture draft that validates but for what only a
+ruling can give (rulings, expectation).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mtg_judge.conformance import fuzz
+from mtg_judge.conformance.loader import validate
+from mtg_judge.conformance.protocol import STATE_PARTS
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE = f"{sys.executable} -m mtg_judge.tools.cli serve"
+
+MUTATED_SERVE = """\
+import sys
+from mtg_judge.conformance.mutants import applied
+from mtg_judge.conformance.protocol import serve
+with applied(sys.argv[1]):
+    sys.exit(serve())
+"""
+
+# ``serve`` with bob's life reported one lower from turn 3 on (in the final state and at checkpoints)
+LYING_SERVE = """\
+import sys
+from mtg_judge.conformance.protocol import serve
+from mtg_judge.engine import run_scenario
+
+def lie(state):
+    if state["turn"] >= 3:
+        state["players"]["bob"]["life"] -= 1
+
+def run(scenario, ruleset, cards=None):
+    result = run_scenario(scenario, ruleset, cards=cards)
+    lie(result["state"])
+    for cp in result["checkpoints"]:
+        lie(cp["state"])
+    return result
+
+sys.exit(serve(run=run))
+"""
+
+
+def _cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mtg_judge.tools.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def _draft_problems(draft: dict) -> list[str]:
+    """Schema errors of a draft other than those of what the author must still write."""
+    return [str(e) for e in validate(draft, "scenario", "<draft>")
+            if not any(f"$.{key}" in str(e) for key in ("rulings", "expect"))]
+
+
+def test_a_rejection_divergence_is_found_shrunk_and_drafted(tmp_path):
+    """A ``serve`` under the mutation ``unlimited-lands-per-turn`` accepts the second land
+    drop that self-play's hostile inputs try: a ``rejection`` divergence, shrunk to a short
+    script, written as a draft with both logs beside it; exit 1."""
+    engine = tmp_path / "mutated.py"
+    engine.write_text(MUTATED_SERVE)
+    out = tmp_path / "drafts"
+    proc = _cli("fuzz", "--engine", f"{sys.executable} {engine} unlimited-lands-per-turn", "--games", "4",
+                "--turn-cap", "6", "--json", "--out", str(out))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    figures = json.loads(proc.stdout)
+    assert figures["divergences"] >= 1 and figures["distinct"] >= 1 and figures["shrunk"] == figures["distinct"]
+    sig = figures["by_signature"][0]
+    assert sig["signature"] == "rejection:play_land:rejected/accepted"
+    drafts = sorted(out.glob("*.json"))
+    main = [p for p in drafts if not p.name.endswith((".reference.json", ".engine.json"))]
+    assert [p.name for p in main] == [sig["draft"] + ".json"]
+    draft = json.loads(main[0].read_text())
+    assert _draft_problems(draft) == []
+    assert draft["rulesets"] == ["modern"] and draft["setup"]["start_of_game"] is True
+    assert len(draft["script"]) == sig["shrunk_inputs"] < 40  # from a game of over a hundred inputs
+    assert "unlimited" not in draft["notes"] and "rejection:play_land" in draft["notes"]
+    for side in ("reference", "engine"):
+        log = json.loads((out / f"{sig['draft']}.{side}.json").read_text())
+        assert log["events"] and log["state"]
+    # the shrunk script still shows it: the reference rejects a play_land the engine accepts
+    ref = json.loads((out / f"{sig['draft']}.reference.json").read_text())
+    assert any(e["type"] == "action_rejected" and draft["script"][e["at"]]["action"] == "play_land"
+               for e in ref["events"] if e["type"] == "action_rejected")
+
+
+def test_a_state_divergence_is_found_at_a_checkpoint_and_shrunk(tmp_path):
+    """A ``serve`` that reports bob's life one lower from turn 3: a ``state`` divergence
+    (``state:players.life``), found at the first checkpoint of turn 3, shrunk; the draft
+    has a checkpoint where the states differ."""
+    engine = tmp_path / "lying.py"
+    engine.write_text(LYING_SERVE)
+    out = tmp_path / "drafts"
+    proc = _cli("fuzz", "--engine", f"{sys.executable} {engine}", "--games", "2", "--turn-cap", "4", "-n", "2",
+                "--out", str(out))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "state:players.life: 2 game(s)" in proc.stdout
+    assert "distinct          1" in proc.stdout and "shrunk            1" in proc.stdout
+    [path] = [p for p in out.glob("*.json") if not p.name.endswith((".reference.json", ".engine.json"))]
+    draft = json.loads(path.read_text())
+    assert _draft_problems(draft) == []
+    import re
+    m = re.search(r"players\.bob\.life: reference (\d+), engine (\d+)", draft["notes"])
+    assert m and int(m.group(2)) == int(m.group(1)) - 1, draft["notes"]
+    assert draft["expect"].get("checkpoints") or True  # a checkpoint unless it is the final state
+
+
+def test_same_arguments_same_bytes_whatever_the_workers():
+    """Seeded and bounded: the JSON figures of a run are the same bytes with 1 and 2 workers."""
+    args = ("fuzz", "--engine", SERVE, "--games", "3", "--turn-cap", "3", "--seed", "5", "--json")
+    one, two = _cli(*args), _cli(*args, "-n", "2")
+    assert one.returncode == 0, one.stdout + one.stderr
+    assert one.stdout == two.stdout
+    figures = json.loads(one.stdout)
+    assert figures["games"] == 3 and figures["divergences"] == 0 and figures["inputs"] > 30
+    assert figures["state_parts"] == list(STATE_PARTS)  # both declare every part
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert _cli("fuzz").returncode == 2  # --engine is required
+    proc = _cli("fuzz", "--engine", f"{sys.executable} {tmp_path / 'missing.py'}", "--games", "1")
+    assert proc.returncode == 2 and "cannot run the engine" in proc.stderr
+    proc = _cli("fuzz", "--engine", SERVE, "--ruleset", "pioneer")
+    assert proc.returncode == 2
+
+
+def test_declared_parts_default_known_and_unknown():
+    assert fuzz.declared_parts({"name": "old"}) == (list(fuzz.DEFAULT_PARTS), [])
+    parts, warnings = fuzz.declared_parts({"state_parts": ["life", "zones", "telepathy"]})
+    assert parts == ["life", "zones"] and "telepathy" in warnings[0]
+    assert fuzz.declared_parts({"state_parts": "life"})[0] == list(fuzz.DEFAULT_PARTS)
+
+
+def test_compare_prefers_the_earliest_divergence():
+    script = [{"action": "pass", "player": "alice"}, {"action": "play_land", "player": "alice", "card": "f"}]
+    names = {"f": "Forest"}
+    state = {"turn": 1, "players": {"alice": {"life": 20, "hand": ["f"]}}, "battlefield": {}, "stack": []}
+    other_state = {**state, "players": {"alice": {"life": 19, "hand": ["f"]}}}
+    ref = {"events": [], "state": state, "checkpoints": [{"after": 0, "state": state}]}
+    eng = {"events": [{"type": "action_rejected", "at": 1, "code": "sorcery_timing"}], "state": other_state,
+           "checkpoints": [{"after": 0, "state": other_state}]}
+    div = fuzz.compare(script, names, ref, eng, list(STATE_PARTS), events=True)
+    assert (div.kind, div.signature, div.at) == ("state", "state:players.life", 0)
+    eng["checkpoints"] = [{"after": 0, "state": state}]
+    div = fuzz.compare(script, names, ref, eng, list(STATE_PARTS), events=True)
+    assert (div.kind, div.signature, div.at) == ("rejection", "rejection:play_land:accepted/rejected:sorcery_timing", 1)
+    assert fuzz.compare(script, names, ref, eng, list(STATE_PARTS), events=False).kind == "state"
+
+
+@pytest.mark.slow
+def test_control_run_the_reference_engine_through_serve_never_diverges():
+    """The control run: 200 games (turn cap 8) of the reference engine against itself
+    through ``mtg-judge serve``: no divergence, and the counts show it compared something.
+    About 50 s on 2 idle cores (README, "Differential fuzzing")."""
+    workers = "2" if (os.cpu_count() or 1) >= 2 else "1"
+    start = time.perf_counter()
+    proc = _cli("fuzz", "--engine", SERVE, "--games", "200", "-n", workers, "--json", timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    figures = json.loads(proc.stdout)
+    assert figures["games"] == figures["played"] == 200
+    assert figures["divergences"] == figures["distinct"] == figures["shrunk"] == 0
+    assert figures["inputs"] > 100 * 200 and figures["checkpoints_compared"] > 10 * 200
+    assert figures["reference_failures"] == 0 and figures["events_compared"] is True
+    print(f"control run: {time.perf_counter() - start:.1f} s, {figures['inputs']} inputs")
