@@ -297,6 +297,24 @@ def _untap_no_triggers() -> list:
     return [rewrite(Game, "untap_step", Edit("for perm in untapped:", "for perm in []:"))]
 
 
+@mutation("no-combat-damage-ignored", "510.1a")
+def _no_combat_damage_ignored() -> list:
+    """A creature that "assigns no combat damage" deals its combat damage anyway.
+
+    ``no_combat_damage.assigns_no_combat_damage`` always answers False."""
+    from mtg_judge.engine import no_combat_damage
+    return [replace(no_combat_damage, "assigns_no_combat_damage", lambda game, obj: False)]
+
+
+@mutation("unblocked-attackers-trigger-nothing", "509.3")
+def _unblocked_no_trigger() -> list:
+    """"Whenever … attacks and isn't blocked" never triggers.
+
+    ``no_combat_damage.fire_unblocked_triggers`` does nothing."""
+    from mtg_judge.engine import no_combat_damage
+    return [replace(no_combat_damage, "fire_unblocked_triggers", lambda game: None)]
+
+
 @mutation("legend-rule-off", "704.5j")
 def _legend_rule() -> list:
     """Two legendary permanents with the same name stay on the battlefield (every era's

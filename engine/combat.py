@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
-from . import planeswalkers
+from . import no_combat_damage, planeswalkers
 from .errors import IllegalAction
 from .objects import StackItem
 
@@ -237,6 +237,7 @@ def _declare_blockers(game: "Game", defender: str, inp: dict) -> None:
         game.fire_triggers({"event": "becomes_blocked", "object": game.objects[a_ref]})
     for b, a in pairs:  # flanking triggers once per blocking creature (CR 702.25a)
         game.fire_triggers({"event": "becomes_blocked_by", "object": a, "blocker": b})
+    no_combat_damage.fire_unblocked_triggers(game)  # "attacks and isn't blocked" (CR 509.3)
 
 
 # --------------------------------------------------------------------- damage
@@ -271,8 +272,8 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
         if attacker is None or not _deals_damage_now(game, attacker, first_strike):
             continue
         power, _ = ch.power_toughness(game, attacker)
-        if power <= 0:
-            continue
+        if power <= 0 or no_combat_damage.assigns_no_combat_damage(game, attacker):
+            continue  # CR 510.1a: it assigns no combat damage (which isn't 0 damage)
         blockers = [game.objects[b] for b in combat.blockers_of(a_ref) if b in game.objects]
         trample = ch.has_keyword(game, attacker, "trample")
         defender = planeswalkers.recipient(game, a_ref, defender)  # or the planeswalker it attacks
@@ -302,7 +303,7 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
         if not _deals_damage_now(game, blocker, first_strike):
             continue
         power, _ = ch.power_toughness(game, blocker)
-        if power > 0:
+        if power > 0 and not no_combat_damage.assigns_no_combat_damage(game, blocker):
             assignments.append((blocker, attacker, power))
     if first_strike:
         combat.dealt_first_strike |= {src.ref for src, _, _ in assignments}

@@ -16,7 +16,7 @@ from . import delayed_triggers
 from . import endure_behold
 from . import game_end, proliferate
 from . import equipment
-from . import end_turn, extra_turns, flicker
+from . import end_turn, extra_turns, flicker, no_combat_damage
 from . import paradigm, type_gain, type_loss
 from . import prepare
 from . import sagas
@@ -741,5 +741,6 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     "put_into_graveyard": _move("graveyard"),  # "put target exiled card into its owner's graveyard"
     **extra_turns.EFFECTS,  # extra_turn, additional_phase, additional_step (CR 500.7–500.10)
     **end_turn.EFFECTS,  # end_the_turn (CR 723.1)
+    **no_combat_damage.EFFECTS,  # assign_no_combat_damage (CR 510.1a; engine/no_combat_damage.py)
     **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
 }

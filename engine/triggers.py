@@ -3,7 +3,7 @@
 An event is a dict built by the game: ``{"event": "enters_battlefield", "object": obj}``,
 ``{"event": "leaves_battlefield", "object": lki, "to": zone}``,
 ``{"event": "beginning_of_step", "step": step}``, ``{"event": "attacks", "object": obj}``,
-``{"event": "blocks" | "becomes_blocked" | "becomes_untapped", "object": obj}``,
+``{"event": "blocks" | "becomes_blocked" | "becomes_untapped" | "attacks_and_isnt_blocked", "object": obj}``,
 ``{"event": "deals_damage", "source": ref, "target": obj_or_player, "combat": bool}``,
 ``{"event": "spell_cast", "spell": item, "player": pid}``.
 """
@@ -71,7 +71,7 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         if ev != "discarded":
             return False
         return who == "any" or (who == "you") == (event["player"] == source.controller)
-    if kind in ("attacks", "blocks", "becomes_blocked", "becomes_untapped"):
+    if kind in ("attacks", "blocks", "becomes_blocked", "becomes_untapped", "attacks_and_isnt_blocked"):
         return ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
     if kind == "deals_damage":
         if ev != "deals_damage" or trigger.get("source", "self") != "self" or event["source"] != source.ref:
