@@ -521,6 +521,16 @@ def _flash() -> list:
     return [rewrite(Game, "check_can_cast", Edit('or any(k["keyword"] == "flash" for k in d.keywords)', ""))]
 
 
+@mutation("cast-as-though-flash-ignored", "702.8a")
+def _as_though_flash() -> list:
+    """A permission to cast spells as though they had flash (Vedalken Orrery) does nothing:
+    its controller's spells keep their own timing, and so does suspending a card.
+
+    ``Game.check_can_cast`` never sees the static ``cast_as_though_flash``."""
+    Game = _engine()[0]
+    return [rewrite(Game, "check_can_cast", Edit('eff.get("type") == "cast_as_though_flash"', "False"))]
+
+
 @mutation("intervening-if-not-rechecked", "603.4")
 def _intervening_if() -> list:
     """A triggered ability with an intervening "if" clause resolves even though its
@@ -1897,3 +1907,13 @@ def _proliferate_everything() -> list:
     return [rewrite(proliferate, "proliferate",
                     Edit('refs = game.decide("choose", player, "choose", lambda inp: chosen(game, offered, inp.get("choice")),\n'
                          '                       reason=REASON, options=offered)', "refs = offered"))]
+
+
+@mutation("spell-ignores-its-own-cost-reduction", "601.2f")
+def _own_cost_ignored() -> list:
+    """A spell's own "This spell costs {N} less/more to cast" is ignored (CR 601.2f, 113.6:
+    it applies as the spell is cast).
+
+    ``spell_statics.own_cost_effects`` finds none."""
+    from mtg_judge.engine import spell_statics
+    return [replace(spell_statics, "own_cost_effects", lambda game, obj, player: [])]

@@ -11,7 +11,7 @@ from . import characteristics as ch
 from . import graveyard_abilities, harmonize
 from . import adventure, faces
 from . import planeswalkers, prepare
-from . import turn_records
+from . import spell_statics, turn_records
 from .cards import CardDefinition
 from .endure_behold import declare_behold, pay_behold
 from .errors import IllegalAction
@@ -167,7 +167,8 @@ class Casting:
     def check_can_cast(self, player: str, obj: GameObject, ignore_timing: bool = False,
                        face_down: bool = False) -> None:
         """The restrictions on casting ``obj`` now, apart from costs and targets: timing
-        (CR 307.1; flash, CR 702.8), split second on the stack (CR 702.61a) and "can't be
+        (CR 307.1; flash, CR 702.8, or a static ``cast_as_though_flash`` of a permanent the
+        player controls), split second on the stack (CR 702.61a) and "can't be
         cast" effects (Meddling Mage). Raises IllegalAction."""
         d = obj.definition
         planeswalkers.check_exists(self, obj)  # not_in_ruleset: no planeswalkers before 2007
@@ -182,6 +183,9 @@ class Casting:
         if ignore_timing:
             return
         instant_speed = not face_down and ("Instant" in d.types or any(k["keyword"] == "flash" for k in d.keywords))
+        if not instant_speed and any(eff.get("type") == "cast_as_though_flash" and src.controller == player
+                                     for src, eff in ch.static_effects(self)):
+            instant_speed = True  # "you may cast spells as though they had flash" (Vedalken Orrery, CR 702.8a)
         if not instant_speed and not self.sorcery_timing_ok(player):
             raise IllegalAction("sorcery_timing", f"{d.name} can be cast only in your main phase with an empty stack")
 
@@ -234,9 +238,13 @@ class Casting:
         if not cost.present:
             return cost
         # CR 601.2f: then cost increases, then reductions (generic mana only, not below 0)
+        # ("This spell costs {1} less to cast": its own statics, engine/spell_statics.py, CR 113.6)
+        own = spell_statics.own_cost_effects(self, obj, player)
         for kind in ("cost_increase", "cost_reduction"):
-            for src, eff in ch.static_effects(self):
-                if eff.get("type") != kind or not ch.matches(self, as_spell, eff.get("filter"), src.controller, src):
+            for src, eff in [(s, e) for s, e in ch.static_effects(self) if not spell_statics.is_own_cost_effect(e)] \
+                    + [(obj, e) for e in own]:
+                if eff.get("type") != kind or (src is not obj and not ch.matches(
+                        self, as_spell, eff.get("filter"), src.controller, src)):
                     continue
                 delta = ManaCost.parse(eff["cost"])
                 if kind == "cost_increase":
@@ -317,6 +325,8 @@ class Casting:
         planeswalkers.check_activation(self, player, src, ab)  # CR 606.3
         if ab.get("timing") == "sorcery" and not self.sorcery_timing_ok(player):
             raise IllegalAction("sorcery_timing", "activate only as a sorcery")
+        if ab.get("timing") == "your_turn" and player != self.active:  # CR 602.5d (FORMAT §13.4)
+            raise IllegalAction("not_your_turn", "activate only during your turn")
         cost = dict(ab.get("cost", {}))
         x = self._x_value(ManaCost.parse(cost.get("mana", "")), inp)
         item = StackItem(ref=self.next_ref("ability"), kind="ability", controller=player, ability=ab,
