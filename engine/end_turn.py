@@ -21,7 +21,8 @@ Card data (docs/FORMAT.md §13): the effect ``{"type": "end_the_turn"}``. As it 
   In the cleanup step, if state-based actions happen or abilities triggered (those that
   waited too), players get priority and another cleanup step follows (CR 514.3a).
 
-Logged as ``turn_ending`` (``turn``, ``object``, ``card``: what ended it) before a.
+Logged as ``turn_ending`` (``turn``, ``object``, ``card``: what ended it; for an ability,
+``source_card``: its source) before a.
 
 The effect raises :class:`TurnEnded`; ``TurnStructure.play`` catches it between steps and
 calls :func:`skip_to_cleanup`. Nothing here knows a particular card.
@@ -44,7 +45,8 @@ def end_the_turn(ctx: Any, eff: dict) -> None:
     """CR 723.1a–c: exile the stack (the resolving object included), end combat, check
     state-based actions without giving priority. Raises :class:`TurnEnded` (CR 723.1d)."""
     g = ctx.game
-    g.log("turn_ending", turn=g.turn, object=ctx.item.ref, card=ctx.item.card)
+    g.log("turn_ending", turn=g.turn, object=ctx.item.ref, card=ctx.item.card,
+          **({"source_card": ctx.item.source_card} if ctx.item.kind == "ability" else {}))
     for item in reversed(list(g.stack)):  # CR 723.1a: top first
         if item not in g.stack:
             continue

@@ -700,6 +700,8 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
                 continue  # renew works only from the graveyard, the rest only on the battlefield (CR 113.6k)
             if kind == "activated" and ab.get("timing") == "sorcery" and not game.sorcery_timing_ok(player):
                 continue
+            if kind == "activated" and ab.get("timing") == "your_turn" and player != game.active:
+                continue  # "activate only during your turn" (CR 602.5d)
             cost = dict(ab.get("cost", {}))
             if cost.get("tap") and not _can_tap(game, src):
                 continue
