@@ -1917,3 +1917,14 @@ def _own_cost_ignored() -> list:
     ``spell_statics.own_cost_effects`` finds none."""
     from mtg_judge.engine import spell_statics
     return [replace(spell_statics, "own_cost_effects", lambda game, obj, player: [])]
+
+
+@mutation("only-during-your-turn-ignored", "602.5d")
+def _your_turn_ignored() -> list:
+    """An ability that may be activated "only during your turn" (Sundial of the Infinite)
+    can be activated in an opponent's turn.
+
+    ``Game.activate`` skips the ``"timing": "your_turn"`` check."""
+    Game = _engine()[0]
+    return [rewrite(Game, "activate", Edit('if ab.get("timing") == "your_turn" and player != self.active:',
+                                           'if False:'))]
