@@ -166,7 +166,9 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
             f" attacking {e.get('attacking')}" if e.get("attacking") else "")
         return f"{obj} is created{how} under {e.get('controller')}'s control"
     if t == "attackers_declared":
-        attackers = [f"{n(a.get('object'), a.get('card'))} → {a.get('defender')}"
+        attackers = [f"{n(a.get('object'), a.get('card'))} → "
+                     + (f"{n(a['planeswalker'], a.get('planeswalker_card'))} ({a.get('defender')})"
+                        if a.get("planeswalker") else f"{a.get('defender')}")  # FORMAT §12.1
                      for a in e.get("attackers") or []]
         return f"{e.get('player')} attacks with {', '.join(attackers) or 'nothing'}"
     if t == "blockers_declared":
@@ -190,6 +192,8 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
         return f"{e.get('player')} shuffles their library"
     if t == "player_lost":
         return f"{e.get('player')} loses the game ({_words(e.get('reason'))})"
+    if t == "player_won":
+        return f"{e.get('player')} wins the game ({_words(e.get('reason'))})"
     if t == "game_ended":
         return f"the game ends: {_game_over(e)}"
     if t == "pt_changed":

@@ -189,3 +189,13 @@ def test_legal_actions_offer_attacking_the_planeswalker_and_loyalty_abilities():
     assert {"action": "declare_attackers", "player": "alice",
             "attackers": [{"attacker": "bear", "target": "bgarruk"}]} in attacks
     assert not any(isinstance(a, dict) and a["target"] == "garruk" for d in attacks for a in d["attackers"])
+
+
+def test_the_transcript_names_the_planeswalker_attacked():
+    from mtg_judge.conformance import transcript
+    fixture = {"setup": {"players": [{"id": "alice", "battlefield": [{"alias": "bear", "card": "Grizzly Bears"}]},
+                                     {"id": "bob", "battlefield": [GARRUK]}]}}
+    event = {"type": "attackers_declared", "player": "alice", "attackers": [
+        {"object": "bear", "card": "bear", "defender": "bob", "planeswalker": "garruk", "planeswalker_card": "garruk"}]}
+    line = transcript.describe_event(event, transcript._Namer(fixture), [])
+    assert line == "alice attacks with Grizzly Bears (bear) → Garruk Wildspeaker (garruk) (bob)"
