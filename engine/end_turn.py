@@ -12,7 +12,9 @@ Card data (docs/FORMAT.md §13): the effect ``{"type": "end_the_turn"}``. As it 
 - a. every object on the stack is exiled, the resolving one included; spells that can't be
   countered too (exiling isn't countering). A spell card goes to exile (``zone_changed``
   with cause ``end_the_turn``); a copy of a spell ceases to exist (CR 707.10a); an ability
-  on the stack is removed (``ability_removed`` with reason ``end_the_turn``);
+  on the stack is removed (``ability_removed`` with reason ``end_the_turn``); combat damage
+  on the stack (1999/2006 rules) is not dealt (``combat_damage_not_dealt``, reason
+  ``end_the_turn``);
 - b. a combat ends: every creature is removed from combat;
 - c. state-based actions are checked; no player gets priority and no triggered ability is
   put on the stack (they wait);
@@ -52,6 +54,11 @@ def end_the_turn(ctx: Any, eff: dict) -> None:
             continue
         if item.kind == "spell" and item.obj is not None:
             g._leave_stack(item, "exile", cause="end_the_turn")
+        elif item.kind == "combat_damage":  # 1999/2006 rules: combat damage on the stack
+            g.stack.remove(item)
+            for part in item.ability["combat_damage"]:
+                g.log("combat_damage_not_dealt", source=part["source"].ref, target=part["target"],
+                      reason="end_the_turn")
         else:
             g.stack.remove(item)
             g.log("ability_removed", object=item.ref, card=item.card, reason="end_the_turn")

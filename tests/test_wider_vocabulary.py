@@ -161,3 +161,46 @@ def test_a_card_in_a_hand_is_never_a_target():
                {"id": "bob", "library": _lib("b")}]
     result = _run(players, [{"action": "cast", "player": "alice", "card": "raise", "targets": ["bears"]}])
     assert [e["code"] for e in _types(result["events"], "action_rejected")] == ["invalid_target"]
+
+
+def test_ending_the_turn_with_combat_damage_on_the_stack_2006():
+    """Under the 2006 rules combat damage uses the stack: ending the turn exiles it with the
+    rest, so it is never dealt (``combat_damage_not_dealt``, reason ``end_the_turn``), and
+    the combat ends (CR 723.1a–b)."""
+    players = [{"id": "alice", "library": _lib("a"), "battlefield": [{"alias": "bears", "card": "Grizzly Bears"}]},
+               {"id": "bob", "library": _lib("b"), "hand": [{"alias": "stop", "card": "Time Stop"}],
+                "battlefield": [{"alias": f"i{i}", "card": "Island"} for i in range(6)]}]
+    result = _run(players, [{"action": "advance", "to": "declare_attackers"},
+                            {"action": "declare_attackers", "player": "alice", "attackers": ["bears"]},
+                            {"action": "advance", "to": "combat_damage"},
+                            {"action": "pass", "player": "alice"},
+                            {"action": "cast", "player": "bob", "card": "stop",
+                             "pay_with": [f"i{i}" for i in range(6)]},
+                            {"action": "resolve"}], ruleset="timespiral-2006")
+    ev = result["events"]
+    assert _types(ev, "combat_damage_put_on_stack")
+    assert [(e["source"], e["target"], e["reason"]) for e in _types(ev, "combat_damage_not_dealt")] == \
+        [("bears", "bob", "end_the_turn")]
+    assert not _types(ev, "damage_dealt")
+    assert result["state"]["players"]["bob"]["life"] == 20 and result["state"]["turn"] == 4
+
+
+def test_an_additional_untap_step_untaps_again():
+    """CR 500.9–500.10: an additional untap step directly after this step: the active
+    player's permanents untap again (no one gets priority in it)."""
+    untap_again = _card("Test Second Untap", "After this step, there is an additional untap step.",
+                        [{"type": "additional_step", "step": "untap"}])
+    db = _db()
+    db.update(_card_db({untap_again["name"]: untap_again}))
+    players = [{"id": "alice", "library": _lib("a"), "hand": [{"alias": "un", "card": "Test Second Untap"}],
+                "battlefield": [{"alias": "i1", "card": "Island"}]},
+               {"id": "bob", "library": _lib("b")}]
+    result = run_scenario({"setup": {"turn": 3, "active_player": "alice", "step": "upkeep", "players": players},
+                           "script": [{"action": "cast", "player": "alice", "card": "un", "pay_with": ["i1"]},
+                                      {"action": "resolve"}, {"action": "advance", "to": "draw"}]},
+                          "modern", cards=db)
+    ev = result["events"]
+    steps = [e["step"] for e in _types(ev, "step_began")]
+    assert steps[:3] == ["upkeep", "untap", "draw"]
+    assert [e["card"] for e in _types(ev, "untapped")] == ["i1"]
+    assert result["state"]["battlefield"]["i1"]["tapped"] is False
