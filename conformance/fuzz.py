@@ -365,6 +365,7 @@ class FuzzSettings:
     shrink_tests: int = 150          # replays (on both engines) per shrink
     shrink_seconds: float = 300.0    # a safety net; a run that reaches it is not reproducible
     events: bool = True              # compare event sequences when both engines declare ``events``
+    opening: str = "start"           # "start": start_of_game setups; "kept": the position after the mulligans
 
     def selfplay(self) -> sp.Settings:
         return sp.Settings(turn_cap=self.turn_cap, deck_size=self.deck_size, hostile_rate=self.hostile_rate,
@@ -410,14 +411,49 @@ def game_record(index: int, fz: FuzzSettings) -> tuple[sp.Record, str | None]:
     settings = fz.selfplay()
     low = settings.low_life_every and index % settings.low_life_every == settings.low_life_every - 1
     seed = fz.seed + index
-    record = sp.Record(fz.ruleset, sp.build_setup(seed, sp._decks_for(index, decks), settings.deck_size,
-                                                  settings.low_life if low else None))
+    setup = sp.build_setup(seed, sp._decks_for(index, decks), settings.deck_size, settings.low_life if low else None)
+    if fz.opening == "kept":
+        setup = kept_setup(setup, fz)
+    record = sp.Record(fz.ruleset, setup)
     _, _, err = sp.play_record(record, settings, sp.Stats(), checks=False)
     if err is not None:
         n = (err.at + 1) if err.at is not None else 0
         record.inputs, record.marks, record.contexts = record.inputs[:n], record.marks[:n], record.contexts[:n]
         return record, str(err)
     return record, None
+
+
+def kept_setup(setup: dict, fz: FuzzSettings) -> dict:
+    """The position after the mulligans of a ``start_of_game`` setup, as a plain setup
+    (``--opening kept``, for engines that can't start a game themselves): the game is played
+    on the reference engine through its mulligans (self-play's driver), and the setup gives
+    each player's library (in its order), hand and life, in turn 1's upkeep with the same
+    seed. The game then played from it is a new game (the driver draws again)."""
+    from mtg_judge.engine.errors import ScriptExhausted
+    from mtg_judge.engine.scenario import ScriptInputs, build_game
+
+    first = sp.Record(fz.ruleset, setup)
+    sp.play_record(first, sp.Settings(**{**fz.selfplay().__dict__, "turn_cap": 1, "hostile_rate": 0.0}),
+                   sp.Stats(), checks=False)
+    n = 0
+    while n < len(first.contexts) and first.contexts[n][2] == "mulligan":
+        n += 1
+    game = build_game({"setup": setup}, fz.ruleset, sp._card_db(), ScriptInputs(first.inputs[:n]))
+    try:
+        game.play()
+    except ScriptExhausted:
+        pass
+    state = game.state()
+    names = alias_names(setup)
+    players = []
+    for p in setup["players"]:
+        ps = state["players"][p["id"]]
+        entry = {"id": p["id"], "life": ps["life"],
+                 "library": [{"alias": a, "card": names[a]} for a in ps["library"]],
+                 "hand": [{"alias": a, "card": names[a]} for a in ps["hand"]]}
+        players.append(entry)
+    return {"seed": setup["seed"], "turn": 1, "active_player": state["active_player"], "step": "upkeep",
+            "players": players}
 
 
 def make_fixture(record: sp.Record, script: list, checkpoints: list | None, fid: str, title: str) -> dict:
@@ -703,6 +739,7 @@ class Report:
             "reference_failures": sum(1 for o in self.outcomes if o.reference_failure),
             "divergences": len(self.divergent), "distinct": len(self.groups()), "shrunk": len(self.shrunk),
             "state_parts": list(self.parts), "events_compared": self.events,
+            "skip_reasons": self.skip_reasons(),
             "by_signature": [
                 {"signature": sig, "games": len(os_), "first_game": os_[0].index, "first_seed": os_[0].seed,
                  "detail": os_[0].divergence.detail,
@@ -710,6 +747,15 @@ class Report:
                          if s.signature == sig), {})}
                 for sig, os_ in self.groups().items()],
         }
+
+    def skip_reasons(self, top: int = 10) -> dict[str, int]:
+        """The engine's most frequent skip messages (numbers blanked out), with their counts."""
+        counts: dict[str, int] = {}
+        for o in self.outcomes:
+            if o.skipped is not None:
+                key = re.sub(r"\d+", "N", o.skipped)[:160]
+                counts[key] = counts.get(key, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top])
 
     def table(self) -> str:
         f = self.figures()
@@ -727,6 +773,8 @@ class Report:
         if f["reference_failures"]:
             lines.append(f"reference engine  {f['reference_failures']} game(s) broke a self-play invariant "
                          "(run mtg-judge selfplay on their seeds)")
+        for reason, n in f["skip_reasons"].items():
+            lines.append(f"  skipped {n}: {reason}")
         for g in f["by_signature"]:
             size = f", shrunk to {g['shrunk_inputs']} inputs" if "shrunk_inputs" in g else ""
             lines.append(f"  {g['signature']}: {g['games']} game(s), first seed {g['first_seed']}{size}")
@@ -825,13 +873,17 @@ def _make_command():
     @click.option("--shrink-tests", type=click.IntRange(min=0), default=FuzzSettings.shrink_tests,
                   show_default=True, help="Replays (on both engines) per shrink; 0: don't shrink.")
     @click.option("--no-events", is_flag=True, help="Don't compare event sequences (rejections and states only).")
+    @click.option("--opening", type=click.Choice(["start", "kept"]), default="start", show_default=True,
+                  help="start: each scenario starts at the start of the game (start_of_game: shuffles, "
+                       "mulligans); kept: at turn 1's upkeep, from the libraries and hands the reference "
+                       "engine's mulligans left (for engines that can't start a game).")
     @click.option("-n", "--workers", type=click.IntRange(min=1), default=1, show_default=True,
                   help="Worker processes, each with its own engine process.")
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
                   help="Write each shrunk divergence as a fixture draft into DIR, with both engines' logs.")
     @click.option("--json", "json_out", is_flag=True, help="Print the figures as JSON instead of the table.")
     def fuzz(command, games, seed, ruleset, turn_cap, checkpoint_every, deck_paths, deck_size, hostile_rate,
-             timeout, shrink_tests, no_events, workers, out, json_out):
+             timeout, shrink_tests, no_events, opening, workers, out, json_out):
         """Differential fuzzing: random games on the reference engine, replayed on ENGINE.
 
         Each game (self-play's driver, decks and seeds, up to --turn-cap) becomes a scenario
@@ -850,7 +902,8 @@ def _make_command():
         fz = FuzzSettings(games=games, seed=seed, ruleset=ruleset, turn_cap=turn_cap,
                           checkpoint_every=checkpoint_every, deck_paths=tuple(str(p) for p in deck_paths),
                           deck_size=deck_size, hostile_rate=hostile_rate, timeout=timeout,
-                          shrink=shrink_tests > 0, shrink_tests=shrink_tests, events=not no_events)
+                          shrink=shrink_tests > 0, shrink_tests=shrink_tests, events=not no_events,
+                          opening=opening)
         start = time.perf_counter()
         try:
             report = run_fuzz(command, fz, workers, lambda line: click.echo(line, err=True))
