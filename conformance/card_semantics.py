@@ -38,11 +38,14 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from mtg_judge.conformance.loader import FixtureError, json_path
+from mtg_judge.engine.spell_statics import is_own_cost_effect
 
 #: Ability kinds that function while an instant or sorcery spell is on the stack.
-#: Empty: the engine applies no ability of a spell on the stack other than its keywords and
-#: its spell ability. (Activated abilities with ``"zone": "graveyard"`` and triggered
-#: abilities with ``"zone": "exile"`` are allowed: they work where they say, CR 113.6b.)
+#: Empty: the one static ability the engine applies to a spell is its own cost modifier
+#: (``cost_reduction`` / ``cost_increase`` with ``"affected": "self"``, "This spell costs {1}
+#: less to cast [if …]", engine/spell_statics.py); every other ability of a spell is refused.
+#: (Activated abilities with ``"zone": "graveyard"`` and triggered abilities with ``"zone":
+#: "exile"`` are allowed: they work where they say, CR 113.6b.)
 STACK_ABILITY_KINDS: frozenset[str] = frozenset()
 
 #: Keywords the engine applies to an instant or sorcery card or spell (CR 702): the ones
@@ -133,6 +136,15 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
         problems += _target_problems(data, where, file)
         problems += _trigger_problems(data, where, file)
     problems += _cost_problems(card, [], file)
+    for data, where in parts:
+        for i, ab in enumerate(data.get("abilities") or ()):
+            eff = ab.get("effect") if isinstance(ab, dict) else None
+            if isinstance(eff, dict) and is_own_cost_effect(eff) and "filter" in eff:
+                problems.append(FixtureError(
+                    file, json_path(where + ["abilities", i, "effect", "filter"]),
+                    "a filter on a cost modifier of \"affected\": \"self\" would do nothing: it "
+                    "changes only this card's own cost (engine/spell_statics.py)",
+                    "either \"affected\": \"self\" or a filter, not both"))
     return problems
 
 
@@ -196,6 +208,8 @@ def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureE
         zone = ab.get("zone", "battlefield")
         if kind in STACK_ABILITY_KINDS:
             continue
+        if kind == "static" and is_own_cost_effect(ab.get("effect") or {}):
+            continue  # "This spell costs {1} less to cast [if …]" works as it is cast (engine/spell_statics.py)
         if (kind == "activated" and zone == "graveyard") or (kind == "triggered" and zone == "exile"):
             continue
         path = json_path(where + ["abilities", i])
@@ -203,8 +217,9 @@ def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureE
             file, path,
             f"a {kind} ability of {what} would do nothing: abilities of instants and sorceries "
             f"function only while the spell is on the stack (CR 113.6), and the engine applies "
-            f"{kind} abilities only on the battlefield, which this card never reaches "
-            f"(applied on the stack: {', '.join(sorted(STACK_ABILITY_KINDS)) or 'none'})",
+            f"{kind} abilities only on the battlefield, which this card never reaches (the "
+            "one static ability applied to a spell is its own cost_reduction/cost_increase with "
+            "\"affected\": \"self\")",
             "no such ability on an instant or sorcery (or an activated ability with \"zone\": "
             "\"graveyard\", a triggered ability with \"zone\": \"exile\")"))
     for key in PERMANENT_FIELDS:

@@ -531,6 +531,18 @@ def _as_though_flash() -> list:
     return [rewrite(Game, "check_can_cast", Edit('eff.get("type") == "cast_as_though_flash"', "False"))]
 
 
+@mutation("damage-trigger-source-filter-ignored", "603.2")
+def _damage_source_filter() -> list:
+    """A "whenever a [quality] deals damage" trigger (a ``deals_damage`` trigger whose
+    ``source`` is a filter: Essence Sliver's "whenever a Sliver deals damage") never
+    triggers: only "whenever this deals damage" does (ruling timespiral.slivers.02).
+
+    ``triggers.matches`` treats every filter as matching nothing."""
+    from mtg_judge.engine import triggers
+    return [rewrite(triggers, "matches", Edit("elif not _damage_source_matches(game, source, spec, event):",
+                                              "elif True:"))]
+
+
 @mutation("intervening-if-not-rechecked", "603.4")
 def _intervening_if() -> list:
     """A triggered ability with an intervening "if" clause resolves even though its

@@ -100,8 +100,11 @@ class Casting:
         beheld, behold_mana = declare_behold(self, player, obj, inp)  # CR 701.4a: behold, an additional cost
         if behold_mana is not None:
             mode_mana = behold_mana if mode_mana is None else mode_mana.add(behold_mana)
-        cost = self._total_cost(player, cast_obj, alternative, card_kws, kicked, buyback, extra=mode_mana)
-        x = self._x_value(d.mana_cost, inp)
+        # CR 601.2b, 107.3b: X is chosen first, and only a cost paid with {X} in it lets it be
+        # more than 0 (not "without paying its mana cost", nor an alternative cost without X)
+        x = self._x_value(self._total_cost(player, cast_obj, alternative, card_kws, kicked, buyback,
+                                           extra=mode_mana), inp)
+        cost = self._total_cost(player, cast_obj, alternative, card_kws, kicked, buyback, extra=mode_mana, x=x)
         harmonized = harmonize.tap_choice(self, player, alternative, inp)  # CR 702.180a: up to one creature
         if alternative == "harmonize":
             cost = harmonize.reduced_cost(self, cost, x, harmonized)  # CR 601.2f: reductions come last
@@ -200,14 +203,18 @@ class Casting:
         return sorted(chosen)
 
     def _total_cost(self, player: str, obj: GameObject, alternative: Any, kws: dict, kicked: list[int],
-                    buyback: bool, extra: ManaCost | None = None) -> ManaCost:
+                    buyback: bool, extra: ManaCost | None = None, x: int | None = None) -> ManaCost:
         """CR 601.2f: the mana cost or the one alternative cost (flashback, madness, morph's
         {3}, "without paying its mana cost", or one granted by a permanent such as Fist of
         Suns), plus additional costs (kicker, buyback, ``extra``: those of the chosen modes,
-        CR 700.2h)."""
+        CR 700.2h), with X replaced by its value ``x`` when given (the result then has no X:
+        a generic reduction also takes X's mana), plus cost increases, minus reductions
+        (generic mana only, never below 0). Increases and reductions see the spell as it
+        will be: controlled by its caster, face down for morph (CR 708.2a: colorless)."""
         d = obj.definition
         as_spell = obj.copy()  # the spell as it will be: controlled by its caster
         as_spell.controller = player
+        as_spell.face_down = alternative == "morph"
         if alternative is None:
             cost = d.mana_cost
         elif alternative == "flashback":
@@ -237,6 +244,8 @@ class Casting:
             cost = cost.add(extra)
         if not cost.present:
             return cost
+        if x is not None:
+            cost = cost.with_x(x)
         # CR 601.2f: then cost increases, then reductions (generic mana only, not below 0)
         # ("This spell costs {1} less to cast": its own statics, engine/spell_statics.py, CR 113.6)
         own = spell_statics.own_cost_effects(self, obj, player)

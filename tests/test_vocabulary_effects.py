@@ -92,8 +92,10 @@ def vocabulary() -> list[tuple[str, str]]:
         ref = next((branch["then"]["$ref"] for branch in d["static_effect"]["allOf"]
                     if branch["if"]["properties"]["type"].get("const") == stype), None)
         affected = d[ref.rsplit("/", 1)[1]]["properties"].get("affected", {}) if ref else {}
-        if "spells" in json.dumps(affected):
+        if any("spells" in branch.get("properties", {}) for branch in affected.get("anyOf", ())):
             out.append(("static_zone", f"{stype}@spells"))
+        if affected.get("const") == "self":  # "This spell costs {1} less": works as it is cast
+            out.append(("static_zone", f"{stype}@self"))
     for (etype, key), zones in sorted(card_semantics.EFFECT_ZONES.items()):
         out += [("effect_zone", f"{etype}.{key}@{z}") for z in sorted(zones) if z != "battlefield"]
     return sorted(set(out))
@@ -179,12 +181,15 @@ def knock_out(card: dict, category: str, name: str) -> int:
     if category == "static":
         return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "static"
                                 and isinstance(v.get("effect"), dict) and v["effect"].get("type") == name)
-    if category == "static_zone":  # a static ability that affects spells on the stack
-        stype = name.split("@")[0]
+    if category == "static_zone":  # a static ability that affects spells on the stack / itself as cast
+        stype, _, where = name.partition("@")
+
+        def affects(eff: dict) -> bool:
+            aff = eff.get("affected")
+            return aff == "self" if where == "self" else isinstance(aff, dict) and "spells" in aff
         return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "static"
                                 and isinstance(v.get("effect"), dict) and v["effect"].get("type") == stype
-                                and isinstance(v["effect"].get("affected"), dict)
-                                and "spells" in v["effect"]["affected"])
+                                and affects(v["effect"]))
     if category == "trigger":
         return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and v.get("kind") == "triggered"
                                 and isinstance(v.get("trigger"), dict) and v["trigger"].get("event") == name)
@@ -804,6 +809,11 @@ EXTRA_SCENARIOS.update({
                        {"action": "advance", "to": "end"}],
                       [_static_creature("Test Pacifist", {"type": "cant_attack", "affected": "self"})],
                       step="declare_attackers"), "pacifist_attacks")],
+    ("static_zone", "cost_increase@self"): [_cast(_test_card(
+        "Test Taxing Word", ["Instant"], "This spell costs {1} more to cast. Draw a card.", mana_cost="{U}",
+        abilities=[{"kind": "static", "effect": {"type": "cost_increase", "cost": "{1}", "affected": "self"}}],
+        spell={"targets": [], "effects": [{"type": "draw", "player": "controller", "count": 1}]}),
+        alice={"mana_pool": {"U": 1}})],
     ("filter", "face_down"): [_destroy_all({"face_down": True}, [
         {"alias": "b1", "card": "Hystrodon", "face_down": True}, "b2=Grizzly Bears"])],
 })
@@ -843,3 +853,27 @@ def test_how_a_permanent_enters_is_refused_on_an_instant(tmp_path: Path) -> None
     problems = _lint_card(tmp_path, _instant(enters_tapped=True))
     assert [p.path for p in problems] == ["$.enters_tapped"]
     assert "enters_tapped on an instant or sorcery would do nothing" in problems[0].message
+
+
+def test_a_spells_own_cost_modifier_is_accepted_and_applied(tmp_path: Path) -> None:
+    """Issue 14 (a), the other way: "This spell costs {1} less to cast if …" (``"affected":
+    "self"`` with a condition) is the static ability of an instant the engine applies as it
+    is cast (engine/spell_statics.py): validate takes it; with a filter it is refused."""
+    own = {"kind": "static", "effect": {"type": "cost_reduction", "cost": "{1}", "affected": "self"},
+           "condition": {"threshold": 1}}
+    assert _lint_card(tmp_path / "ok", _instant(abilities=[own], mana_cost="{1}{U}")) == []
+    bad = copy.deepcopy(own)
+    bad["effect"]["filter"] = {"types": ["Instant"]}
+    [problem] = _lint_card(tmp_path / "bad", _instant(abilities=[bad]))
+    assert problem.path == "$.abilities[0].effect.filter" and "would do nothing" in problem.message
+    card = _instant(abilities=[own], mana_cost="{1}{U}", name="Test Vocabulary Instant")
+    for graveyard, paid in (([], None), (["g1=Island"], {"U": 1})):
+        scenario, ruleset = _game({"hand": ["spell=Test Vocabulary Instant"], "graveyard": graveyard,
+                                   "mana_pool": {"U": 1}}, {},
+                                  [{"action": "cast", "player": "alice", "card": "spell"}], [card])
+        events = run_scenario(scenario, ruleset, cards=scenario["cards"])["events"]
+        cast = [e for e in events if e["type"] == "spell_cast"]
+        if paid is None:  # the condition is false: {1}{U} with one blue mana can't be paid
+            assert not cast and any(e["type"] == "action_rejected" for e in events)
+        else:  # threshold 1 holds: {U}
+            assert [e["mana_paid"] for e in cast] == [paid]

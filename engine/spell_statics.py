@@ -1,0 +1,47 @@
+"""Static abilities of a spell that modify its own cost: "This spell costs {1} less to cast
+[if …]" and "This spell costs {1} more to cast" (CR 601.2f, 113.6).
+
+CR 113.6: abilities of an instant or sorcery function while it is on the stack; an ability
+that modifies how much the object costs to cast functions as it is cast (CR 601.2f: the
+total cost includes cost increases and reductions, then is locked in). Card data
+(docs/FORMAT.md §5): a static ability ``{"kind": "static", "effect": {"type":
+"cost_reduction" | "cost_increase", "cost": "{1}", "affected": "self"}}``, with an optional
+``condition`` checked as the spell is cast (``{"threshold": 7}``: "costs {1} less if seven or
+more cards are in your graveyard"). Such an ability does nothing on the battlefield: the
+battlefield's cost modifiers (:func:`mtg_judge.engine.characteristics.static_effects`) skip
+``"affected": "self"``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .conditions import condition_holds
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import GameObject
+
+#: The static effect types a spell may apply to its own total cost.
+OWN_COST_TYPES = ("cost_increase", "cost_reduction")
+
+
+def is_own_cost_effect(effect: dict) -> bool:
+    """A static effect that modifies only its own object's cost as it is cast."""
+    return effect.get("type") in OWN_COST_TYPES and effect.get("affected") == "self"
+
+
+def own_cost_effects(game: "Game", obj: "GameObject", player: str) -> list[dict]:
+    """CR 601.2f, 113.6: the ``cost_increase`` / ``cost_reduction`` effects of the static
+    abilities of ``obj`` itself (the card being cast by ``player``, as the face it is cast
+    with) whose condition holds now, in printed order. The condition is checked for
+    ``player``, who will control the spell."""
+    out = []
+    for ab in obj.chars.abilities:
+        eff = ab.get("effect") if ab.get("kind") == "static" else None
+        if isinstance(eff, dict) and is_own_cost_effect(eff):
+            as_spell = obj.copy()
+            as_spell.controller = player
+            if condition_holds(game, as_spell, ab.get("condition")):
+                out.append(eff)
+    return out
