@@ -15,6 +15,8 @@ why the engine would do nothing with it. Four families of checks:
    the stack: none yet). Keywords that only mean something for a permanent are refused the
    same way; :data:`SPELL_KEYWORDS` names the ones the engine applies to an instant or
    sorcery; so are the fields that say how a permanent enters (:data:`PERMANENT_FIELDS`).
+   The other way round, :data:`INSTANT_SORCERY_KEYWORDS` (buyback, paradigm) are refused on
+   a card that is not an instant or sorcery.
 
 2. **Targets an effect cannot act on** (CR 115, 608.2b): an effect reference
    ``{"target": i}`` whose target spec names a kind of object the effect does nothing to
@@ -55,6 +57,9 @@ SPELL_KEYWORDS = frozenset({
     "split_second", "storm", "suspend", "buyback", "flashback", "harmonize", "madness",
     "kicker", "cycling", "landcycling", "paradigm",
 })
+
+#: Keywords the engine applies only to an instant or sorcery spell as it resolves.
+INSTANT_SORCERY_KEYWORDS = frozenset({"buyback", "paradigm"})
 
 #: Card fields that say how a permanent enters the battlefield: meaningless on an instant or
 #: sorcery.
@@ -133,6 +138,8 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
     for data, where in parts:
         if _is_spell_card(data):
             problems += _spell_ability_problems(data, where, file)
+        else:
+            problems += _permanent_keyword_problems(data, where, file)
         problems += _target_problems(data, where, file)
         problems += _trigger_problems(data, where, file)
     problems += _cost_problems(card, [], file)
@@ -237,6 +244,24 @@ def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureE
                 f"keyword {name!r} on {what} would do nothing: the engine applies it only to "
                 "permanents (or, for flash, an instant already has instant timing, CR 304.1)",
                 f"a keyword that works on a spell: {', '.join(sorted(SPELL_KEYWORDS))}"))
+    return out
+
+
+def _permanent_keyword_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Keywords that the engine applies only to instant and sorcery spells
+    (:data:`INSTANT_SORCERY_KEYWORDS`) on a card (or face) that is neither: a permanent spell
+    resolves onto the battlefield (CR 608.3), so "put it into your hand" (buyback, CR
+    702.27a) or "exile it, then cast copies" (paradigm) never happens."""
+    out = []
+    for i, kw in enumerate(card.get("keywords") or ()):
+        name = _keyword_name(kw)
+        if name in INSTANT_SORCERY_KEYWORDS:
+            out.append(FixtureError(
+                file, json_path(where + ["keywords", i]),
+                f"keyword {name!r} on a card that is not an instant or sorcery would do nothing: "
+                "the engine applies it as an instant or sorcery spell resolves, and a permanent "
+                "spell resolves onto the battlefield (CR 608.3)",
+                f"{name} only on an instant or sorcery"))
     return out
 
 

@@ -877,3 +877,11 @@ def test_a_spells_own_cost_modifier_is_accepted_and_applied(tmp_path: Path) -> N
             assert not cast and any(e["type"] == "action_rejected" for e in events)
         else:  # threshold 1 holds: {U}
             assert [e["mana_paid"] for e in cast] == [paid]
+
+
+def test_spell_only_keywords_on_a_permanent_are_refused(tmp_path: Path) -> None:
+    bear = _test_card("Test Buyback Bear", ["Creature"], "Buyback {2}",
+                      keywords=[{"keyword": "buyback", "cost": "{2}"}, "paradigm"])
+    problems = _lint_card(tmp_path, bear)
+    assert [p.path for p in problems] == ["$.keywords[0]", "$.keywords[1]"]
+    assert "keyword 'buyback' on a card that is not an instant or sorcery would do nothing" in problems[0].message
