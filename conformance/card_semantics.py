@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Four families of checks:
+why the engine would do nothing with it. Five families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -33,6 +33,10 @@ why the engine would do nothing with it. Four families of checks:
 4. **Triggers that can never trigger**: ``mana_ability`` without the ``tapped_for_mana``
    trigger or the other way round (CR 605.1b), a chapter ability on a card that is not a
    Saga (CR 714.2).
+
+5. **References that name nothing**: ``triggering_object`` and the other trigger-event
+   references outside a triggered ability, ``enchanted`` on a card that is not an Aura,
+   ``equipped`` on one that is not an Equipment.
 """
 
 from __future__ import annotations
@@ -142,6 +146,7 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
             problems += _permanent_keyword_problems(data, where, file)
         problems += _target_problems(data, where, file)
         problems += _trigger_problems(data, where, file)
+        problems += _context_reference_problems(data, where, file)
     problems += _cost_problems(card, [], file)
     for data, where in parts:
         for i, ab in enumerate(data.get("abilities") or ()):
@@ -182,6 +187,59 @@ def _trigger_problems(card: dict, where: list, file: str) -> list[FixtureError]:
                 "only Sagas get lore counters (CR 714.2, 714.3)",
                 "chapter abilities only on a Saga"))
     return out
+
+
+#: References to the event that triggered the ability (FORMAT §5): they name something only
+#: in a triggered ability (or in the effects of a delayed trigger an effect creates).
+TRIGGER_REFERENCES = frozenset({"triggering_object", "triggering_card", "triggering_player",
+                                "blocking_creature"})
+#: References to the permanent the source is attached to, and the subtype the source needs.
+HOST_REFERENCES = {"enchanted": "Aura", "enchanted_controller": "Aura", "equipped": "Equipment"}
+
+
+def _context_reference_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 5 of the module docstring: references that name nothing where they are used.
+    ``triggering_*`` and ``blocking_creature`` outside a triggered ability (a spell, an
+    activated ability: there is no trigger event, FORMAT §5); ``enchanted`` /
+    ``enchanted_controller`` on a card that is not an Aura, ``equipped`` on one that is not
+    an Equipment (its source is never attached to anything, CR 303.4, 301.5)."""
+    out: list[FixtureError] = []
+    subtypes = set(card.get("subtypes") or ())
+
+    def visit(node: Any, path: list, triggered: bool) -> None:
+        if isinstance(node, dict):
+            # a triggered ability (printed, granted, a token's) or a delayed trigger's effects
+            here = triggered or node.get("kind") in ("triggered", "chapter")
+            for key, value in node.items():
+                inner = here or (key == "effects" and node.get("type") == "create_delayed_trigger")
+                visit(value, path + [key], inner)
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                visit(value, path + [i], triggered)
+        elif isinstance(node, str) and path and path[-1] in _REFERENCE_KEYS:
+            if node in TRIGGER_REFERENCES and not triggered:
+                out.append(FixtureError(
+                    file, json_path(path),
+                    f"{node!r} names nothing here: only a triggered ability has a triggering event "
+                    "(FORMAT §5)", "a reference that names something in a spell or activated ability"))
+            elif node in HOST_REFERENCES and HOST_REFERENCES[node] not in subtypes:
+                out.append(FixtureError(
+                    file, json_path(path),
+                    f"{node!r} names nothing: this card is not an {HOST_REFERENCES[node]}, so it is never "
+                    "attached to a permanent (CR 303.4, 301.5)",
+                    f"{node} only on an {HOST_REFERENCES[node]}"))
+
+    spell = card.get("spell")
+    if isinstance(spell, dict):
+        visit(spell, where + ["spell"], False)
+    for i, ab in enumerate(card.get("abilities") or ()):
+        if isinstance(ab, dict):
+            visit(ab, where + ["abilities", i], ab.get("kind") in ("triggered", "chapter"))
+    return out
+
+
+#: Keys whose string values are references (FORMAT §5 "References").
+_REFERENCE_KEYS = frozenset({"what", "to", "player", "affected"})
 
 
 def _cost_problems(node: Any, where: list, file: str) -> list[FixtureError]:

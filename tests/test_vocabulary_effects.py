@@ -551,7 +551,7 @@ def test_a_static_ability_of_each_type_on_an_instant_is_refused(tmp_path: Path) 
         if ab is None:
             continue  # no card uses it: test_shape_changes_the_game reports it
         folder = tmp_path / str(i)
-        problems = _lint_card(folder, _instant(abilities=[ab]))
+        problems = [p for p in _lint_card(folder, _instant(abilities=[ab])) if "instant" in p.message]
         assert [(p.file, p.path) for p in problems] == [
             ("fixtures/cards/test-vocabulary-instant.json", "$.abilities[0]")], (stype, problems)
         assert "static ability of an instant or sorcery would do nothing" in problems[0].message
@@ -841,7 +841,7 @@ def test_triggers_that_could_never_trigger_are_refused(tmp_path: Path) -> None:
     ]
     for i, ab in enumerate(cases):
         card = _test_card("Test Never Triggers", ["Artifact"], "…", abilities=[ab])
-        problems = _lint_card(tmp_path / str(i), card)
+        problems = [p for p in _lint_card(tmp_path / str(i), card) if "enchanted" not in p.message]
         assert [p.path for p in problems] == ["$.abilities[0]"], (ab, problems)
         assert "could never trigger" in problems[0].message
     saga = _test_card("Test Saga", ["Enchantment"], "I — You gain 1 life.", subtypes=["Saga"],
@@ -885,3 +885,17 @@ def test_spell_only_keywords_on_a_permanent_are_refused(tmp_path: Path) -> None:
     problems = _lint_card(tmp_path, bear)
     assert [p.path for p in problems] == ["$.keywords[0]", "$.keywords[1]"]
     assert "keyword 'buyback' on a card that is not an instant or sorcery would do nothing" in problems[0].message
+
+
+def test_references_that_name_nothing_are_refused(tmp_path: Path) -> None:
+    """``triggering_object`` in a spell (no trigger event), ``enchanted`` on a non-Aura."""
+    spell = {"targets": [], "effects": [{"type": "destroy", "what": "triggering_object"},
+                                        {"type": "tap", "what": "enchanted"}]}
+    problems = _lint_card(tmp_path / "a", _instant(spell=spell))
+    assert [p.path for p in problems] == ["$.spell.effects[0].what", "$.spell.effects[1].what"]
+    assert "'triggering_object' names nothing here" in problems[0].message
+    assert "'enchanted' names nothing: this card is not an Aura" in problems[1].message
+    delayed = {"targets": [], "effects": [{"type": "create_delayed_trigger",
+                                           "trigger": {"event": "dies", "object": {"types": ["Creature"]}},
+                                           "effects": [{"type": "exile", "what": "triggering_card"}]}]}
+    assert _lint_card(tmp_path / "b", _instant(spell=delayed)) == []
