@@ -151,7 +151,8 @@ class Actions:
             planeswalkers.damage_removes_loyalty(self, target, dealt)  # CR 120.3c
         if src_obj is not None and any(k["keyword"] == "lifelink" for k in ch.keywords(self, src_obj)):
             self.gain_life(src_obj.controller or src_obj.owner, dealt)
-        self.fire_triggers({"event": "deals_damage", "source": src_ref, "target": target, "combat": combat})
+        self.fire_triggers({"event": "deals_damage", "source": src_ref, "target": target, "combat": combat,
+                            "source_object": src_obj, "amount": dealt})
         return dealt
 
     def remove_counters(self, obj: GameObject, kind: str, n: int) -> None:

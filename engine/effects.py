@@ -51,11 +51,14 @@ class Context:
         return self.item.obj if self.item.obj is not None else self.item.source_lki
 
     def amount(self, value: Any) -> int:
-        """An amount: an int, ``"X"`` (the value chosen on casting), or
+        """An amount: an int, ``"X"`` (the value chosen on casting), ``"damage_dealt"`` (the
+        damage dealt in the triggering ``deals_damage`` event), or
         ``{"blockers_beyond_first": n}`` (rampage: n for each creature blocking the source
         beyond the first, counted now, CR 702.23b)."""
         if value == "X":
             return self.item.x
+        if value == "damage_dealt":  # "that much": the damage dealt in the triggering event
+            return (self.item.trigger_event or {}).get("damage_dealt", 0)
         if bookkeeping.is_amount(value):  # mana spent, life gained this turn (FORMAT §11.1)
             src = self.source
             return bookkeeping.amount(self.game, value, own=src.mana_spent if src is not None else None,
@@ -118,6 +121,9 @@ class Context:
             return flicker.exiled_cards(self)
         if spec == "created_tokens":  # CR 603.7c (delayed_triggers.py)
             return delayed_triggers.remembered_objects(self, spec)
+        if spec == "damage_source_controller":  # "its controller": of the object that dealt the damage
+            who = (self.item.trigger_event or {}).get("damage_source_controller")
+            return [who] if who in g.players else []
         if spec == "triggering_player":
             who = (self.item.trigger_event or {}).get("triggering_player")
             return [who] if who in g.players else []

@@ -4,7 +4,8 @@ An event is a dict built by the game: ``{"event": "enters_battlefield", "object"
 ``{"event": "leaves_battlefield", "object": lki, "to": zone}``,
 ``{"event": "beginning_of_step", "step": step}``, ``{"event": "attacks", "object": obj}``,
 ``{"event": "blocks" | "becomes_blocked" | "becomes_untapped" | "attacks_and_isnt_blocked", "object": obj}``,
-``{"event": "deals_damage", "source": ref, "target": obj_or_player, "combat": bool}``,
+``{"event": "deals_damage", "source": ref, "target": obj_or_player, "combat": bool,
+"source_object": obj, "amount": n}``,
 ``{"event": "spell_cast", "spell": item, "player": pid}``.
 """
 
@@ -32,6 +33,14 @@ def _object_ok(game: "Game", source: "GameObject", spec: Any, obj: "GameObject")
     if isinstance(spec, dict):
         return ch.matches(game, obj, spec, source.controller, source)
     return False
+
+
+def _damage_source_matches(game: "Game", source: "GameObject", spec: Any, event: dict) -> bool:
+    """A ``deals_damage`` trigger whose ``source`` is a filter (Essence Sliver: "whenever a
+    Sliver deals damage"): the object that dealt the damage, as it was then, matches it
+    (relative to the trigger's controller)."""
+    obj = event.get("source_object")
+    return isinstance(spec, dict) and obj is not None and ch.matches(game, obj, spec, source.controller, source)
 
 
 def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> bool:
@@ -74,7 +83,13 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
     if kind in ("attacks", "blocks", "becomes_blocked", "becomes_untapped", "attacks_and_isnt_blocked"):
         return ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
     if kind == "deals_damage":
-        if ev != "deals_damage" or trigger.get("source", "self") != "self" or event["source"] != source.ref:
+        spec = trigger.get("source", "self")
+        if ev != "deals_damage":
+            return False
+        if spec == "self":
+            if event["source"] != source.ref:
+                return False
+        elif not _damage_source_matches(game, source, spec, event):  # "whenever a Sliver deals damage"
             return False
         if trigger.get("combat") and not event["combat"]:
             return False
@@ -119,6 +134,10 @@ def event_info(event: dict) -> dict:
     for key in ("storm_count", "spell_lki", "remembered"):
         if key in event:
             info[key] = event[key]
+    if event["event"] == "deals_damage":  # "that much" life, for "its controller" (Essence Sliver)
+        src = event.get("source_object")
+        info["damage_dealt"] = event.get("amount", 0)
+        info["damage_source_controller"] = (src.controller or src.owner) if src is not None else None
     info.update(bookkeeping.event_info(event))  # the mana spent to cast a triggering spell
     info.update(ward.event_info(event))  # the spell or ability that targeted the permanent
     return info
