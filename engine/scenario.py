@@ -48,8 +48,14 @@ class ScriptInputs:
         self.on_read = on_read
 
     def take_random(self) -> Any:
-        """Consume a ``random`` input if it is the next one; return its outcome (or None)."""
-        if (self.macro is None and self.i < len(self.script) and isinstance(self.script[self.i], dict)
+        """Consume a ``random`` input if it is the next one; return its outcome (or None).
+
+        FORMAT §7: a ``random`` input is consumed by the next random outcome of the input
+        processed right before it. A macro (``resolve``, ``advance``) is one input: a random
+        outcome while it is being played out (a resolution after its passes, a shuffle on the
+        way of an ``advance``) takes the ``random`` input written right after the macro
+        (``self.i`` already points past it)."""
+        if (self.i < len(self.script) and isinstance(self.script[self.i], dict)
                 and self.script[self.i].get("action") == "random"):
             self.i += 1
             return self.script[self.i - 1].get("outcome")
