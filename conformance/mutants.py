@@ -367,6 +367,46 @@ def _deathtouch_lethal() -> list:
                     Edit('if source is not None and ch.has_keyword(game, source, "deathtouch"):', "if False:"))]
 
 
+@mutation("x-chosen-for-an-alternative-cost-without-x", "107.3b")
+def _x_without_x() -> list:
+    """X may be chosen above 0 for a spell cast without paying its mana cost or for an
+    alternative cost without {X} (CR 107.3b: then the only legal X is 0).
+
+    ``Game.cast`` takes X's permission from the card's mana cost, not the cost paid."""
+    Game = _engine()[0]
+    return [rewrite(Game, "cast", Edit("x = self._x_value(self._total_cost(player, cast_obj, alternative, card_kws, "
+                                       "kicked, buyback, extra=mode_mana), inp)", "x = self._x_value(d.mana_cost, inp)"))]
+
+
+@mutation("cost-reduction-ignores-x", "601.2f")
+def _reduction_ignores_x() -> list:
+    """A generic cost reduction doesn't take X's mana: X's value is added after the
+    reductions, not before (CR 601.2f: the total cost has X replaced by its value).
+
+    ``Game._total_cost`` leaves X unfixed; paying adds X's value later."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_total_cost", Edit("cost = cost.with_x(x)", "pass"))]
+
+
+@mutation("stack-mana-value-ignores-x", "202.3e")
+def _stack_mana_value() -> list:
+    """A spell's mana value on the stack counts X as 0 (CR 202.3e: as the value chosen).
+
+    ``characteristics.stack_mana_value`` drops the X term."""
+    characteristics = _engine()[4]
+    return [rewrite(characteristics, "stack_mana_value", Edit("mv += obj.x * target.chars.mana_cost.x", "pass"))]
+
+
+@mutation("face-down-spell-colored-for-costs", "708.2a")
+def _face_down_cost_color() -> list:
+    """Cost increases and reductions see a spell cast face down with its card's color (CR
+    708.2a: a face-down spell is a colorless 2/2).
+
+    ``Game._total_cost`` doesn't turn its probe face down."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_total_cost", Edit('as_spell.face_down = alternative == "morph"', "pass"))]
+
+
 @mutation("split-second-ignored", "702.61a")
 def _split_second() -> list:
     """Spells can be cast and abilities activated while a split second spell is on the
@@ -1940,3 +1980,14 @@ def _your_turn_ignored() -> list:
     Game = _engine()[0]
     return [rewrite(Game, "activate", Edit('if ab.get("timing") == "your_turn" and player != self.active:',
                                            'if False:'))]
+
+
+@mutation("returned-aura-enchants-anything", "303.4f")
+def _returned_aura_anything() -> list:
+    """An Aura put onto the battlefield without being cast may be attached to any
+    permanent, whatever its enchant ability names (classic.enchantment.01: an "Enchant
+    creature" can be attached only to a creature).
+
+    ``flicker.aura_hosts`` offers every permanent."""
+    from mtg_judge.engine import flicker
+    return [replace(flicker, "aura_hosts", lambda game, aura: list(game.battlefield))]

@@ -15,6 +15,10 @@ Card data:
   those cards to the battlefield (Flickerwisp). It remembers the exiled cards: if one has
   left exile (or was a token, which ceased to exist, CR 111.7), it isn't returned.
 
+An Aura returned this way isn't cast: the player it enters under chooses a permanent it could
+enchant as it enters (a ``choose`` with reason ``aura_host``; CR 303.4f), and if there is
+none it stays where it is.
+
 The card that returns is a new object (CR 400.7): untapped, summoning sick, with no
 counters, no damage, no Auras (they go to the graveyard as a state-based action, CR
 704.5m) and no continuous effects of the permanent it was; its enters-the-battlefield
@@ -28,6 +32,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import characteristics as ch
+from .errors import IllegalAction
+
 NEXT_END_STEP = {"event": "beginning_of_step", "step": "end", "next": True}
 
 
@@ -39,8 +46,48 @@ def return_to_battlefield(ctx: Any, eff: dict) -> None:
         if obj.zone not in ("graveyard", "exile") or obj.is_token or g.objects.get(obj.ref) is not obj:
             continue
         controller = obj.owner if eff.get("under", "owner") == "owner" else ctx.controller
-        g.move(obj, "battlefield", controller=controller, cause=eff["type"],
-               init={"tapped": True} if eff.get("tapped") else None)
+        init: dict = {"tapped": True} if eff.get("tapped") else {}
+        if obj.definition.enchant is not None:  # an Aura (CR 303.4f)
+            host = choose_aura_host(g, obj, controller)
+            if host is None:
+                continue  # nothing it could enchant: it stays where it is
+            init["attached_to"] = host.ref
+        new = g.move(obj, "battlefield", controller=controller, cause=eff["type"], init=init or None)
+        if new.attached_to is not None:
+            g.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)
+
+
+def aura_hosts(game: Any, aura: Any) -> list:
+    """CR 303.4f: the permanents an Aura put onto the battlefield without being cast could
+    enchant: those its enchant ability allows (kind and filter) and that don't have
+    protection from it. It doesn't target, so shroud and hexproof don't matter."""
+    spec = aura.definition.enchant or {}
+    kind = spec.get("kind", "permanent")
+    types = {"creature": "Creature", "land": "Land", "artifact": "Artifact", "enchantment": "Enchantment"}
+    return [p for p in game.battlefield
+            if (kind == "permanent" or (kind in types and ch.is_type(p, types[kind])))
+            and ch.matches(game, p, spec.get("filter"), aura.owner)
+            and not ch.protected_from(game, p, aura)]
+
+
+def choose_aura_host(game: Any, aura: Any, player: str) -> Any:
+    """CR 303.4f: the player putting the Aura onto the battlefield chooses what it enchants
+    as it enters (a ``choose`` with reason ``aura_host`` and ``options``, the references of
+    the permanents it could enchant; asked even with one: the answer is one of them, or its
+    card alias). None when there is nothing it could
+    enchant (then it stays in its zone). Raises IllegalAction ``invalid_choice``."""
+    hosts = aura_hosts(game, aura)
+    if not hosts:
+        return None
+
+    def valid(inp: dict) -> Any:
+        ref = inp.get("choice")
+        host = game.find(ref) if isinstance(ref, str) else None
+        if host is None or host not in hosts:
+            raise IllegalAction("invalid_choice", f"choose a permanent {aura.card} could enchant: "
+                                f"{[h.card for h in hosts]}")
+        return host
+    return game.decide("choose", player, "choose", valid, reason="aura_host", options=[h.ref for h in hosts])
 
 
 def exiled_cards(ctx: Any) -> list:

@@ -204,3 +204,26 @@ def test_an_additional_untap_step_untaps_again():
     assert steps[:3] == ["upkeep", "untap", "draw"]
     assert [e["card"] for e in _types(ev, "untapped")] == ["i1"]
     assert result["state"]["battlefield"]["i1"]["tapped"] is False
+
+
+def test_a_flickered_aura_is_attached_by_the_player_it_returns_under():
+    """CR 303.4f: Flickerwisp exiles Bob's Pacifism (on Alice's Bears); at the end step it
+    returns under Bob's control and Bob chooses what it enchants (``aura_host``, among
+    the creatures: not Alice)."""
+    def players(alice_bf):
+        return [{"id": "alice", "library": _lib("a"), "hand": [{"alias": "wisp", "card": "Flickerwisp"}],
+                 "mana_pool": {"W": 3}, "battlefield": alice_bf},
+                {"id": "bob", "library": _lib("b"),
+                 "battlefield": [{"alias": "pac", "card": "Pacifism", "attached_to": "bears"}]}]
+    script = [{"action": "cast", "player": "alice", "card": "wisp"}, {"action": "resolve"},
+              {"action": "choose_targets", "player": "alice", "targets": ["pac"]}, {"action": "resolve"},
+              {"action": "advance", "to": "end"}, {"action": "resolve"},
+              {"action": "choose", "player": "alice", "choice": "giant"},
+              {"action": "choose", "player": "bob", "choice": "wisp"}]
+    result = _run(players([{"alias": "bears", "card": "Grizzly Bears"}, {"alias": "giant", "card": "Hill Giant"}]),
+                  script)
+    ev = result["events"]
+    asked = [e for e in ev if e["type"] == "action_rejected"]
+    assert [e["code"] for e in asked] == ["wrong_decision"]  # alice doesn't choose: bob does
+    assert result["state"]["battlefield"]["pac"]["attached_to"] == "wisp"
+    assert result["state"]["battlefield"]["pac"]["controller"] == "bob"
