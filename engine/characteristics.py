@@ -261,6 +261,16 @@ def static_restrictions(game: "Game", obj: GameObject, kind: str) -> list[dict]:
             if eff.get("type") == kind and obj in affected_by_static(game, src, eff)]
 
 
+def stack_mana_value(obj: GameObject | StackItem, target: GameObject) -> int:
+    """The mana value of ``target`` (``obj``'s object, or ``obj`` itself): CR 202.3e: while
+    a spell is on the stack, each {X} in its mana cost counts as the value chosen for X
+    (``obj`` is its StackItem); elsewhere X is 0. A face-down spell's is 0 (CR 708.2a)."""
+    mv = transform.mana_value(target)
+    if isinstance(obj, StackItem) and obj.kind == "spell" and not target.face_down:
+        mv += obj.x * target.chars.mana_cost.x
+    return mv
+
+
 def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             you: str | None, source: GameObject | None = None) -> bool:
     """Does ``obj`` satisfy filter ``flt`` (docs/FORMAT.md §5), seen by player ``you``
@@ -286,9 +296,9 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             return False
         if key == "subtypes" and not any(has_subtype(game, target, t) for t in want):
             return False
-        if key == "mana_value" and transform.mana_value(target) != want:
+        if key == "mana_value" and stack_mana_value(obj, target) != want:
             return False
-        if key == "mana_value_at_most" and transform.mana_value(target) > want:
+        if key == "mana_value_at_most" and stack_mana_value(obj, target) > want:
             return False
         if key == "face_down" and target.face_down != want:
             return False

@@ -539,8 +539,8 @@ def _x_values(cost: ManaCost, x_symbols: int, available: int) -> list[int]:
     room = available - cost.mana_value()
     if room < 0:
         return []
-    if not cost.x:  # X in the mana cost, paid by an alternative cost without X
-        return [0, 1]
+    if not cost.x:  # X in the mana cost, paid by an alternative cost without X: 0 (CR 107.3b)
+        return [0]
     top = room // cost.x
     return sorted({0, min(1, top), top})
 
@@ -598,7 +598,9 @@ def _cast_candidates(game: Any, player: str, obj: GameObject, sources: list[_Sou
                 continue
             xs = _x_values(cost, d.mana_cost.x, avail) if forced is None else [0]
             for x in xs:
-                to_pay = cost.with_x(x) if reduce_with is None else harmonize.reduced_cost(game, cost, x, reduce_with)
+                # CR 601.2f: X's value is in the total cost before reductions
+                cost_x = game._total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana, x=x)
+                to_pay = cost_x if reduce_with is None else harmonize.reduced_cost(game, cost_x, x, reduce_with)
                 pay = plan_payment(game, player, to_pay, sources=sources)
                 if pay is None:
                     continue
