@@ -16,7 +16,10 @@ Invariants, checked while the game is played:
     After every action: every card of the setup is in exactly one zone (library, hand,
     graveyard, exile of its owner, the battlefield, the stack), its object is the one the
     game registers for it, nothing is lost or duplicated; copies of spells exist only on
-    the stack; at each priority decision, tokens only on the battlefield (CR 704.5d has run).
+    the stack, copies of cards also in exile while the rules keep them there (a prepared
+    permanent's copy; a paradigm copy until state-based actions are checked); at each
+    priority decision, tokens only on the battlefield (CR 704.5d has run) and no paradigm
+    copy left (CR 704.5e).
 ``legality``
     Every input the driver gives because it was offered (accepted on a dry run) is accepted
     by the engine; every *hostile* input (an input that is certainly illegal: the wrong
@@ -581,8 +584,14 @@ def _state_key(game: Any) -> str:
 
 def conservation_problem(game: Any, tokens: bool = True) -> str | None:
     """What is wrong with where the game's cards are, or None: every card of the setup in
-    exactly one zone, registered under its current reference; copies only on the stack;
-    with ``tokens``, tokens only on the battlefield."""
+    exactly one zone, registered under its current reference; copies only on the stack,
+    except two copies of a card that exist in exile for a while: a prepared permanent's copy
+    of its prepare spell, while that permanent is on the battlefield and prepared (rulings
+    strixhaven.prepare.09, .11), and a paradigm copy, created in exile as the delayed ability
+    resolves and cast from there (CR 707.12), which ceases to exist the next time
+    state-based actions are checked if it isn't cast (CR 704.5e; strixhaven.paradigm.02).
+    ``tokens`` says that state-based actions have just been checked (a priority decision,
+    CR 117.5): then tokens only on the battlefield (CR 704.5d) and no paradigm copy left."""
     where: dict[str, list[str]] = {}
     objects = []
     for pid in game.order:
@@ -606,7 +615,9 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
     for o, zone in objects:
         if o.is_copy:
             if zone != "the stack":
-                return f"the copy {o.ref} is in {zone}"
+                problem = _copy_off_the_stack(game, o, zone, tokens)
+                if problem:
+                    return problem
             continue
         if o.is_token:
             if tokens and zone != "the battlefield":
@@ -628,6 +639,25 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
     if extra:
         return f"unknown card(s) {', '.join(extra[:5])} appeared"
     return None
+
+
+def _copy_off_the_stack(game: Any, o: Any, zone: str, sbas_checked: bool) -> str | None:
+    """Why the copy ``o``, found in ``zone`` (not the stack), shouldn't be there, or None."""
+    in_exile = zone.endswith("'s exile")
+    if getattr(o, "prepared_for", None) is not None:
+        perm = game.objects.get(o.prepared_for)
+        if not in_exile:
+            return f"the prepared copy {o.ref} is in {zone}"
+        if perm is None or perm.zone != "battlefield" or not perm.prepared or perm.prepared_copy != o.ref:
+            return (f"the prepared copy {o.ref} is in {zone} but {o.prepared_for} is not a prepared permanent "
+                    "linked to it (strixhaven.prepare.04, .17: it should have ceased to exist)")
+        return None
+    if getattr(o, "paradigm_copy", False) and in_exile:
+        if sbas_checked:
+            return (f"the paradigm copy {o.ref} is still in {zone} (CR 704.5e, strixhaven.paradigm.02: "
+                    "not cast, it should have ceased to exist)")
+        return None
+    return f"the copy {o.ref} is in {zone}"
 
 
 def sba_problem(game: Any) -> str | None:

@@ -327,6 +327,49 @@ def test_conservation_problem_finds_a_card_in_two_zones():
     assert sp.conservation_problem(game) == "card(s) bolt are in no zone"
 
 
+def _paradigm_setup():
+    fixture = json.loads((ROOT / "fixtures/strixhaven/paradigm/exiled-then-a-free-copy-each-first-main-phase.json")
+                         .read_text())
+    return fixture["setup"]
+
+
+PARADIGM_TO_THE_COPY = [{"action": "cast", "player": "alice", "card": "practicum"}, {"action": "resolve"},
+                        {"action": "advance", "to": "precombat_main", "turn": 5}, {"action": "resolve"}]
+
+
+def test_conservation_lets_a_paradigm_copy_wait_in_exile_until_state_based_actions():
+    # the self-play failure "the copy copy#1 is in alice's exile" (green-white deck, seed 0,
+    # modern): as the delayed ability resolves the copy is created in exile and its
+    # controller is asked whether to cast it (CR 707.12); not cast, it ceases to exist the
+    # next time state-based actions are checked (CR 704.5e, strixhaven.paradigm.02)
+    game, decision = position(_paradigm_setup(), PARADIGM_TO_THE_COPY)
+    assert decision == {"kind": "may_cast", "player": "alice", "card": "copy#1", "reason": "paradigm"}
+    assert [o.ref for o in game.players["alice"].exile if o.is_copy] == ["copy#1"]
+    assert sp.conservation_problem(game, tokens=False) is None
+    # once state-based actions have been checked (a priority decision) it may not be there
+    assert "paradigm copy copy#1 is still in alice's exile" in sp.conservation_problem(game, tokens=True)
+    game, decision = position(_paradigm_setup(), PARADIGM_TO_THE_COPY + [
+        {"action": "choose", "player": "alice", "choice": "no"}])
+    assert decision["kind"] == "priority"
+    assert not [o for o in game.players["alice"].exile if o.is_copy]
+    assert sp.conservation_problem(game, tokens=True) is None
+
+
+def test_conservation_keeps_copies_of_spells_on_the_stack_and_prepared_copies_linked():
+    setup = main_phase(battlefield=[("m1", "Mountain"), ("emc", "Emeritus of Conflict")])
+    setup["players"][0]["battlefield"][1]["prepared"] = True
+    game, _ = position(setup)
+    copy_ = game.objects["prepared#1"]
+    assert copy_.zone == "exile" and copy_.is_copy
+    assert sp.conservation_problem(game) is None  # strixhaven.prepare.09: it stays while emc is prepared
+    game.objects["emc"].prepared = False
+    assert "prepared copy prepared#1" in sp.conservation_problem(game)
+    game.objects["emc"].prepared = True
+    # any other copy (a copy of a spell, CR 707.10a) exists only on the stack
+    copy_.prepared_for = None
+    assert sp.conservation_problem(game) == "the copy prepared#1 is in alice's exile"
+
+
 def _crashing_engine(monkeypatch):
     """A planted engine bug: playing a Forest on turn 4 or later raises RuntimeError."""
     from mtg_judge.engine.game import Game
