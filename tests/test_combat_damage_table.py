@@ -1,8 +1,8 @@
 """Combat damage as a table (issue #14): every combination of the attacker's keywords
 (deathtouch × trample × first strike / double strike), the number of blockers (0–3), the
-damage already marked on them, damage prevention (on a blocker, the attacker or the
-defending player), a creature removed from combat after blocks, the attacker's power (0 or
-5) and the three rulesets. Each case plays the combat on the reference engine and checks it
+damage already marked on them, a first-striking blocker, damage prevention (on a blocker,
+the attacker or the defending player), a creature removed from combat after blocks, the
+attacker's power (0 or 5) and the three rulesets. Each case plays the combat on the reference engine and checks it
 against a small oracle written here from the rules text, never from the engine's output:
 
 - CR 510.1a: a creature with 0 power assigns no combat damage.
@@ -51,6 +51,9 @@ ATTACKER_TOUGHNESS = 3
 #: a prevention shield: the next 2 damage to b0 / all damage to the attacker / the next 2 to bob
 PREVENTION = ("none", "blocker", "attacker", "player")
 REMOVAL = ("none", "blocker", "attacker")  # removed from combat after blockers are declared (CR 506.4)
+#: the first blocker may instead be a first striker with this power (it kills the attacker in
+#: the first-strike step unless that damage is prevented)
+FS_BLOCKER_POWER = 3
 
 
 def _creature(name: str, power: int, toughness: int, keywords: list, color: str) -> CardDefinition:
@@ -80,6 +83,8 @@ def _cards() -> dict:
         for t in sorted({t for t, _ in BLOCKERS}):
             d = _creature(f"Table Blocker {t}", 1, t, [], "W")
             cards[d.name] = d
+        d = _creature(f"Table First Striker {BLOCKERS[0][0]}", FS_BLOCKER_POWER, BLOCKERS[0][0], ["first_strike"], "W")
+        cards[d.name] = d
         _CARDS = cards
     return _CARDS
 
@@ -95,12 +100,13 @@ class Case:
     prevention: str
     removal: str
     ruleset: str
+    fs_blocker: bool = False
 
     @property
     def id(self) -> str:
         kw = "+".join(_attacker_keywords(self.deathtouch, self.trample, self.strike)) or "vanilla"
-        return (f"p{self.power}-{kw}-b{self.blockers}{'-marked' if self.marked else ''}"
-                f"-prev_{self.prevention}-rm_{self.removal}-{self.ruleset}")
+        return (f"p{self.power}-{kw}-b{self.blockers}{'-fsb0' if self.fs_blocker else ''}"
+                f"{'-marked' if self.marked else ''}-prev_{self.prevention}-rm_{self.removal}-{self.ruleset}")
 
 
 def _cases() -> list[Case]:
@@ -114,6 +120,10 @@ def _cases() -> list[Case]:
                             out.append(Case(5, dt, tr, st, n, marked, prev, rm, ruleset))
             for n in range(3):  # CR 510.1a: a 0-power attacker
                 out.append(Case(0, dt, tr, st, n, False, "none", "none", ruleset))
+            for n in range(1, 4):  # CR 702.7b, 510.4: the first blocker has first strike
+                for marked in (False, True):
+                    for prev in ("none", "attacker"):
+                        out.append(Case(5, dt, tr, st, n, marked, prev, "none", ruleset, fs_blocker=True))
     return out
 
 
@@ -193,10 +203,14 @@ def oracle(case: Case) -> dict:
                 dt_marked.add(target)
         return n
 
-    steps = (["first", "regular"] if case.strike != "none" else ["regular"])
+    power = {b: (FS_BLOCKER_POWER if case.fs_blocker and b == "b0" else 1) for b in toughness}
+    first = {"b0"} if case.fs_blocker and case.blockers else set()
+    steps = (["first", "regular"] if case.strike != "none" or first else ["regular"])
     for step in steps:
+        # CR 510.4: first/double strikers deal damage in the first step; in the regular step
+        # those that didn't, plus double strikers
         attacker_deals = attacker_in and "A" not in dead and case.power > 0 and (
-            step == "first" or case.strike != "first_strike")
+            case.strike != "none" if step == "first" else case.strike != "first_strike")
         alive = [b for b in in_combat if b not in dead]
         assignment: dict = {}
         if attacker_deals:
@@ -209,10 +223,11 @@ def oracle(case: Case) -> dict:
                 if len(alive) > 1 or case.trample:
                     decisions.append((current, case.trample))
                 assignment = _chosen(case.power, current, case.deathtouch, case.trample)
-        # the blockers strike in the regular step only (no first strike), if still blocking
+        # CR 510.4: a first-striking blocker deals its damage in the first step only, the
+        # others in the regular step, if still blocking
         blocker_hits = 0
-        if step == "regular" and attacker_in:
-            blocker_hits = len(alive)
+        if attacker_in:
+            blocker_hits = sum(power[b] for b in alive if (b in first) == (step == "first"))
         for target, n in assignment.items():
             if n:
                 got = hit(target, n, case.deathtouch)
@@ -301,7 +316,9 @@ def play(case: Case):
     marked = [BLOCKERS[i][1] if case.marked else 0 for i in range(case.blockers)]
     scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "declare_attackers", "players": [
         {"id": "alice", "battlefield": [{"alias": "A", "card": kw}]},
-        {"id": "bob", "battlefield": [{"alias": f"b{i}", "card": f"Table Blocker {BLOCKERS[i][0]}",
+        {"id": "bob", "battlefield": [{"alias": f"b{i}", "card": (f"Table First Striker {BLOCKERS[i][0]}"
+                                                                  if case.fs_blocker and i == 0 else
+                                                                  f"Table Blocker {BLOCKERS[i][0]}"),
                                        "damage": marked[i]} for i in range(case.blockers)]}]}}
     source = _Source(case)
     game = build_game(scenario, case.ruleset, _cards(), source)
@@ -346,4 +363,4 @@ def test_combat_damage(case: Case):
 
 
 def test_table_size():
-    assert len(CASES) == 3 * 12 * (2 + 3 * 2 * 4 * 3 + 3)
+    assert len(CASES) == 3 * 12 * (2 + 3 * 2 * 4 * 3 + 3 + 3 * 2 * 2)
