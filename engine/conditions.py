@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import bookkeeping, game_end, transform
+from .creature_types import card_has_subtype
 
 if TYPE_CHECKING:
     from .game import Game
@@ -14,9 +15,10 @@ if TYPE_CHECKING:
 
 def _card_has(card: "GameObject", quality: dict) -> bool:
     """A card (not a permanent: its printed characteristics, CR 109.3) with every card type
-    in ``quality["types"]`` and every subtype in ``quality["subtypes"]``."""
+    in ``quality["types"]`` and every subtype in ``quality["subtypes"]``; a changeling
+    creature card has every creature type here too (CR 702.73a, engine/creature_types.py)."""
     return (all(t in card.chars.types for t in quality.get("types", ()))
-            and all(s in card.chars.subtypes for s in quality.get("subtypes", ())))
+            and all(card_has_subtype(card, s) for s in quality.get("subtypes", ())))
 
 
 def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event: dict | None = None) -> bool:

@@ -57,6 +57,23 @@ PENDING: dict[tuple[str, str], str] = {
 }
 
 
+#: Keywords that work in more than one zone (CR 113.6, 702): the zones where a card with it
+#: starts a scenario that shows it working there (the ``keyword_zone`` shapes). Suspend works
+#: in the hand (suspending it) and in exile (time counters, casting it, CR 702.62a); morph in
+#: the hand (cast face down) and on the battlefield (turned face up, CR 702.37); changeling
+#: everywhere (CR 702.73a: a characteristic-defining ability).
+KEYWORD_ZONES: dict[str, tuple[str, ...]] = {
+    "suspend": ("hand", "exile"),
+    "morph": ("hand", "battlefield"),
+    "madness": ("hand",),
+    "flashback": ("graveyard",),
+    "harmonize": ("graveyard",),
+    "cycling": ("hand",),
+    "landcycling": ("hand",),
+    "changeling": ("battlefield", "hand", "graveyard"),
+}
+
+
 # ------------------------------------------------------------------ the vocabulary
 def _defs() -> dict:
     return SCHEMA["$defs"]
@@ -92,6 +109,8 @@ def vocabulary() -> list[tuple[str, str]]:
             out.append(("static_zone", f"{stype}@spells"))
         if affected.get("const") == "self":  # "This spell costs {1} less": works as it is cast
             out.append(("static_zone", f"{stype}@self"))
+    keywords = {k for c, k in out if c == "keyword"}
+    out += [("keyword_zone", f"{k}@{z}") for k, zones in KEYWORD_ZONES.items() if k in keywords for z in zones]
     for (etype, key), zones in sorted(card_semantics.EFFECT_ZONES.items()):
         out += [("effect_zone", f"{etype}.{key}@{z}") for z in sorted(zones) if z != "battlefield"]
     return sorted(set(out))
@@ -228,6 +247,8 @@ def knock_out(card: dict, category: str, name: str) -> int:
                         spec.pop("owner", None)
                         n += 1
         return n
+    if category == "keyword_zone":
+        return knock_out(card, "keyword", name.split("@")[0])
     if category == "effect_zone":
         etype_key, zone = name.split("@")
         etype, key = etype_key.split(".")
@@ -270,10 +291,21 @@ def _candidates(category: str, name: str) -> Iterator[tuple[str, dict, str]]:
     for build in EXTRA_SCENARIOS.get((category, name), ()):
         scenario, ruleset = build()
         yield f"extra:{build.__name__}", scenario, ruleset
+    zone = None
+    if category == "keyword_zone":  # the keyword's card starts the game in that zone
+        name, zone = name.split("@")
+        category = "keyword"
     users = _card_users(category, name)
     for i, case in enumerate(_cases()):
-        if users & set(case.scenario.get("cards") or ()) and _passes(i):
+        if users & set(case.scenario.get("cards") or ()) and _passes(i) and (
+                zone is None or users & _setup_cards_in(case.scenario, zone)):
             yield case.name, case.scenario, case.ruleset
+
+
+def _setup_cards_in(scenario: dict, zone: str) -> set[str]:
+    """The names of the cards the scenario's setup puts in ``zone`` (any player's)."""
+    return {e["card"] for p in scenario["setup"]["players"] for e in p.get(zone) or ()
+}
 
 
 @lru_cache(maxsize=None)
@@ -921,4 +953,41 @@ EXTRA_SCENARIOS.update({
                                                 [{"type": "deal_damage", "amount": 2, "to": {"target": 0}}]),
                                        ["garruk"], bob={"battlefield": [{"alias": "garruk", "card": "Garruk Wildspeaker",
                                                                          "counters": {"loyalty": 3}}]})],
+})
+
+
+# ------------------------------------------------------------------ batch 5: keywords in their other zones
+_SHIFTER = _test_card("Test Shapeshifter", ["Creature"], "Changeling (This card is every creature type.)",
+                      subtypes=["Shapeshifter"], keywords=["changeling"])
+
+
+def _behold_a_changeling() -> tuple[dict, str]:
+    """Alice casts Caustic Exhale ("behold a Dragon or pay {1}") with only {B}, beholding a
+    changeling creature card in her hand: it is a Dragon there too (CR 702.73a)."""
+    return _game({"hand": ["exhale=Caustic Exhale", "shifter=Test Shapeshifter"], "mana_pool": {"B": 1}},
+                 {"battlefield": ["bears=Grizzly Bears"]},
+                 [{"action": "cast", "player": "alice", "card": "exhale", "targets": ["bears"], "behold": "shifter"},
+                  {"action": "resolve"}], [_SHIFTER])
+
+
+def _changeling_in_the_graveyard() -> tuple[dict, str]:
+    """A 2/2 gets +1/+1 as long as there is an Elf card in its controller's graveyard; the
+    only card there is a changeling creature card, every creature type in every zone."""
+    bear = _static_creature("Test Elf Mourner", {"type": "modify_pt", "affected": "self", "power": 1, "toughness": 1})
+    bear["abilities"][0]["condition"] = {"card_in_graveyard": {"subtypes": ["Elf"]}}
+    return _game({"battlefield": ["m=Test Elf Mourner"], "graveyard": ["shifter=Test Shapeshifter"]}, {},
+                 [{"action": "pass", "player": "alice"}], [bear, _SHIFTER])
+
+
+def _cycle_from_the_hand() -> tuple[dict, str]:
+    """Alice cycles Backslide from her hand (CR 702.29a): she discards it and draws."""
+    return _game({"hand": ["slide=Backslide"], "mana_pool": {"U": 1}}, {},
+                 [{"action": "activate", "player": "alice", "source": "slide", "ability": "cycling"},
+                  {"action": "resolve"}])
+
+
+EXTRA_SCENARIOS.update({
+    ("keyword_zone", "changeling@hand"): [_behold_a_changeling],
+    ("keyword_zone", "changeling@graveyard"): [_changeling_in_the_graveyard],
+    ("keyword_zone", "cycling@hand"): [_cycle_from_the_hand],
 })
