@@ -407,6 +407,17 @@ def _face_down_cost_color() -> list:
     return [rewrite(Game, "_total_cost", Edit('as_spell.face_down = alternative == "morph"', "pass"))]
 
 
+@mutation("prepared-copy-refuses-alternative-costs", "118.9")
+def _prepared_copy_alternative() -> list:
+    """A prepared permanent's copy can't be cast for a permanent's alternative cost (Fist of
+    Suns); strixhaven.prepare.19, CR 118.9: such effects may apply to it.
+
+    ``prepare.check_cast`` refuses every alternative."""
+    from mtg_judge.engine import prepare
+    return [rewrite(prepare, "check_cast", Edit('if alternative in ("flashback", "madness", "harmonize", "morph", '
+                                                '"without_paying"):', "if alternative is not None:"))]
+
+
 @mutation("split-second-ignored", "702.61a")
 def _split_second() -> list:
     """Spells can be cast and abilities activated while a split second spell is on the
@@ -1295,6 +1306,37 @@ def _became_land_enters() -> list:
     return [mock.patch.dict(effects.HANDLERS, {"gain_card_types": entering})]
 
 
+@mutation("animated-land-has-all-creature-types", "205.3d")
+def _animated_land_typed() -> list:
+    """A land that becomes a creature gets every creature type (as with changeling), so
+    effects that name a creature type apply to it (ruling classic.g-creature-type.01: lands
+    turned into creatures have no creature type; CR 205.3: its subtypes stay its land types).
+
+    The ``become_creature`` effect also adds an ``all_creature_types`` continuous effect to
+    the permanents it animates."""
+    from mtg_judge.engine import type_gain
+    from mtg_judge.engine.objects import ContinuousEffect
+    effects = _engine()[2]
+
+    def typed(ctx: Any, eff: dict) -> None:
+        type_gain.become_creature(ctx, eff)
+        refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
+        ctx.game.effects.append(ContinuousEffect("all_creature_types", refs, ctx.game.new_timestamp()))
+
+    return [mock.patch.dict(effects.HANDLERS, {"become_creature": typed})]
+
+
+@mutation("animated-land-keeps-its-printed-pt", "613.4b")
+def _animated_land_no_base_pt() -> list:
+    """An effect that makes a land an N/N creature doesn't set its power and toughness
+    (layer 7b): the land-creature stays 0/0 and dies at once (CR 704.5f).
+
+    ``characteristics.power_toughness`` skips ``set_pt`` effects."""
+    from mtg_judge.engine import characteristics
+    return [rewrite(characteristics, "power_toughness", Edit('if ce.kind == "set_pt" and obj.ref in ce.affected:',
+                                                             'if False:'))]
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 
@@ -1623,6 +1665,19 @@ def _non_dfc_transforms() -> list:
                          "if not is_transforming_card(card):\n"
                          "        game.log(\"transformed\", object=obj.ref, card=obj.card, name=obj.name, face=\"back\")\n"
                          "        return True"))]
+
+
+@mutation("copy-of-a-face-down-creature-copies-its-face", "707.2")
+def _copy_of_face_down() -> list:
+    """A copy of a face-down creature (Clone entering as a copy, a token copy) copies the
+    card's face-up characteristics (CR 707.2, 708.2; rulings timespiral.morph.02, .05: the
+    face-down values, a nameless 2/2 with no abilities, are its copiable values).
+
+    ``transform.copiable_faces`` and ``transform.enter_as_copy`` ignore the face-down status."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "copiable_faces", Edit("if src.face_down:", "if False:")),
+            rewrite(transform, "enter_as_copy",
+                    Edit("face = FACE_DOWN if src.face_down else src.definition", "face = src.definition"))]
 
 
 @mutation("melded-permanent-keeps-the-tapped-status", "701.42a")

@@ -85,7 +85,9 @@ class GameObject:
 
     @property
     def name(self) -> str | None:
-        return None if self.face_down else self.definition.name
+        """The object's name; ``None`` face down or nameless (a copy of a face-down
+        permanent, CR 707.2, 708.2a)."""
+        return None if self.face_down or not self.definition.name else self.definition.name
 
     @property
     def is_token(self) -> bool:

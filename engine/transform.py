@@ -32,7 +32,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction, ScenarioError
-from .objects import GameObject
+from .objects import FACE_DOWN, GameObject
 
 if TYPE_CHECKING:
     from .cards import CardDefinition
@@ -144,7 +144,11 @@ def copiable_faces(src: "GameObject") -> tuple:
     """What a token copy of ``src`` is (CR 707.2): ``(definition, card_definition)``. A copy
     of a transforming permanent has both faces and the copied permanent's face up (ruling
     finalfantasy.transform.13); of a melded permanent, only the melded face (ruling
-    finalfantasy.meld.10); otherwise the permanent's characteristics as printed."""
+    finalfantasy.meld.10); of a face-down permanent, a face-up nameless 2/2 creature with no
+    text, no subtypes, no colors and no mana cost (CR 707.2, 708.2: the face-down values are
+    its copiable values; timespiral.morph.02, .05); otherwise its characteristics as printed."""
+    if src.face_down:
+        return dataclasses.replace(FACE_DOWN, is_token=True), None
     card = whole_card(src)
     if src.melded_with is None and is_transforming_card(card):
         whole = dataclasses.replace(card, is_token=True)
@@ -164,8 +168,8 @@ def create_token_copy(ctx: Any, eff: dict) -> None:
     finalfantasy.meld.10). Logs ``token_created`` (the name of the face up)."""
     g = ctx.game
     for src in ctx.objects(eff["what"]):
-        if src.zone != "battlefield" or src.face_down:
-            continue  # a face-down permanent's copiable values aren't modelled (CR 708.3? not needed)
+        if src.zone != "battlefield":
+            continue
         ref = g.next_ref("token")
         definition, card_definition = copiable_faces(src)
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
@@ -214,11 +218,13 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     permanent has the copiable values of that creature's face up only: a card that copies a
     transforming permanent is not a double-faced card (it can't transform or enter transformed,
     CR 701.28c, 712.14a), one that copies a back face or a melded permanent has mana value 0.
+    Copying a face-down creature, it is a face-up nameless colorless 2/2 with no abilities and
+    no mana cost (CR 707.2, 708.2; timespiral.morph.02, .05).
     Logs ``entered_as_copy`` (``object``, ``card``, ``copied``, ``name``) before the zone change."""
     spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
     if not spec or spec.get("choose") != "copy" or obj.card_definition is not None:
         return
-    options = [o for o in game.battlefield if o is not obj and "Creature" in o.chars.types and not o.face_down]
+    options = [o for o in game.battlefield if o is not obj and "Creature" in o.chars.types]
     if not options:
         return
 
@@ -234,10 +240,10 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     src = game.decide("choose", obj.controller, "choose", valid, reason="copy", options=[o.card for o in options] + ["no"])
     if src is None:
         return
-    face = src.definition
+    face = FACE_DOWN if src.face_down else src.definition  # CR 707.2, 708.2
     copied = dataclasses.replace(face, layout="normal", faces=(), meld=None, face=None, is_token=False)
     obj.definition, obj.card_definition = copied, whole_card(obj)
-    game.log("entered_as_copy", object=obj.ref, card=obj.card, copied=src.card, name=copied.name)
+    game.log("entered_as_copy", object=obj.ref, card=obj.card, copied=src.card, name=copied.name or None)
 
 
 # ---------------------------------------------------------------------------------------
