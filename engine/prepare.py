@@ -131,15 +131,19 @@ def is_prepared_copy(obj: GameObject) -> bool:
 def check_cast(game: "Game", obj: GameObject, player: str, alternative) -> GameObject:
     """Where-from check of casting a prepared copy (rulings strixhaven.prepare.05, .10,
     .19): its permanent is prepared and on the battlefield, and ``player`` controls it now
-    (else ``not_controller``); no alternative cost is involved (a requested one is
-    ``invalid_alternative``). Returns the permanent."""
+    (else ``not_controller``). Casting it is not casting it for an alternative cost, but an
+    effect that lets a spell be cast for an alternative cost (a permanent's, such as Fist of
+    Suns: ``alternative`` names it, checked with the total cost) may apply (strixhaven.prepare.19,
+    CR 118.9); a keyword's (flashback, madness, harmonize, morph) or "without paying" with no
+    permission is ``invalid_alternative``. Returns the permanent."""
     perm = game.objects.get(obj.prepared_for)
     if perm is None or perm.zone != "battlefield" or perm.prepared_copy != obj.ref:
         raise IllegalAction("not_in_hand", f"{obj.ref} is no longer linked to a prepared permanent")
     if perm.controller != player:
         raise IllegalAction("not_controller", f"only {perm.card}'s controller may cast {obj.ref} (strixhaven.prepare.10)")
-    if alternative is not None:
-        raise IllegalAction("invalid_alternative", f"{obj.ref} is cast for its own cost (strixhaven.prepare.19)")
+    if alternative in ("flashback", "madness", "harmonize", "morph", "without_paying"):
+        raise IllegalAction("invalid_alternative", f"{obj.ref} is cast for its own cost or one a permanent "
+                            f"allows, not {alternative!r} (strixhaven.prepare.19)")
     return perm
 
 

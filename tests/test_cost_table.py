@@ -1,8 +1,9 @@
 """Total cost determination as a table (issue #14): every way the card pool lets a spell be
 cast (its mana cost; X; kicker; buyback; flashback; madness; suspend; "without paying its
 mana cost"; Fist of Suns' alternative cost; morph face down; an Omen face; a card with no
-mana cost) × cost increases (0–2 Spheres of Resistance) × reductions (Helm of Awakening,
-0–2 Ruby Medallions, Emerald Medallion) × the three rulesets. Each case casts the spell on
+mana cost; harmonize; a prepared permanent's copy; additional costs on top of an alternative
+cost) × cost increases (0–2 Spheres of Resistance) × reductions (Helm of Awakening, 0–2 Ruby
+Medallions, Emerald Medallion) × the three rulesets. Each case casts the spell on
 the reference engine and checks it against an oracle written here from the rules text, never
 from the engine's output:
 
@@ -70,6 +71,7 @@ class Base:
     xs: tuple = (0,)
 
 
+WUBRG = {"W": 1, "U": 1, "B": 1, "R": 1, "G": 1}
 BASES = (
     Base("blaze", "Blaze", "hand", None, (0, {"R": 1}, 1), ("red",), 1, 1, ("bob",), xs=(0, 1, 3)),
     Base("blaze-fist-of-suns", "Blaze", "hand", "fist", (0, {"W": 1, "U": 1, "B": 1, "R": 1, "G": 1}, 0),
@@ -87,6 +89,21 @@ BASES = (
     Base("hystrodon-morph", "Hystrodon", "hand", "morph", (3, {}, 0), (), 0),
     Base("twinmaw-creature", "Twinmaw Stormbrood", "hand", None, (5, {"W": 1}, 0), ("white",), 6),
     Base("twinmaw-omen", "Twinmaw Stormbrood", "hand", "omen", (1, {"R": 1}, 0), ("red",), 2, 0, ("g1",)),
+    # additional costs on top of an alternative cost or a free cast (CR 118.9d, 601.2f)
+    Base("jilt-fist-of-suns", "Jilt", "hand", "fist", (0, WUBRG, 0), ("blue",), 2, 0, ("g1",), kicker=(1, {"R": 1})),
+    Base("jilt-without-paying", "Jilt", "exile", "without_paying", (0, {}, 0), ("blue",), 2, 0, ("g1",),
+         kicker=(1, {"R": 1})),
+    Base("buyback-fist-of-suns", "Table Buyback", "hand", "fist", (0, WUBRG, 0), ("red",), 2, 0, ("bob",), buyback=3),
+    # tarkir.omen.13: an Omen may be cast for an alternative cost
+    Base("twinmaw-omen-fist-of-suns", "Twinmaw Stormbrood", "hand", "omen+fist", (0, WUBRG, 0), ("red",), 2, 0,
+         ("g1",)),
+    # CR 702.180a: harmonize's own cost (no creature tapped for it here)
+    # strixhaven.prepare.19: a prepared permanent's copy is cast for its spell's mana cost, or an
+    # alternative cost
+    Base("prepared-copy", "Emeritus of Conflict", "prepared", None, (0, {"R": 1}, 0), ("red",), 1, 0, ("bob",)),
+    Base("prepared-copy-fist-of-suns", "Emeritus of Conflict", "prepared", "fist", (0, WUBRG, 0), ("red",), 1, 0,
+         ("bob",)),
+    Base("wild-ride-harmonize", "Wild Ride", "graveyard", "harmonize", (4, {"R": 1}, 0), ("red",), 1, 0, ("g1",)),
 )
 
 
@@ -162,10 +179,13 @@ def _game(case: Case):
                    + [{"alias": f"helm{i}", "card": "Helm of Awakening"} for i in range(case.helm)]
                    + [{"alias": f"ruby{i}", "card": "Ruby Medallion"} for i in range(case.rubies)]
                    + [{"alias": f"emerald{i}", "card": "Emerald Medallion"} for i in range(case.emerald)]
-                   + ([{"alias": "fist", "card": "Fist of Suns"}] if b.how == "fist" else []))
+                   + ([{"alias": "fist", "card": "Fist of Suns"}] if "fist" in (b.how or "") else []))
     spell = {"alias": "spell", "card": b.card}
-    alice = {"id": "alice", "battlefield": battlefield, "library": [{"alias": "lib", "card": "Island"}],
-             b.zone: [spell]}
+    alice = {"id": "alice", "battlefield": battlefield, "library": [{"alias": "lib", "card": "Island"}]}
+    if b.zone == "prepared":  # the permanent is prepared: its spell's copy is in exile (FORMAT §11.9)
+        battlefield.append({**spell, "prepared": True})
+    else:
+        alice[b.zone] = [spell]
     bob = {"id": "bob", "battlefield": [{"alias": "g1", "card": "Hill Giant"}, {"alias": "g2", "card": "Hill Giant"}]}
     scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [alice, bob]}}
     game = build_game(scenario, case.ruleset, _cards(), None)
@@ -177,12 +197,12 @@ def _game(case: Case):
 
 def _input(case: Case, x: int, spend: dict) -> dict:
     b = case.base
-    inp = {"card": "spell", "mana": spend}
-    if b.how == "fist":
-        inp["alternative"] = "fist"
-    elif b.how in ("without_paying", "flashback", "morph"):
+    inp = {"card": "prepared#1" if b.zone == "prepared" else "spell", "mana": spend}
+    if b.how in ("without_paying", "flashback", "morph", "harmonize"):
         inp["alternative"] = b.how
-    elif b.how == "omen":
+    if "fist" in (b.how or ""):
+        inp["alternative"] = "fist"
+    if "omen" in (b.how or ""):
         inp["face"] = "omen"
     if b.xs != (0,) or x:
         inp["x"] = x
