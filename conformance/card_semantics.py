@@ -34,7 +34,9 @@ why the engine would do nothing with it. Five families of checks:
    trigger or the other way round (CR 605.1b), a chapter ability on a card that is not a
    Saga (CR 714.2).
 
-5. **References that name nothing**: ``triggering_object`` and the other trigger-event
+5. **References that name nothing**: ``exiled_cards`` and ``blocking_creature`` anywhere in
+   card data (only abilities the engine builds itself use them: flicker's delayed return,
+   flanking), ``triggering_object`` and the other trigger-event
    references outside a triggered ability, ``enchanted`` on a card that is not an Aura,
    ``equipped`` on one that is not an Equipment.
 """
@@ -191,8 +193,13 @@ def _trigger_problems(card: dict, where: list, file: str) -> list[FixtureError]:
 
 #: References to the event that triggered the ability (FORMAT §5): they name something only
 #: in a triggered ability (or in the effects of a delayed trigger an effect creates).
-TRIGGER_REFERENCES = frozenset({"triggering_object", "triggering_card", "triggering_player",
-                                "blocking_creature"})
+TRIGGER_REFERENCES = frozenset({"triggering_object", "triggering_card", "triggering_player"})
+#: References that only abilities built by the engine use (what names them there).
+ENGINE_REFERENCES = {
+    "exiled_cards": "the delayed return of exile_and_return_later, engine/flicker.py",
+    "blocking_creature": "flanking's trigger on becoming blocked by a creature, engine/keywords.py; no "
+                         "trigger of the card schema carries a blocking creature",
+}
 #: References to the permanent the source is attached to, and the subtype the source needs.
 HOST_REFERENCES = {"enchanted": "Aura", "enchanted_controller": "Aura", "equipped": "Equipment"}
 
@@ -217,7 +224,13 @@ def _context_reference_problems(card: dict, where: list, file: str) -> list[Fixt
             for i, value in enumerate(node):
                 visit(value, path + [i], triggered)
         elif isinstance(node, str) and path and path[-1] in _REFERENCE_KEYS:
-            if node in TRIGGER_REFERENCES and not triggered:
+            if node in ENGINE_REFERENCES:
+                out.append(FixtureError(
+                    file, json_path(path),
+                    f"{node!r} names nothing in a card's data: it names what an ability the engine "
+                    f"builds itself remembers ({ENGINE_REFERENCES[node]})",
+                    "a reference that names something in card data"))
+            elif node in TRIGGER_REFERENCES and not triggered:
                 out.append(FixtureError(
                     file, json_path(path),
                     f"{node!r} names nothing here: only a triggered ability has a triggering event "

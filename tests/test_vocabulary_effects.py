@@ -109,6 +109,9 @@ def vocabulary() -> list[tuple[str, str]]:
             out.append(("static_zone", f"{stype}@spells"))
         if affected.get("const") == "self":  # "This spell costs {1} less": works as it is cast
             out.append(("static_zone", f"{stype}@self"))
+    out += [("reference", w) for w in next(b["enum"] for b in d["reference"]["anyOf"] if "enum" in b)]
+    for branch in d["mana_produced"]["anyOf"]:  # "{G}", {"one_of": …}, {"any_color": n}, …
+        out.append(("mana", "symbols" if branch.get("type") == "string" else next(iter(branch["required"]))))
     keywords = {k for c, k in out if c == "keyword"}
     out += [("keyword_zone", f"{k}@{z}") for k, zones in KEYWORD_ZONES.items() if k in keywords for z in zones]
     for (etype, key), zones in sorted(card_semantics.EFFECT_ZONES.items()):
@@ -249,6 +252,24 @@ def knock_out(card: dict, category: str, name: str) -> int:
         return n
     if category == "keyword_zone":
         return knock_out(card, "keyword", name.split("@")[0])
+    if category == "reference":  # the effects (and static abilities) that use the word
+        def uses(eff: Any) -> bool:
+            return isinstance(eff, dict) and any(
+                eff.get(key) == name or (isinstance(eff.get(key), list) and name in eff[key])
+                for key in ("what", "to", "player", "affected"))
+        return _drop_from_lists(card, lambda v, k: isinstance(v, dict) and (
+            ("type" in v and "kind" not in v and k != "abilities" and uses(v))
+            or (v.get("kind") == "static" and uses(v.get("effect")))))
+    if category == "mana":  # a mana ability's "add" of that form makes colorless mana instead
+        n = 0
+        for node, _ in list(_walk(card)):
+            if isinstance(node, dict) and node.get("kind") == "mana" and "add" in node:
+                add = node["add"]
+                form = "symbols" if isinstance(add, str) else next(iter(add), None)
+                if form == name:
+                    node["add"] = "{C}" if add != "{C}" else "{W}"
+                    n += 1
+        return n
     if category == "effect_zone":
         etype_key, zone = name.split("@")
         etype, key = etype_key.split(".")
@@ -991,3 +1012,39 @@ EXTRA_SCENARIOS.update({
     ("keyword_zone", "changeling@graveyard"): [_changeling_in_the_graveyard],
     ("keyword_zone", "cycling@hand"): [_cycle_from_the_hand],
 })
+
+
+
+# ------------------------------------------------------------------ batch 6: references, mana forms
+def _attacker_with(trigger: str, effect: dict) -> dict:
+    return _test_card(f"Test {trigger} Raider", ["Creature"], "…",
+                      abilities=[{"kind": "triggered", "trigger": {"event": trigger, "object": "self"},
+                                  "effects": [effect]}])
+
+
+def _dual_land_pays_white() -> tuple[dict, str]:
+    """Alice taps a land that adds {W} or {U} for white to cast a {W} sorcery."""
+    land = _test_card("Test Dual Land", ["Land"], "{T}: Add {W} or {U}.", mana_cost=None,
+                      abilities=[{"kind": "mana", "cost": {"tap": True}, "add": {"one_of": ["{W}", "{U}"]}}])
+    spell = _sorcery("Test White Word", [], [{"type": "draw", "player": "controller", "count": 1}], mana_cost="{W}")
+    return _game({"battlefield": ["dual=Test Dual Land"], "hand": ["word=Test White Word"]}, {},
+                 [{"action": "cast", "player": "alice", "card": "word", "pay_with": [{"source": "dual", "color": "W"}]},
+                  {"action": "resolve"}], [land, spell])
+
+
+EXTRA_SCENARIOS.update({
+    ("reference", "defending_player"): [_attack_and_block(_attacker_with(
+        "attacks", {"type": "lose_life", "player": "defending_player", "amount": 1}), "Grizzly Bears")],
+    ("reference", "created_tokens"): [_cast(_sorcery("Test Tapped Recruits", [], [
+        {"type": "create_token", "count": 1, "token": {"name": "Soldier", "types": ["Creature"], "subtypes": ["Soldier"],
+                                                       "colors": ["white"], "power": 1, "toughness": 1, "keywords": []}},
+        {"type": "tap", "what": "created_tokens"}]))],
+    ("mana", "one_of"): [_dual_land_pays_white],
+})
+REFUSED[("reference", "exiled_cards")] = (
+    _sorcery("Test Stray Return", [], [{"type": "return_to_battlefield", "what": "exiled_cards"}]),
+    "$.spell.effects[0].what", "names nothing in a card's data")
+REFUSED[("reference", "blocking_creature")] = (
+    _attacker_with("becomes_blocked", {"type": "modify_pt", "what": "blocking_creature", "power": -1,
+                                       "toughness": -1, "duration": "end_of_turn"}),
+    "$.abilities[0].effects[0].what", "names nothing in a card's data")
