@@ -74,8 +74,8 @@ def choose_aura_host(game: Any, aura: Any, player: str) -> Any:
     """CR 303.4f: the player putting the Aura onto the battlefield chooses what it enchants
     as it enters (a ``choose`` with reason ``aura_host`` and ``options``, the references of
     the permanents it could enchant; asked even with one: the answer is one of them, or its
-    card alias). None when there is nothing it could
-    enchant (then it stays in its zone). Raises IllegalAction ``invalid_choice``."""
+    card alias). None when there is nothing it could enchant (then it stays in its zone).
+    Raises IllegalAction ``invalid_choice``."""
     hosts = aura_hosts(game, aura)
     if not hosts:
         return None
