@@ -3,32 +3,37 @@
 
 The walk reads the vocabulary from ``schema/card.schema.json`` itself (:func:`vocabulary`):
 effect types, static effect types, trigger events, keywords, conditions, target spec kinds
-(and the zones a ``card`` target may be in), cost parts, ability kinds and the zones an
-ability may say it works in, filter keys, card-level fields, the static abilities that may
-affect spells on the stack (``static_zone``), and the non-battlefield zones an effect acts
-on (``conformance/card_semantics.EFFECT_ZONES``). A name added to the schema
-later is walked too, so it fails here until it has a scenario (or is listed in
-:data:`PENDING` with a reason, which pytest reports as an expected failure, never a skip).
+(and the zones a ``card`` target may be in) and their other fields, cost parts, ability
+kinds and the zones an ability may say it works in, filter keys, reference words, the forms
+of a mana ability's ``add``, card-level fields; and the zones a shape works in beyond the
+battlefield: the static abilities that affect spells on the stack or their own card as it is
+cast (``static_zone``), the zones keywords work in (:data:`KEYWORD_ZONES`, ``keyword_zone``),
+the zones an effect acts on (``conformance/card_semantics.EFFECT_ZONES``, ``effect_zone``).
+A name added to the schema later is walked too, so it fails here until it has a scenario (or
+a refusal, or is listed in :data:`PENDING` with a reason, which pytest reports as an expected
+failure, never a skip).
 
 For each shape, a **knock-out** proves it changes the game: a scenario whose cards use the
 shape is played twice in-process (``mtg_judge.engine.run_scenario``, as ``conformance/runner``
 does), once as written and once with the shape removed from the card data (the effect
 deleted, the static or triggered ability deleted, the keyword, condition, cost part or filter
-key dropped, a target kind replaced by another). The shape has an effect iff the event log or
-the final state differ. The scenarios are the fixture suite's (the first run must pass the
-fixture's own expectations, written from the rulings, so the difference is the one the rules
-call for) plus :data:`EXTRA_SCENARIOS`, tiny engine-only scenarios for shapes and zones no
-fixture reaches.
+key dropped, a target kind replaced by another, the effects using a reference word deleted, a
+mana form replaced by colorless mana). The shape has an effect iff the event log (rejected
+inputs and script errors aside) or the final state differ. The scenarios are the fixture
+suite's (the first run must pass the fixture's own expectations, written from the rulings,
+so the difference is the one the rules call for) plus :data:`EXTRA_SCENARIOS`, tiny
+engine-only scenarios for shapes and zones no fixture reaches.
 
 Shapes the engine would ignore are refused by ``validate`` (conformance/card_semantics.py):
-:func:`test_validate_refuses` checks each refusal's file, JSON path and reason.
+:data:`REFUSED` (schema shapes refused wherever they appear) and the ``test_*_refused``
+tests check each refusal's file, JSON path and reason; among them issue 14 (a), a static
+ability of an instant or sorcery other than its own cost modifier.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import shutil
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
