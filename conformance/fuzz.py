@@ -40,6 +40,7 @@ never reaches).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 import re
@@ -366,6 +367,10 @@ class FuzzSettings:
     shrink_seconds: float = 300.0    # a safety net; a run that reaches it is not reproducible
     events: bool = True              # compare event sequences when both engines declare ``events``
     opening: str = "start"           # "start": start_of_game setups; "kept": the position after the mulligans
+    decks: tuple = ()                # the decks, read once by :func:`run_fuzz` (a run never rereads a deck file)
+
+    def deck_list(self) -> list:
+        return list(self.decks) if self.decks else sp.load_decks(self.deck_paths or None)
 
     def selfplay(self) -> sp.Settings:
         return sp.Settings(turn_cap=self.turn_cap, deck_size=self.deck_size, hostile_rate=self.hostile_rate,
@@ -407,7 +412,7 @@ def game_record(index: int, fz: FuzzSettings) -> tuple[sp.Record, str | None]:
     index``, self-play's deck pairing and low-life games) under ``fz.ruleset``, up to the
     turn cap. Returns the record and, if a self-play invariant broke, its message (the
     record then stops at the input that broke it)."""
-    decks = sp.load_decks(fz.deck_paths or None)
+    decks = fz.deck_list()
     settings = fz.selfplay()
     low = settings.low_life_every and index % settings.low_life_every == settings.low_life_every - 1
     seed = fz.seed + index
@@ -465,11 +470,24 @@ def make_fixture(record: sp.Record, script: list, checkpoints: list | None, fid:
     return fixture
 
 
+@functools.lru_cache(maxsize=1)
+def card_files() -> dict[str, dict]:
+    """Every card file (``{name: card JSON}``), read once per process; a card file that
+    doesn't validate (someone is editing it) is left out."""
+    from mtg_judge.conformance.loader import load_cards_lenient
+    return load_cards_lenient()[0]
+
+
 def reference_run(fixture: dict, ruleset: str) -> dict:
-    """The reference engine's result for ``fixture`` (in-process, as ``mtg-judge serve``
-    answers it), as plain JSON."""
+    """The reference engine's result for ``fixture`` (in-process), as plain JSON. It is
+    given the cards the protocol would send (the setup's, :func:`protocol.cards_used`), not
+    every card file: a choice that names a card (CR 201.3) is judged against the cards the
+    engine knows, so this is exactly what ``mtg-judge serve`` answers."""
+    from mtg_judge.conformance.protocol import build_scenario
     from mtg_judge.engine import run_scenario
-    return json.loads(dumps(run_scenario(fixture, ruleset, cards=sp._card_db())))
+    db = sp._card_db()
+    used = build_scenario(fixture, {n: c for n, c in card_files().items() if n in db})["cards"]
+    return json.loads(dumps(run_scenario(fixture, ruleset, cards={name: db[name] for name in used})))
 
 
 class Duel:
@@ -477,10 +495,9 @@ class Duel:
     engine: plays a fixture on both and compares."""
 
     def __init__(self, command: str, fz: FuzzSettings) -> None:
-        from mtg_judge.conformance.loader import load_cards_lenient
         from mtg_judge.conformance.protocol import ProtocolEngine, reference_implementation
         self.fz = fz
-        self.cards, _ = load_cards_lenient()
+        self.cards = card_files()
         self.engine = ProtocolEngine(command, timeout=fz.timeout)
         impl = self.engine.start()
         ref_parts, _ = declared_parts(reference_implementation())
@@ -788,6 +805,10 @@ def run_fuzz(command: str, fz: FuzzSettings, workers: int = 1,
     each signature (in ``workers`` processes, one engine process each). Raises
     ``protocol.EngineError`` when the engine can't be started, ValueError when it does not
     declare ``fz.ruleset``."""
+    if not fz.decks:  # read the decks and the cards once, before the workers fork
+        fz = FuzzSettings(**{**fz.__dict__, "decks": tuple(sp.load_decks(fz.deck_paths or None))})
+    sp._card_db()
+    card_files()
     probe = Duel(command, fz)
     try:
         if fz.ruleset not in probe.implementation.get("rulesets", []):
