@@ -1,9 +1,10 @@
 """Combat damage as a table (issue #14): every combination of the attacker's keywords
 (deathtouch × trample × first strike / double strike), the number of blockers (0–3), the
 damage already marked on them, a first-striking blocker, damage prevention (on a blocker,
-the attacker or the defending player), a creature removed from combat after blocks, the
-attacker's power (0 or 5) and the three rulesets. Each case plays the combat on the reference engine and checks it
-against a small oracle written here from the rules text, never from the engine's output:
+the attacker or the defending player, or a blocker's protection gained after blocks), a
+creature removed from combat after blocks, the attacker's power (0 or 5) and the three
+rulesets. Each case plays the combat on the reference engine and checks it against a small
+oracle written here from the rules text, never from the engine's output:
 
 - CR 510.1a: a creature with 0 power assigns no combat damage.
 - CR 510.1b/c (and, for 1999/2006, CR 310.2b–c of those years and the classic rulebook's
@@ -39,7 +40,7 @@ import pytest
 from mtg_judge.engine import combat as combat_mod
 from mtg_judge.engine.cards import CardDefinition
 from mtg_judge.engine.errors import IllegalAction, ScriptExhausted
-from mtg_judge.engine.objects import Shield
+from mtg_judge.engine.objects import ContinuousEffect, Shield
 from mtg_judge.engine.scenario import _card_db, build_game
 
 RULESETS = ("modern", "timespiral-2006", "classic-1999")
@@ -48,8 +49,10 @@ STRIKES = ("none", "first_strike", "double_strike")
 #: each has power 1 and no keywords
 BLOCKERS = ((2, 1), (3, 2), (2, 0))
 ATTACKER_TOUGHNESS = 3
-#: a prevention shield: the next 2 damage to b0 / all damage to the attacker / the next 2 to bob
-PREVENTION = ("none", "blocker", "attacker", "player")
+#: a prevention shield: the next 2 damage to b0 / all damage to the attacker / the next 2 to bob;
+#: or b0 gains protection from red (the attacker's color) after blocks: it still blocks, and all
+#: the attacker's damage to it is prevented (CR 702.16e)
+PREVENTION = ("none", "blocker", "attacker", "player", "protection")
 REMOVAL = ("none", "blocker", "attacker")  # removed from combat after blockers are declared (CR 506.4)
 #: the first blocker may instead be a first striker with this power (it kills the attacker in
 #: the first-strike step unless that damage is prevented)
@@ -177,7 +180,8 @@ def oracle(case: Case) -> dict:
     toughness = {f"b{i}": BLOCKERS[i][0] for i in range(case.blockers)}
     marked = {f"b{i}": (BLOCKERS[i][1] if case.marked else 0) for i in range(case.blockers)}
     dt_marked: set = set()
-    shields = {"b0": 2 if case.prevention == "blocker" else 0, "bob": 2 if case.prevention == "player" else 0}
+    shields = {"b0": {"blocker": 2, "protection": 10 ** 6}.get(case.prevention, 0),
+               "bob": 2 if case.prevention == "player" else 0}
     in_combat = [f"b{i}" for i in range(case.blockers)]
     if case.removal == "blocker" and in_combat:
         in_combat.remove("b0")
@@ -254,6 +258,7 @@ class _Source:
     def __init__(self, case: Case):
         self.case = case
         self.removed = False
+        self.protected = False
         self.calls = 0
         self.queue: list = []
         self.asked: list = []
@@ -278,6 +283,11 @@ class _Source:
                 self.queue = self._divisions(game)
             return self.queue.pop(0)
         if kind == "priority":
+            if game.step == "declare_blockers" and not self.protected and self.case.prevention == "protection":
+                self.protected = True  # an effect gives b0 protection from red until end of turn
+                game.effects.append(ContinuousEffect("grant_keywords", [game.find("b0").ref], game.new_timestamp(),
+                                                     keywords=({"keyword": "protection",
+                                                                "from": {"colors": ["red"]}},)))
             if game.step == "declare_blockers" and not self.removed and self.case.removal != "none":
                 self.removed = True
                 ref = game.find("b0" if self.case.removal == "blocker" else "A").ref
@@ -363,4 +373,4 @@ def test_combat_damage(case: Case):
 
 
 def test_table_size():
-    assert len(CASES) == 3 * 12 * (2 + 3 * 2 * 4 * 3 + 3 + 3 * 2 * 2)
+    assert len(CASES) == 3 * 12 * (2 + 3 * 2 * 5 * 3 + 3 + 3 * 2 * 2)
