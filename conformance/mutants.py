@@ -1680,6 +1680,27 @@ def _copy_of_face_down() -> list:
                     Edit("face = FACE_DOWN if src.face_down else src.definition", "face = src.definition"))]
 
 
+@mutation("top-of-library-gives-no-permission", "702.37c")
+def _top_of_library_no_permission() -> list:
+    """Future Sight's static ``play_from_library_top`` lets no card be cast or played from
+    the library (rulings timespiral.morph.01, .02: morph works from any zone the card could
+    be cast from, here the top of the library).
+
+    ``library_top.playable_top`` always returns None."""
+    from mtg_judge.engine import library_top
+    return [rewrite(library_top, "playable_top", Edit("if not library:", "if True:"))]
+
+
+@mutation("any-library-card-may-be-played", "401.5")
+def _any_library_card() -> list:
+    """Future Sight lets its controller play any card of their library, not only the top one.
+
+    ``library_top.may_cast`` accepts every card of the library when the static applies."""
+    from mtg_judge.engine import library_top
+    return [rewrite(library_top, "may_cast",
+                    Edit("playable_top(game, player) is obj", "playable_top(game, player) is not None"))]
+
+
 @mutation("melded-permanent-keeps-the-tapped-status", "701.42a")
 def _melded_tapped() -> list:
     """The melded permanent enters tapped, as the card with the meld ability was (ruling

@@ -266,7 +266,7 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
     if t == "hand_kept":
         return f"{e.get('player')} keeps a hand of {e.get('hand_size')}"
     if t == "types_changed":
-        return f"creature types change ({_words(e.get('change'))}): {', '.join(n(o) for o in e.get('objects') or [])}"
+        return f"types change ({_words(e.get('change'))}): {', '.join(n(o) for o in e.get('objects') or [])}"
     if t == "action_rejected":
         return (f"✗ REJECTED {script_input(e.get('at'))}: {e.get('code')} — "
                 f"{e.get('message', '')}").rstrip(" —")

@@ -2,7 +2,8 @@
 matching objects against filters and target specs (CR 115, 702.16 protection).
 
 Implemented layers: 6 (ability-adding effects: statics and resolved effects, in timestamp
-order), 7c (power/toughness modifications), 7d (counters). Types, colors and control are
+order), 7b (power/toughness set by resolved effects), 7c (power/toughness modifications), 7d
+(counters). Types, colors and control are
 taken as printed/current (no type- or color-changing effects exist in the card pool yet).
 """
 
@@ -140,11 +141,15 @@ def keyword_names(game: "Game", obj: GameObject) -> list[str]:
 
 
 def power_toughness(game: "Game", obj: GameObject) -> tuple[int, int]:
-    """CR 613.4: printed values (7a), modifications from statics and resolved effects (7c),
-    then counters (7d). Returns (power, toughness); (0, 0) for a non-creature."""
+    """CR 613.4: printed values (7a), values set by resolved effects (7b: ``set_pt``, latest
+    timestamp wins, engine/type_gain.py), modifications from statics and resolved effects
+    (7c), then counters (7d). Returns (power, toughness); (0, 0) for a non-creature."""
     d = obj.chars
     p, t = (d.power or 0), (d.toughness or 0)
     if obj.zone == "battlefield":
+        for ce in sorted(game.effects, key=lambda e: e.timestamp):
+            if ce.kind == "set_pt" and obj.ref in ce.affected:  # layer 7b
+                p, t = ce.power, ce.toughness
         for src, eff in static_effects(game):
             if eff.get("type") == "modify_pt" and obj in affected_by_static(game, src, eff):
                 p += eff.get("power", 0)

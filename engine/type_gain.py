@@ -11,6 +11,11 @@ the object (``gained_card_types``, a tuple replaced, never changed in place; eng
 copies objects' attributes); ``characteristics.is_type`` and the state's ``types`` read it; a
 new object (CR 400.7) starts without it, and the cleanup step ends it (CR 514.2). It adds
 no subtype and no ability.
+
+``become_creature`` ("all lands become 2/2 creatures until end of turn; they're still lands",
+Natural Affinity) reuses it for the card type Creature (layer 4) and adds a layer-7b ``set_pt``
+continuous effect for the base power and toughness: ruling classic.g-creature-type.01 (lands
+turned into creatures have no creature type).
 """
 
 from __future__ import annotations
@@ -36,6 +41,42 @@ def gain_card_types(ctx: "Context", eff: dict) -> None:
         refs.append(obj.ref)
     if refs:
         ctx.game.log("types_changed", objects=refs, change="gained_card_types")
+
+
+def become_creature(ctx: "Context", eff: dict) -> None:
+    """``{"type": "become_creature", "what": <ref>, "power": P, "toughness": T,
+    "duration": "end_of_turn"}``: "<permanents> become P/T creatures until end of turn. They're
+    still lands." (Natural Affinity; docs/FORMAT.md §11.8). Two continuous effects with one
+    timestamp, the affected set locked in as it begins (CR 611.2c):
+
+    - layer 4 (CR 613.1d, 205.1b): the permanents have the card type Creature in addition to
+      their other types, kept like :func:`gain_card_types`'s gains (logged ``types_changed``,
+      ``change: "gained_card_types"``). No creature type is added: such a land-creature has
+      none (CR 205.3d: a creature's subtypes are creature types; its land types are not),
+      so an effect that names a creature type doesn't apply to it;
+    - layer 7b (CR 613.4b): its base power and toughness become P/T (a ``set_pt``
+      continuous effect, read by ``characteristics.power_toughness``); one ``pt_changed``
+      per permanent, with the result after every layer.
+
+    Being a creature, it can attack, or use a {T} ability, only if its controller has
+    controlled it continuously since their most recent turn began (CR 302.6): the
+    permanent's own ``summoning_sick`` mark, set as it entered, decides that."""
+    from .characteristics import power_toughness
+    from .objects import ContinuousEffect
+    g = ctx.game
+    objs = [o for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
+    if not objs:
+        return
+    for obj in objs:
+        setattr(obj, ATTR, tuple(sorted(set(getattr(obj, ATTR, ())) | {"Creature"})))
+    refs = [o.ref for o in objs]
+    g.log("types_changed", objects=refs, change="gained_card_types")
+    g.effects.append(ContinuousEffect("set_pt", refs, g.new_timestamp(), power=ctx.amount(eff["power"]),
+                                      toughness=ctx.amount(eff["toughness"]),
+                                      until=eff.get("duration", "end_of_turn")))
+    for obj in objs:
+        p, t = power_toughness(g, obj)
+        g.log("pt_changed", object=obj.ref, card=obj.card, power=p, toughness=t)
 
 
 def gained(obj: "GameObject") -> tuple:
