@@ -89,6 +89,9 @@ BASES = (
     Base("hystrodon-morph", "Hystrodon", "hand", "morph", (3, {}, 0), (), 0),
     Base("twinmaw-creature", "Twinmaw Stormbrood", "hand", None, (5, {"W": 1}, 0), ("white",), 6),
     Base("twinmaw-omen", "Twinmaw Stormbrood", "hand", "omen", (1, {"R": 1}, 0), ("red",), 2, 0, ("g1",)),
+    # CR 107.4e, 202.2d: hybrid {U/R} is blue and red (paid here with {U}); a generic reduction
+    # takes only the {3}
+    Base("elemental-summoning-hybrid", "Elemental Summoning", "hand", None, (3, {"U": 2}, 0), ("blue", "red"), 5),
     # additional costs on top of an alternative cost or a free cast (CR 118.9d, 601.2f)
     Base("jilt-fist-of-suns", "Jilt", "hand", "fist", (0, WUBRG, 0), ("blue",), 2, 0, ("g1",), kicker=(1, {"R": 1})),
     Base("jilt-without-paying", "Jilt", "exile", "without_paying", (0, {}, 0), ("blue",), 2, 0, ("g1",),
@@ -259,3 +262,17 @@ def test_table_size():
     per_modifiers = 3 * 2 * 3 * 2
     variants = sum(len(b.xs) * (2 if b.kicker else 1) * (2 if b.buyback else 1) for b in BASES)
     assert len(CASES) == 3 * variants * per_modifiers
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_suspending_is_no_cast_so_cost_increases_dont_apply(ruleset):
+    """CR 702.62a, 116.2f: suspending a card is a special action paying its suspend cost, not
+    casting a spell: Spheres of Resistance don't make it cost more (timespiral.suspend.01)."""
+    case = Case(BASES[0], 0, False, False, 2, 0, 0, 0, ruleset)
+    game = _game(case)
+    game.players["alice"].hand.append(game.create_card_object("bolt", _cards()["Rift Bolt"], "alice", "hand"))
+    with pytest.raises(IllegalAction) as err:
+        game.special_action("alice", {"action": "suspend", "card": "bolt", "mana": {"R": 1, "C": 2}})
+    assert err.value.code == "invalid_payment"
+    game.special_action("alice", {"action": "suspend", "card": "bolt", "mana": {"R": 1}})
+    assert game.find("bolt").zone == "exile" and game.find("bolt").counters == {"time": 1}
