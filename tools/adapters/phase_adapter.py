@@ -921,6 +921,7 @@ class PhaseRun:
     def run_input(self, i: int, inp: dict) -> None:
         kind = inp.get("action")
         self.input_kind = kind
+        self.previous_mark = getattr(self, "input_mark", 0)
         self.input_mark = len(self.events)
         handler = getattr(self, f"do_{kind}", None)
         if handler is None:
@@ -1419,8 +1420,19 @@ class PhaseRun:
         except ValueError:
             pass
 
+    def declared_by_phase(self, event_type: str, player: str) -> bool:
+        """Did phase make this declaration by itself, empty, while the previous input was
+        processed? (phase declares no attackers, or no blockers, without asking when no
+        creature can attack or block.)"""
+        return any(e.get("type") == event_type and e.get("player") == player
+                   and not e.get("attackers") and not e.get("blocks")
+                   for e in self.events[getattr(self, "previous_mark", 0):self.input_mark])
+
     def do_declare_attackers(self, inp: dict) -> None:
         seat = self.seat_of(inp)
+        if not inp.get("attackers") and self.waiting().get("type") != "DeclareAttackers" \
+                and self.declared_by_phase("attackers_declared", self.player(seat)):
+            return  # the same answer phase gave by itself: no attackers
         self.expect_prompt(("DeclareAttackers",), seat, "declare_attackers")
         defender = {"type": "Player", "data": 1 - seat}
         attacks = [[self.object_id(a), defender] for a in inp.get("attackers", [])]
@@ -1428,6 +1440,9 @@ class PhaseRun:
 
     def do_declare_blockers(self, inp: dict) -> None:
         seat = self.seat_of(inp)
+        if not inp.get("blocks") and self.waiting().get("type") != "DeclareBlockers" \
+                and self.declared_by_phase("blockers_declared", self.player(seat)):
+            return  # the same answer phase gave by itself: no blockers
         self.expect_prompt(("DeclareBlockers",), seat, "declare_blockers")
         pairs = [[self.object_id(b["blocker"]), self.object_id(b["attacker"])]
                  for b in inp.get("blocks", [])]
