@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .characteristics import power_toughness
+from .objects import ContinuousEffect
+
 if TYPE_CHECKING:
     from .effects import Context
     from .game import Game
@@ -61,8 +64,6 @@ def become_creature(ctx: "Context", eff: dict) -> None:
     Being a creature, it can attack, or use a {T} ability, only if its controller has
     controlled it continuously since their most recent turn began (CR 302.6): the
     permanent's own ``summoning_sick`` mark, set as it entered, decides that."""
-    from .characteristics import power_toughness
-    from .objects import ContinuousEffect
     g = ctx.game
     objs = [o for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if not objs:
