@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Five families of checks:
+why the engine would do nothing with it. Seven families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -39,6 +39,11 @@ why the engine would do nothing with it. Five families of checks:
    flanking), ``triggering_object`` and the other trigger-event
    references outside a triggered ability, ``enchanted`` on a card that is not an Aura,
    ``equipped`` on one that is not an Equipment.
+
+6. **Conditions that could never hold where they are**: ``in_exile`` / ``suspended`` outside
+   an ability that works in exile, ``triggering_spell_*`` outside a triggered ability.
+
+7. **Replacement abilities of another object**: ``affected`` other than ``"self"``.
 """
 
 from __future__ import annotations
@@ -149,6 +154,8 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
         problems += _target_problems(data, where, file)
         problems += _trigger_problems(data, where, file)
         problems += _context_reference_problems(data, where, file)
+        problems += _condition_problems(data, where, file)
+        problems += _replacement_problems(data, where, file)
     problems += _cost_problems(card, [], file)
     for data, where in parts:
         for i, ab in enumerate(data.get("abilities") or ()):
@@ -248,6 +255,65 @@ def _context_reference_problems(card: dict, where: list, file: str) -> list[Fixt
     for i, ab in enumerate(card.get("abilities") or ()):
         if isinstance(ab, dict):
             visit(ab, where + ["abilities", i], ab.get("kind") in ("triggered", "chapter"))
+    return out
+
+
+#: Conditions about the source being in exile: they can hold only for an ability that works
+#: in exile (``"zone": "exile"``, CR 113.6b; suspend, CR 702.62b).
+EXILE_CONDITIONS = frozenset({"in_exile", "suspended"})
+#: Conditions about the spell whose casting triggered the ability: they need a trigger event.
+TRIGGER_CONDITIONS = frozenset({"triggering_spell_mana_spent_at_least",
+                                "triggering_spell_mana_spent_colors_at_least",
+                                "triggering_spell_mana_spent_exceeds_power_or_toughness"})
+
+
+def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 6 of the module docstring: conditions that could never hold where they are
+    written, which makes what they guard a no-op: ``in_exile`` / ``suspended`` (true) outside
+    an ability that works in exile, ``triggering_spell_*`` outside a triggered ability."""
+    out: list[FixtureError] = []
+
+    def visit(node: Any, path: list, exile: bool, triggered: bool) -> None:
+        if isinstance(node, dict):
+            exile = exile or node.get("zone") == "exile"
+            triggered = triggered or node.get("kind") in ("triggered", "chapter")
+            for key, value in node.items():
+                if key == "condition" and isinstance(value, dict):
+                    for name, want in value.items():
+                        if name in EXILE_CONDITIONS and want and not exile:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} could never hold here: only an ability that works "
+                                "in exile (\"zone\": \"exile\", CR 113.6b) sees its card in exile",
+                                f"{name} only in an ability with \"zone\": \"exile\""))
+                        elif name in TRIGGER_CONDITIONS and not triggered:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} could never hold here: there is no triggering spell "
+                                "outside a triggered ability", f"{name} only in a triggered ability"))
+                inner = triggered or (key == "effects" and node.get("type") == "create_delayed_trigger")
+                visit(value, path + [key], exile, inner)
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                visit(value, path + [i], exile, triggered)
+
+    for key in ("spell", "abilities"):
+        if key in card:
+            visit(card[key], where + [key], False, False)
+    return out
+
+
+def _replacement_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 7 of the module docstring: the engine applies a replacement ability only to its
+    own permanent (``"affected": "self"``, engine/zones.py); any other ``affected`` is a no-op."""
+    out = []
+    for i, ab in enumerate(card.get("abilities") or ()):
+        if isinstance(ab, dict) and ab.get("kind") == "replacement" and ab.get("affected", "self") != "self":
+            out.append(FixtureError(
+                file, json_path(where + ["abilities", i, "affected"]),
+                "a replacement ability that affects another object would do nothing: the engine "
+                "applies it only to its own permanent (CR 614.1a; engine/zones.py)",
+                "\"affected\": \"self\""))
     return out
 
 

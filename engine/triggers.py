@@ -47,6 +47,7 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
     """Does ``trigger`` (a card's trigger spec) of ``source`` trigger on ``event``?"""
     kind = trigger["event"]
     ev = event["event"]
+    you = source.controller or source.owner  # CR 109.5: a card with no controller (exiled): its owner
     if kind == "enters_battlefield":
         return ev == "enters_battlefield" and _object_ok(game, source, trigger.get("object", "self"), event["object"])
     if kind in ("dies", "leaves_battlefield"):
@@ -62,7 +63,7 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         who = trigger.get("player", "you")
         if who == "owner":
             return game.active == source.owner
-        return who == "each" or (who == "you") == (game.active == source.controller)
+        return who == "each" or (who == "you") == (game.active == you)
     if kind == "put_into_graveyard":
         if ev != "leaves_battlefield" or event["to"] != "graveyard" or trigger.get("from", "battlefield") != "battlefield":
             return False
@@ -74,12 +75,12 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         who = trigger.get("player", "you")
         if trigger.get("other") and event.get("cycled_card") == source.card:
             return False
-        return ev == "cycled" and (who == "any" or (who == "you") == (event["player"] == source.controller))
+        return ev == "cycled" and (who == "any" or (who == "you") == (event["player"] == you))
     if kind == "discarded":
         who = trigger.get("player", "any")
         if ev != "discarded":
             return False
-        return who == "any" or (who == "you") == (event["player"] == source.controller)
+        return who == "any" or (who == "you") == (event["player"] == you)
     if kind in ("attacks", "blocks", "becomes_blocked", "becomes_untapped", "attacks_and_isnt_blocked"):
         return ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
     if kind == "deals_damage":
@@ -105,9 +106,9 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         if ev != "spell_cast":
             return False
         who = trigger.get("player", "any")
-        if who == "you" and event["player"] != source.controller:
+        if who == "you" and event["player"] != you:
             return False
-        if who == "opponent" and event["player"] == source.controller:
+        if who == "opponent" and event["player"] == you:
             return False
         if "nth_this_turn" in trigger and event.get("nth_this_turn") != trigger["nth_this_turn"]:
             return False  # "your second spell each turn" (flurry): the caster's count, turn_records.py

@@ -748,8 +748,6 @@ EXTRA_SCENARIOS.update({
     ("condition", "threshold"): [_conditional_bear({"threshold": 7})],
     ("condition", "cards_in_graveyard_at_least"): [_conditional_bear({"cards_in_graveyard_at_least": 1})],
     ("condition", "card_in_graveyard"): [_conditional_bear({"card_in_graveyard": {"types": ["Instant"]}})],
-    ("condition", "in_exile"): [_conditional_bear({"in_exile": True})],
-    ("condition", "suspended"): [_conditional_bear({"suspended": True})],
     ("condition", "own_and_control_named"): [_conditional_bear({"own_and_control_named": "Grizzly Bears"})],
     ("condition", "mana_spent_at_least"): [_conditional_bear({"mana_spent_at_least": 1})],
     ("condition", "mana_spent_colors_at_least"): [_conditional_bear({"mana_spent_colors_at_least": 1})],
@@ -1053,3 +1051,58 @@ REFUSED[("reference", "blocking_creature")] = (
     _attacker_with("becomes_blocked", {"type": "modify_pt", "what": "blocking_creature", "power": -1,
                                        "toughness": -1, "duration": "end_of_turn"}),
     "$.abilities[0].effects[0].what", "names nothing in a card's data")
+
+
+
+# ------------------------------------------------------------------ batch 7: exile conditions
+def _exiled_watcher(condition: dict) -> dict:
+    return _test_card("Test Exiled Watcher", ["Creature"], "While this card is exiled, at the beginning of your "
+                      "upkeep, if …, you gain 1 life.",
+                      abilities=[{"kind": "triggered", "zone": "exile", "condition": condition,
+                                  "trigger": {"event": "beginning_of_step", "step": "upkeep", "player": "you"},
+                                  "effects": _gain()}])
+
+
+def _not_suspended_in_exile() -> tuple[dict, str]:
+    """The watcher is exiled without time counters (not suspended, CR 702.62b): "if it's
+    suspended" is false as its upkeep begins."""
+    return _game({"exile": ["w=Test Exiled Watcher"]}, {}, [{"action": "resolve"}],
+                 [_exiled_watcher({"suspended": True})], step="upkeep")
+
+
+def _leaves_exile_in_response() -> tuple[dict, str]:
+    """The watcher's trigger ("if this card is still exiled") goes on the stack; Alice
+    returns the card from exile to her hand in response, so the condition is false as the
+    trigger resolves (CR 603.4)."""
+    retrieve = _test_card("Test Exile Recall", ["Instant"], "Return target card in exile to its owner's hand.",
+                          spell={"targets": [{"kind": "card", "zone": "exile"}],
+                                 "effects": [{"type": "return_to_hand", "what": {"target": 0}}]})
+    return _game({"exile": ["w=Test Exiled Watcher"], "hand": ["recall=Test Exile Recall"], "mana_pool": {"C": 1}}, {},
+                 [{"action": "cast", "player": "alice", "card": "recall", "targets": ["w"]},
+                  {"action": "resolve"}, {"action": "resolve"}],
+                 [_exiled_watcher({"in_exile": True}), retrieve], step="upkeep")
+
+
+EXTRA_SCENARIOS.update({
+    ("condition", "suspended"): [_not_suspended_in_exile],
+    ("condition", "in_exile"): [_leaves_exile_in_response],
+})
+
+
+def test_conditions_that_could_never_hold_and_replacements_of_others_are_refused(tmp_path: Path) -> None:
+    bear = _static_creature("Test Exile Bear", {"type": "modify_pt", "affected": "self", "power": 1, "toughness": 1})
+    bear["abilities"][0]["condition"] = {"in_exile": True}
+    spell = {"targets": [], "effects": [{"type": "conditional",
+                                         "condition": {"triggering_spell_mana_spent_at_least": 2},
+                                         "then": _gain()}]}
+    replacement = _test_card("Test Other Replacement", ["Artifact"], "…", abilities=[
+        {"kind": "replacement", "event": "put_into_graveyard_from_battlefield", "affected": "enchanted",
+         "instead": {"to": "library_top"}}])
+    cases = [(bear, "$.abilities[0].condition.in_exile", "could never hold here"),
+             (_instant(spell=spell), "$.spell.effects[0].condition.triggering_spell_mana_spent_at_least",
+              "could never hold here"),
+             (replacement, "$.abilities[0].affected", "replacement ability that affects another object")]
+    for i, (card, path, words) in enumerate(cases):
+        problems = [p for p in _lint_card(tmp_path / str(i), card) if "enchanted" not in p.message or i == 2]
+        assert [(p.path, words in p.message) for p in problems] == [(path, True)], problems
+    assert _lint_card(tmp_path / "ok", _exiled_watcher({"suspended": True})) == []
