@@ -9,7 +9,7 @@ from typing import Any
 from . import bookkeeping, ward
 from . import characteristics as ch
 from . import graveyard_abilities, harmonize
-from . import adventure, faces
+from . import adventure, faces, library_top
 from . import planeswalkers, prepare
 from . import spell_statics, turn_records
 from .cards import CardDefinition
@@ -32,7 +32,8 @@ class Casting:
         and "whenever you cast" abilities (and storm) trigger.
 
         From the hand; from the graveyard with flashback (CR 702.34); from exile when an
-        effect allows it (Spelljack) or ``forced`` by a resolving suspend or madness trigger
+        effect allows it (Spelljack); from the top of the library with a static
+        ``play_from_library_top`` (engine/library_top.py); or ``forced`` by a resolving suspend or madness trigger
         (``forced`` = ``"suspend"`` or ``"madness"``: timing is ignored, CR 702.62a,
         702.35a). Everything is checked before anything changes.
         Raises IllegalAction (``not_in_hand``, ``sorcery_timing``, ``split_second``,
@@ -69,6 +70,8 @@ class Casting:
                 raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
         elif adventure.on_adventure(obj, player):  # CR 715.3d: the permanent, not the Adventure
             adventure.check_cast_from_exile(obj, inp.get("face"))
+        elif library_top.may_cast(self, obj, player):  # Future Sight (engine/library_top.py)
+            library_top.check_alternative(obj, alternative)
         else:
             raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand (or castable from its zone)")
         # the face chosen while casting (an Omen, FORMAT §11.2): only its characteristics count

@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import characteristics as ch
 from . import combat
-from . import adventure, faces, prepare
+from . import adventure, faces, library_top, prepare
 from . import endure_behold, graveyard_abilities, harmonize, planeswalkers, proliferate
 from . import keywords as keyword_abilities
 from .errors import IllegalAction
@@ -473,6 +473,9 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
         for obj in adventure.exiled_adventurers(game, player):  # CR 715.3d: a land on an adventure
             if ch.is_type(obj, "Land"):
                 out.append(Candidate({"action": "play_land", "player": player, "card": obj.ref}, "land", "land"))
+        top = library_top.playable_top(game, player)  # Future Sight (engine/library_top.py)
+        if top is not None and ch.is_type(top, "Land"):
+            out.append(Candidate({"action": "play_land", "player": player, "card": top.ref}, "land", "land"))
     sources = mana_sources(game, player)
     if not split:
         for obj in _distinct(o for o in p.hand if not ch.is_type(o, "Land")):
@@ -496,6 +499,9 @@ def _priority(game: Any, decision: dict) -> list[Candidate]:
         for obj in adventure.exiled_adventurers(game, player):  # CR 715.3d: the permanent only
             if not ch.is_type(obj, "Land"):
                 out += _cast_candidates(game, player, obj, sources)
+        top = library_top.playable_top(game, player)  # Future Sight: the top card (engine/library_top.py)
+        if top is not None:
+            out += _cast_candidates(game, player, top, sources)
         for obj in _distinct(o for o in p.exile if o.may_cast_free_by == player):
             out += _cast_candidates(game, player, obj, sources, alternatives=["without_paying"])
         for pid in game.order:

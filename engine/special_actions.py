@@ -4,7 +4,7 @@ suspending a card, turning a face-down permanent face up (CR 116, 305, 702.62a, 
 
 from __future__ import annotations
 
-from . import adventure
+from . import adventure, library_top
 from . import characteristics as ch
 from .errors import IllegalAction
 from .mana import ManaCost
@@ -19,7 +19,9 @@ class SpecialActions:
         Raises IllegalAction (``not_in_hand``, ``not_a_land``, ``sorcery_timing``,
         ``land_already_played``)."""
         # a land card on an adventure may be played from exile (CR 715.3d; engine/adventure.py)
-        obj = adventure.land_in_exile(self, player, inp.get("card")) or self._in_hand(player, inp.get("card"))
+        # and the top card of the library with a static play_from_library_top (engine/library_top.py)
+        obj = (adventure.land_in_exile(self, player, inp.get("card")) or library_top.land(self, player, inp.get("card"))
+               or self._in_hand(player, inp.get("card")))
         if not ch.is_type(obj, "Land"):
             raise IllegalAction("not_a_land", f"{obj.name} is not a land")
         if not self.sorcery_timing_ok(player):

@@ -1,0 +1,58 @@
+"""Playing the top card of a library (Future Sight: "You may play lands and cast spells from
+the top of your library", CR 401.5, 601.2a, 305.1).
+
+A permanent with the static effect ``{"type": "play_from_library_top"}`` lets its controller
+cast the top card of their own library as they could cast it from their hand — for its mana
+cost or an alternative cost such as morph (CR 702.37c: morph works from any zone the card
+could be cast from; rulings timespiral.morph.01, .02) — with its usual timing, and play it as
+their land play for the turn if it is a land (CR 305.2). Only the top card: the card under it
+becomes playable once the top one has left. Flashback, madness, harmonize and "without paying
+its mana cost" give no permission here (``invalid_alternative``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import characteristics as ch
+from .errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import GameObject
+
+#: The static effect type (FORMAT §10).
+STATIC = "play_from_library_top"
+
+
+def playable_top(game: "Game", player: str) -> "GameObject | None":
+    """The top card of ``player``'s library if a static ``play_from_library_top`` of a
+    permanent ``player`` controls lets them play it (CR 401.5), else None."""
+    library = game.players[player].library
+    if not library:
+        return None
+    if not any(eff.get("type") == STATIC and src.controller == player for src, eff in ch.static_effects(game)):
+        return None
+    return library[0]
+
+
+def may_cast(game: "Game", obj: "GameObject", player: str) -> bool:
+    """``obj`` is the top card of ``player``'s library and ``player`` may play it now."""
+    return obj.zone == "library" and obj.owner == player and playable_top(game, player) is obj
+
+
+def check_alternative(obj: "GameObject", alternative: Any) -> None:
+    """A spell cast from the top of a library is cast for its mana cost or an alternative
+    cost that works from any zone (morph, a permanent's alternative cost); flashback,
+    madness, harmonize and "without paying its mana cost" need another permission (CR
+    702.34a, 702.35a, 702.180a). Raises IllegalAction ``invalid_alternative``."""
+    if alternative in ("flashback", "madness", "without_paying", "harmonize"):
+        raise IllegalAction("invalid_alternative", f"{obj.definition.name} can't be cast from a library with "
+                            f"alternative {alternative!r}")
+
+
+def land(game: "Game", player: str, ref: Any) -> "GameObject | None":
+    """The card ``ref`` if it is the top card of ``player``'s library and they may play it
+    (a land play, CR 305.2), else None."""
+    obj = game.find(ref) if isinstance(ref, str) else None
+    return obj if obj is not None and may_cast(game, obj, player) else None
