@@ -289,13 +289,14 @@ def _rejections(events: list) -> dict[int, str]:
 
 
 def compare(script: list, names: dict[str, str], ref: dict, other: dict, parts: list[str],
-            events: bool) -> Divergence | None:
+            events: bool, rejections: bool | None = None) -> Divergence | None:
     """The first divergence between two results of the same scenario (module docstring,
     item 4), or None. ``ref`` and ``other`` are ``run`` results (``events``, ``state``,
     ``checkpoints``); ``events`` says whether both engines declared the ``events``
-    capability (rejections and event sequences are only compared then)."""
+    capability and event sequences are to be compared; ``rejections`` (default: ``events``)
+    whether both declared ``events``, so that rejections can be read off the logs."""
     found: list[tuple[tuple, Divergence]] = []
-    if events:
+    if events if rejections is None else rejections:
         ra, ob = _rejections(ref.get("events", [])), _rejections(other.get("events", []))
         for k in sorted(set(ra) ^ set(ob)):
             if 0 <= k < len(script):
@@ -504,7 +505,8 @@ class Duel:
         their_parts, self.warnings = declared_parts(impl)
         self.parts = [p for p in ref_parts if p in their_parts]
         caps = self.engine.capabilities
-        self.events = fz.events and "events" in caps
+        self.rejections = "events" in caps
+        self.events = fz.events and self.rejections
         self.checkpoints = "checkpoints" in caps
         self.implementation = impl
 
@@ -529,7 +531,7 @@ class Duel:
         if run.skipped is not None:
             return None, run
         names = alias_names(fixture["setup"])
-        return compare(fixture["script"], names, ref, run.result, self.parts, self.events), run
+        return compare(fixture["script"], names, ref, run.result, self.parts, self.events, self.rejections), run
 
     def game(self, index: int) -> tuple[GameOutcome, sp.Record]:
         fz = self.fz
@@ -893,7 +895,8 @@ def _make_command():
                   help="Seconds the engine may take for each reply.")
     @click.option("--shrink-tests", type=click.IntRange(min=0), default=FuzzSettings.shrink_tests,
                   show_default=True, help="Replays (on both engines) per shrink; 0: don't shrink.")
-    @click.option("--no-events", is_flag=True, help="Don't compare event sequences (rejections and states only).")
+    @click.option("--no-events", is_flag=True, help="Don't compare event sequences (rejections, read off the logs, "
+                                                    "and states only).")
     @click.option("--opening", type=click.Choice(["start", "kept"]), default="start", show_default=True,
                   help="start: each scenario starts at the start of the game (start_of_game: shuffles, "
                        "mulligans); kept: at turn 1's upkeep, from the libraries and hands the reference "
