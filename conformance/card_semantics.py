@@ -34,7 +34,8 @@ why the engine would do nothing with it. Seven families of checks:
    trigger or the other way round (CR 605.1b), a chapter ability on a card that is not a
    Saga (CR 714.2).
 
-5. **References that name nothing**: ``exiled_cards`` and ``blocking_creature`` anywhere in
+5. **References that name nothing**: ``self`` in a spell's own effects (the spell on the
+   stack, which no effect acts on); ``exiled_cards`` and ``blocking_creature`` anywhere in
    card data (only abilities the engine builds itself use them: flicker's delayed return,
    flanking), ``triggering_object`` and the other trigger-event
    references outside a triggered ability, ``enchanted`` on a card that is not an Aura,
@@ -220,18 +221,25 @@ def _context_reference_problems(card: dict, where: list, file: str) -> list[Fixt
     out: list[FixtureError] = []
     subtypes = set(card.get("subtypes") or ())
 
-    def visit(node: Any, path: list, triggered: bool) -> None:
+    def visit(node: Any, path: list, triggered: bool, spell: bool = False) -> None:
         if isinstance(node, dict):
             # a triggered ability (printed, granted, a token's) or a delayed trigger's effects
             here = triggered or node.get("kind") in ("triggered", "chapter")
+            own = spell and "kind" not in node  # not an ability of a token or a grant
             for key, value in node.items():
                 inner = here or (key == "effects" and node.get("type") == "create_delayed_trigger")
-                visit(value, path + [key], inner)
+                visit(value, path + [key], inner, own and key not in ("token", "trigger") and not inner)
         elif isinstance(node, list):
             for i, value in enumerate(node):
-                visit(value, path + [i], triggered)
+                visit(value, path + [i], triggered, spell)
         elif isinstance(node, str) and path and path[-1] in _REFERENCE_KEYS:
-            if node in ENGINE_REFERENCES:
+            if node == "self" and spell:
+                out.append(FixtureError(
+                    file, json_path(path),
+                    "'self' in a spell's effect names the spell itself on the stack, which this "
+                    "effect does not act on (a resolving instant or sorcery goes to its graveyard "
+                    "afterwards, CR 608.2n)", "a reference other than 'self' in a spell's effects"))
+            elif node in ENGINE_REFERENCES:
                 out.append(FixtureError(
                     file, json_path(path),
                     f"{node!r} names nothing in a card's data: it names what an ability the engine "
@@ -251,7 +259,7 @@ def _context_reference_problems(card: dict, where: list, file: str) -> list[Fixt
 
     spell = card.get("spell")
     if isinstance(spell, dict):
-        visit(spell, where + ["spell"], False)
+        visit(spell, where + ["spell"], False, True)
     for i, ab in enumerate(card.get("abilities") or ()):
         if isinstance(ab, dict):
             visit(ab, where + ["abilities", i], ab.get("kind") in ("triggered", "chapter"))

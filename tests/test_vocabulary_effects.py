@@ -1106,3 +1106,11 @@ def test_conditions_that_could_never_hold_and_replacements_of_others_are_refused
         problems = _lint_card(tmp_path / str(i), card)
         assert [(p.path, words in p.message) for p in problems] == [(path, True)], problems
     assert _lint_card(tmp_path / "ok", _exiled_watcher({"suspended": True})) == []
+
+
+def test_self_in_a_spells_effects_is_refused_but_not_in_its_tokens(tmp_path: Path) -> None:
+    spell = {"targets": [], "effects": [{"type": "exile", "what": "self"}]}
+    [problem] = _lint_card(tmp_path / "a", _instant(spell=spell))
+    assert problem.path == "$.spell.effects[0].what" and "names the spell itself" in problem.message
+    token_self = next(c for c in _all_cards() if c["name"] == "Gysahl Greens")  # a token's "this token"
+    assert card_semantics.card_problems(token_self, "x") == []
