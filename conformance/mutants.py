@@ -1701,6 +1701,50 @@ def _any_library_card() -> list:
                     Edit("playable_top(game, player) is obj", "playable_top(game, player) is not None"))]
 
 
+# Phasing (engine/phasing.py, FORMAT §13.5)
+
+
+@mutation("phased-out-permanents-never-phase-in", "502.1")
+def _never_phase_in() -> list:
+    """Phased-out permanents stay phased out: nothing phases in during the untap step (CR
+    502.1, 702.26a).
+
+    ``phasing.untap_step_phasing`` phases nothing in."""
+    from mtg_judge.engine import phasing
+    return [rewrite(phasing, "untap_step_phasing", Edit("_phase_in(game, obj)", "pass"))]
+
+
+@mutation("attachments-stay-when-a-permanent-phases-out", "702.26g")
+def _attachments_stay() -> list:
+    """The Auras and Equipment attached to a permanent that phases out stay on the battlefield
+    (CR 702.26g: they phase out indirectly with it; an Aura left behind is then put into the
+    graveyard as attached to nothing).
+
+    ``phasing.phase_out`` doesn't phase out what is attached."""
+    from mtg_judge.engine import phasing
+    return [rewrite(phasing, "phase_out", Edit("phase_out(game, att, indirectly=True)", "pass"))]
+
+
+@mutation("phasing-in-never-counts-for-echo", "702.30a")
+def _phasing_in_no_echo() -> list:
+    """Under the 2006 rules a permanent that phased in since its controller's last upkeep
+    doesn't trigger echo (ruling timespiral.echo.04: it does).
+
+    ``phasing._phase_in`` ignores the ruleset switch ``phasing_in_is_coming_under_control``."""
+    from mtg_judge.engine import phasing
+    return [rewrite(phasing, "_phase_in", Edit("if game.rules.phasing_in_is_coming_under_control:", "if False:"))]
+
+
+@mutation("phased-out-face-down-card-not-revealed-at-game-end", "708.9")
+def _phased_out_not_revealed() -> list:
+    """A face-down card that is phased out when the game ends is not revealed (ruling
+    timespiral.morph.15: it is, like every face-down permanent).
+
+    ``Game.check_game_over`` reveals only the stack and the battlefield."""
+    Game = _engine()[0]
+    return [rewrite(Game, "check_game_over", Edit("+ phasing.phased_out_objects(self)", "+ []"))]
+
+
 @mutation("melded-permanent-keeps-the-tapped-status", "701.42a")
 def _melded_tapped() -> list:
     """The melded permanent enters tapped, as the card with the meld ability was (ruling

@@ -17,7 +17,7 @@ from . import endure_behold
 from . import game_end, proliferate
 from . import equipment
 from . import end_turn, extra_turns, flicker, no_combat_damage
-from . import paradigm, type_gain, type_loss
+from . import paradigm, phasing, type_gain, type_loss
 from . import prepare
 from . import sagas
 from . import transform
@@ -750,4 +750,5 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     **end_turn.EFFECTS,  # end_the_turn (CR 723.1)
     **no_combat_damage.EFFECTS,  # assign_no_combat_damage (CR 510.1a; engine/no_combat_damage.py)
     **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
+    **phasing.EFFECTS,  # phase_out (CR 702.26; engine/phasing.py)
 }

@@ -77,6 +77,8 @@ class GameObject:
     prepared: bool = False  # the prepared designation (engine/prepare.py)
     prepared_copy: str | None = None  # a prepared permanent: its prepare spell's copy in exile
     prepared_for: str | None = None  # that copy: the permanent it is linked to
+    phased_out_under: str | None = None  # phased out: the player it phases in for (engine/phasing.py)
+    phased_out_indirectly: bool = False  # phased out with the permanent it is attached to (CR 702.26g)
 
     @property
     def chars(self) -> CardDefinition:

@@ -47,6 +47,12 @@ class Ruleset:
       it a planeswalker card can't be cast (``not_in_ruleset``) nor set up on the
       battlefield (engine/planeswalkers.py).
 
+    - ``phasing_in_is_coming_under_control``: a permanent that phases in counts as having
+      come under its controller's control then, so echo triggers at their next upkeep (2006:
+      ruling timespiral.echo.04, "o se ha fasato ed è entrato"; the 2006 rules treated
+      phasing as leaving and returning to play). Today phasing changes neither zone nor
+      control (CR 702.26d). engine/phasing.py.
+
     No switch for orphaned Auras: the 1999 rulebook says an enchantment whose permanent
     leaves play "is destroyed" ("Incantesimo"), but the rules of its time (Sixth Edition
     comprehensive rules, local enchantments: a state-based effect) put it into its owner's
@@ -68,6 +74,7 @@ class Ruleset:
     madness_exile_optional: bool = False
     suspend_cast_mandatory: bool = False
     planeswalkers: bool = True
+    phasing_in_is_coming_under_control: bool = False
 
 
 MODERN = Ruleset(
@@ -92,6 +99,7 @@ TIMESPIRAL_2006 = Ruleset(
     madness_exile_optional=True,
     suspend_cast_mandatory=True,
     planeswalkers=False,
+    phasing_in_is_coming_under_control=True,
 )
 
 CLASSIC_1999 = Ruleset(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import characteristics as ch
 from . import equipment
-from . import paradigm, planeswalkers, sagas
+from . import paradigm, phasing, planeswalkers, sagas
 from .errors import GameOver, IllegalAction
 from .objects import GameObject
 
@@ -174,7 +174,9 @@ class StateBasedActions:
         self.result = {"winners": living, "losers": losers, "draw": not living}
         self.log("game_ended", winners=living, losers=losers, draw=not living)
         # CR 708.9: face-down spells and permanents are revealed when the game ends
-        for obj in [it.obj for it in self.stack if it.obj is not None] + list(self.battlefield):
+        # and so are phased-out face-down cards (ruling timespiral.morph.15; engine/phasing.py)
+        for obj in ([it.obj for it in self.stack if it.obj is not None] + list(self.battlefield)
+                    + phasing.phased_out_objects(self)):
             if obj.face_down:
                 self.log("card_revealed", player=obj.owner, object=obj.ref, card=obj.card, name=obj.definition.name)
         raise GameOver()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import characteristics as ch
-from . import planeswalkers, transform
+from . import phasing, planeswalkers, transform
 from . import type_gain, type_loss
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
@@ -34,6 +34,9 @@ def snapshot(game: "Game") -> dict:
         }
         if counters:
             players[pid]["exile_counters"] = counters
+        phased = [o.card for o in phasing.phased_out_objects(game) if o.phased_out_under == pid]
+        if phased:  # treated as though they don't exist (engine/phasing.py)
+            players[pid]["phased_out"] = phased
         revealed = revealed_cards(game, pid)  # revealed for a cost while the spell is on the stack
         if revealed:
             players[pid]["revealed"] = revealed

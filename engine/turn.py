@@ -4,7 +4,7 @@ steps, mana emptying at the end of steps and phases (CR 500–514)."""
 from __future__ import annotations
 
 from . import bookkeeping, combat, end_turn, extra_turns, sagas, turn_records
-from . import type_gain, type_loss
+from . import phasing, type_gain, type_loss
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -162,7 +162,9 @@ class TurnStructure:
     def untap_step(self) -> None:
         """CR 502.3: the active player untaps their permanents, all at once. No one gets
         priority (CR 502.4): "whenever … becomes untapped" abilities trigger now and wait,
-        like any trigger, until a player would receive priority, in the upkeep."""
+        like any trigger, until a player would receive priority, in the upkeep. First, CR
+        502.1: phasing (engine/phasing.py)."""
+        phasing.untap_step_phasing(self)
         untapped = []
         for perm in list(self.battlefield):
             if perm.controller == self.active and perm.tapped:

@@ -141,20 +141,22 @@ EXPECTED_SWITCHES = {
                          legend_rule="newest_dies", combat_damage_uses_stack=True,
                          walls_cant_attack=True, mulligan="draw_one_fewer",
                          buyback_owner_only=False, madness_exile_optional=False,
-                         suspend_cast_mandatory=False, planeswalkers=False),
+                         suspend_cast_mandatory=False, planeswalkers=False,
+                         phasing_in_is_coming_under_control=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
                             first_player_skips_draw=True,
                             legend_rule="all_die", combat_damage_uses_stack=True,
                             walls_cant_attack=False, mulligan="draw_one_fewer",
                             buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True,
-                            planeswalkers=False),
+                            planeswalkers=False, phasing_in_is_coming_under_control=True),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
                    legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
                    mulligan="london", buyback_owner_only=False, madness_exile_optional=False,
-                   suspend_cast_mandatory=False, planeswalkers=True),
+                   suspend_cast_mandatory=False, planeswalkers=True,
+                   phasing_in_is_coming_under_control=False),
 }
 
 
@@ -816,6 +818,29 @@ def test_madness_exile_optional(ruleset):
         assert exiled and exiled[0]["cause"] == "discard"
         assert of_type(result, "card_discarded", card="withering")[0]["madness"] is True
         assert len(of_type(result, "ability_triggered", ability="madness")) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# phasing_in_is_coming_under_control
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_phasing_in_is_coming_under_control(ruleset):
+    """Alice's long-held Basalt Gargoyle is phased out by Vanishing in her turn 3 and phases in
+    in her turn 5 untap step. 2006 (ruling timespiral.echo.04): it came under her control
+    then, so echo triggers at that upkeep; today (CR 702.26d) phasing changes neither zone nor
+    control, and echo doesn't trigger."""
+    scen = scenario(
+        [{"action": "activate", "player": "alice", "source": "van", "ability": 0, "pay_with": ["i1", "i2"]},
+         {"action": "resolve"},
+         {"action": "advance", "to": "upkeep", "turn": 5}],
+        alice={"battlefield": [{"alias": "garg", "card": "Basalt Gargoyle"},
+                               {"alias": "van", "card": "Vanishing", "attached_to": "garg"},
+                               {"alias": "i1", "card": "Island"}, {"alias": "i2", "card": "Island"}]})
+    result = run(scen, ruleset)
+    assert len(of_type(result, "phased_in", card="garg")) == 1
+    triggered = of_type(result, "ability_triggered", source_card="garg")
+    assert len(triggered) == (1 if RULESETS[ruleset].phasing_in_is_coming_under_control else 0)
 
 
 # --------------------------------------------------------------------------------------------
