@@ -106,6 +106,7 @@ def vocabulary() -> list[tuple[str, str]]:
     out += [("filter", k) for k in d["filter"]["properties"]]
     out += [("card_field", k) for k in ("enters_tapped", "enters_prepared", "as_enters", "behold")
             if k in SCHEMA["properties"]]
+    out += [("spell_field", k) for k in d["spell"]["properties"] if k == "kicker_effects"]
     for stype in d["static_effect"]["properties"]["type"]["enum"]:  # statics that reach the stack
         ref = next((branch["then"]["$ref"] for branch in d["static_effect"]["allOf"]
                     if branch["if"]["properties"]["type"].get("const") == stype), None)
@@ -225,6 +226,8 @@ def knock_out(card: dict, category: str, name: str) -> int:
     if category == "filter":
         return _drop_keys(card, ("filter", "all", "spells", "object", "source_filter", "blockers",
                                  "targeting"), name)
+    if category == "spell_field":
+        return _drop_keys(card, ("spell",), name)
     if category == "card_field":
         if name in card:
             del card[name]
@@ -1120,3 +1123,17 @@ def test_self_in_a_spells_effects_is_refused_but_not_in_its_tokens(tmp_path: Pat
     assert problem.path == "$.spell.effects[0].what" and "names the spell itself" in problem.message
     token_self = next(c for c in _all_cards() if c["name"] == "Gysahl Greens")  # a token's "this token"
     assert card_semantics.card_problems(token_self, "x") == []
+
+
+def _kicked_draw() -> tuple[dict, str]:
+    """Alice casts a kicked "Draw a card; if kicked, draw another" (CR 702.33)."""
+    spell = _sorcery("Test Kicked Study", [], [{"type": "draw", "player": "controller", "count": 1}],
+                     keywords=[{"keyword": "kicker", "costs": ["{1}"]}])
+    spell["spell"]["kicker_effects"] = [{"kicker": 0, "effects": [{"type": "draw", "player": "controller",
+                                                                   "count": 1}]}]
+    return _game({"hand": ["study=Test Kicked Study"], "mana_pool": {"C": 2}}, {},
+                 [{"action": "cast", "player": "alice", "card": "study", "kicker": [0]}, {"action": "resolve"}],
+                 [spell])
+
+
+EXTRA_SCENARIOS[("spell_field", "kicker_effects")] = [_kicked_draw]
