@@ -943,7 +943,8 @@ class PhaseRun:
             if bridge:
                 self.events.append({"type": "priority_received", "player": self.player(bridge[0])})
             return
-        self.bridge = []
+        if kind != "activate":  # a mana ability activated meanwhile goes to phase; the step's passes still come
+            self.bridge = []
         handler(inp)
         if BRIDGE_508_8 and self.skipped_declare_attackers_priority():
             active = self.game.state()["state"]["active_player"]
