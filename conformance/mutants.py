@@ -331,8 +331,31 @@ def _counters() -> list:
 
     ``Game._sba_once``: the 704.5q branch never applies."""
     Game = _engine()[0]
-    return [rewrite(Game, "_sba_once", Edit('if perm.counters.get("+1/+1") and perm.counters.get("-1/-1"):',
-                                            "if False:"))]
+    return [rewrite(Game, "_sba_once", Edit('if self.rules.counter_annihilation and perm.counters.get("+1/+1")',
+                                            "if False and perm.counters.get(\"+1/+1\")"))]
+
+
+@mutation("counters-annihilate-in-every-era", "704.5q")
+def _counters_every_era() -> list:
+    """+1/+1 and -1/-1 counters are removed in pairs under the 1999 rules too (the rule is
+    new in 2006: timespiral.counter-annihilation.01).
+
+    ``Game._sba_once`` ignores the ruleset switch ``counter_annihilation``."""
+    Game = _engine()[0]
+    return [rewrite(Game, "_sba_once", Edit("if self.rules.counter_annihilation and perm.counters",
+                                            "if perm.counters"))]
+
+
+@mutation("lord-keeps-abilities-it-lost", "613.8a")
+def _lord_keeps_lost_abilities() -> list:
+    """A permanent that "loses all abilities" still generates the effects of its static
+    abilities (a Goblin King under Dress Down still gives other Goblins +1/+1 and
+    mountainwalk).
+
+    ``characteristics.static_effects`` keeps the statics of such permanents."""
+    from mtg_judge.engine import characteristics
+    return [rewrite(characteristics, "static_effects", Edit("return _without_lost_abilities(game, out)",
+                                                            "return out"))]
 
 
 @mutation("triggers-not-in-apnap-order", "603.3b")

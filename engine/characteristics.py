@@ -39,7 +39,19 @@ def static_effects(game: "Game") -> list[tuple[GameObject, dict]]:
         for ab in perm.chars.static_abilities:
             if condition_holds(game, perm, ab.get("condition")):
                 out.append((perm, ab["effect"]))
-    return out
+    return _without_lost_abilities(game, out)
+
+
+def _without_lost_abilities(game: "Game", out: list[tuple[GameObject, dict]]) -> list[tuple[GameObject, dict]]:
+    """CR 613.1f, 613.8a: a permanent that a ``lose_all_abilities`` effect applies to has no
+    static ability left to generate an effect (a lord under "creatures lose all abilities"
+    gives no +1/+1 and no landwalk): the lord's effect depends on the lose-all effect, which
+    is applied first whatever their timestamps. The lose-all effects themselves are kept."""
+    losers = [(src, eff) for src, eff in out if eff.get("type") == "lose_all_abilities"]
+    if not losers:
+        return out
+    return [(src, eff) for src, eff in out if eff.get("type") == "lose_all_abilities"
+            or src.zone != "battlefield" or not any(src in affected_by_static(game, s, e) for s, e in losers)]
 
 
 def _timestamp(obj: GameObject) -> int:

@@ -53,6 +53,11 @@ class Ruleset:
       phasing as leaving and returning to play). Today phasing changes neither zone nor
       control (CR 702.26d). engine/phasing.py.
 
+    - ``counter_annihilation``: a permanent with both +1/+1 and -1/-1 counters loses them in
+      pairs as a state-based action (CR 704.5q; new in the 2006 rules, 420.5n, ruling
+      timespiral.counter-annihilation.01, "Nuova Regola di Gioco"); False = the 1999 rules:
+      both kinds stay on it (the power and toughness are the same either way).
+
     No switch for orphaned Auras: the 1999 rulebook says an enchantment whose permanent
     leaves play "is destroyed" ("Incantesimo"), but the rules of its time (Sixth Edition
     comprehensive rules, local enchantments: a state-based effect) put it into its owner's
@@ -75,6 +80,7 @@ class Ruleset:
     suspend_cast_mandatory: bool = False
     planeswalkers: bool = True
     phasing_in_is_coming_under_control: bool = False
+    counter_annihilation: bool = True
 
 
 MODERN = Ruleset(
@@ -116,6 +122,7 @@ CLASSIC_1999 = Ruleset(
     walls_cant_attack=True,
     mulligan="draw_one_fewer",
     planeswalkers=False,
+    counter_annihilation=False,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (MODERN, TIMESPIRAL_2006, CLASSIC_1999)}

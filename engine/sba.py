@@ -68,7 +68,7 @@ class StateBasedActions:
                 host = self.objects.get(perm.attached_to) if perm.attached_to else None
                 if not self._aura_can_stay(perm, host):
                     to_graveyard.append((perm, "704.5m", False))
-            if perm.counters.get("+1/+1") and perm.counters.get("-1/-1"):
+            if self.rules.counter_annihilation and perm.counters.get("+1/+1") and perm.counters.get("-1/-1"):
                 n = min(perm.counters["+1/+1"], perm.counters["-1/-1"])
                 for kind in ("+1/+1", "-1/-1"):
                     perm.counters[kind] -= n

@@ -142,21 +142,22 @@ EXPECTED_SWITCHES = {
                          walls_cant_attack=True, mulligan="draw_one_fewer",
                          buyback_owner_only=False, madness_exile_optional=False,
                          suspend_cast_mandatory=False, planeswalkers=False,
-                         phasing_in_is_coming_under_control=False),
+                         phasing_in_is_coming_under_control=False, counter_annihilation=False),
     "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
                             exile_zone_name="removed_from_game", max_hand_size=7,
                             first_player_skips_draw=True,
                             legend_rule="all_die", combat_damage_uses_stack=True,
                             walls_cant_attack=False, mulligan="draw_one_fewer",
                             buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True,
-                            planeswalkers=False, phasing_in_is_coming_under_control=True),
+                            planeswalkers=False, phasing_in_is_coming_under_control=True,
+                            counter_annihilation=True),
     "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
                    max_hand_size=7, first_player_skips_draw=True,
                    legend_rule="choose",
                    combat_damage_uses_stack=False, walls_cant_attack=False,
                    mulligan="london", buyback_owner_only=False, madness_exile_optional=False,
                    suspend_cast_mandatory=False, planeswalkers=True,
-                   phasing_in_is_coming_under_control=False),
+                   phasing_in_is_coming_under_control=False, counter_annihilation=True),
 }
 
 
@@ -818,6 +819,30 @@ def test_madness_exile_optional(ruleset):
         assert exiled and exiled[0]["cause"] == "discard"
         assert of_type(result, "card_discarded", card="withering")[0]["madness"] is True
         assert len(of_type(result, "ability_triggered", ability="madness")) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# counter_annihilation
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_counter_annihilation(ruleset):
+    """A Grizzly Bears with two +1/+1 counters and one -1/-1 counter: since 2006 (420.5n,
+    ruling timespiral.counter-annihilation.01; CR 704.5q) one of each is removed as a
+    state-based action; under the 1999 rules all three stay. It is a 3/3 either way."""
+    scen = scenario([{"action": "pass", "player": "alice"}],
+                    alice={"battlefield": [{"alias": "bears", "card": "Grizzly Bears",
+                                            "counters": {"+1/+1": 2, "-1/-1": 1}}]})
+    result = run(scen, ruleset)
+    bears = result["state"]["battlefield"]["bears"]
+    removed = of_type(result, "counters_removed", card="bears")
+    if RULESETS[ruleset].counter_annihilation:
+        assert [(e["counter"], e["count"]) for e in removed] == [("+1/+1", 1), ("-1/-1", 1)]
+        assert bears["counters"] == {"+1/+1": 1}
+    else:
+        assert removed == []
+        assert bears["counters"] == {"+1/+1": 2, "-1/-1": 1}
+    assert (bears["power"], bears["toughness"]) == (3, 3)
 
 
 # --------------------------------------------------------------------------------------------
