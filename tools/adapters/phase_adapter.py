@@ -936,6 +936,7 @@ class PhaseRun:
         bridge = getattr(self, "bridge", [])
         if bridge and kind == "declare_attackers" and not inp.get("attackers") \
                 and self.seat.get(inp.get("player")) == bridge[0] and len(bridge) == 2:
+            self.bridge_declared = True
             return  # the empty declaration phase made by itself; its step's passes come next
         if bridge and kind == "pass" and self.seat.get(inp.get("player")) == bridge[0]:
             seat = bridge.pop(0)  # a pass of the declare attackers step phase skipped (BRIDGE_508_8)
@@ -949,6 +950,7 @@ class PhaseRun:
         if BRIDGE_508_8 and self.skipped_declare_attackers_priority():
             active = self.game.state()["state"]["active_player"]
             self.bridge = [active, 1 - active]
+            self.bridge_declared = kind == "declare_attackers"  # else the declaration input is still to come
 
     def skipped_declare_attackers_priority(self) -> bool:
         """Did phase just go from an empty declaration of attackers to the end of combat
@@ -2092,7 +2094,8 @@ class PhaseRun:
                          "draw": not winners}
         priority = self.player(wf["data"]["player"]) if wf.get("type") == "Priority" else None
         if getattr(self, "bridge", []):  # inside the declare attackers step phase skipped
-            step, priority = "declare_attackers", self.player(self.bridge[0])
+            step = "declare_attackers"
+            priority = self.player(self.bridge[0]) if getattr(self, "bridge_declared", True) else None
         return {"turn": st.get("turn_number"), "active_player": self.player(st["active_player"]),
                 "phase": STEP_PHASE.get(step, step), "step": step,
                 "priority": priority,
