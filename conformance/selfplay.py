@@ -584,7 +584,8 @@ def _state_key(game: Any) -> str:
 
 def conservation_problem(game: Any, tokens: bool = True) -> str | None:
     """What is wrong with where the game's cards are, or None: every card of the setup in
-    exactly one zone, registered under its current reference; copies only on the stack,
+    exactly one zone (a phased-out permanent is on the battlefield, engine/phasing.py),
+    registered under its current reference; copies only on the stack,
     except two copies of a card that exist in exile for a while: a prepared permanent's copy
     of its prepare spell, while that permanent is on the battlefield and prepared (rulings
     strixhaven.prepare.09, .11), and a paradigm copy, created in exile as the delayed ability
@@ -607,6 +608,9 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
         objects.append((o, "the battlefield"))
         if o.zone != "battlefield":
             return f"{o.ref} is on the battlefield but says it is in {o.zone}"
+    from mtg_judge.engine import phasing  # a phased-out permanent is still on the battlefield (CR 702.26d)
+    for o in phasing.phased_out_objects(game):
+        objects.append((o, "the battlefield (phased out)"))
     for it in game.stack:
         if it.obj is not None:
             objects.append((it.obj, "the stack"))
@@ -620,7 +624,7 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
                     return problem
             continue
         if o.is_token:
-            if tokens and zone != "the battlefield":
+            if tokens and not zone.startswith("the battlefield"):
                 return f"the token {o.ref} is in {zone} (CR 704.5d: it should have ceased to exist)"
             continue
         where.setdefault(o.card, []).append(zone)

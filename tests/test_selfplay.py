@@ -535,3 +535,14 @@ def test_schemas_of_a_game_are_checked_on_request():
     settings = sp.Settings(turn_cap=3, deck_size=24, hostile_rate=0.0, check_schemas=True)
     result = sp.play_game(1, 9, (decks[0], decks[5]), "classic-1999", settings, shrink=False)
     assert result.failure is None and result.stats.checks["schema"] > 100
+
+
+def test_conservation_counts_a_phased_out_permanent_on_the_battlefield():
+    """A phased-out permanent (engine/phasing.py) is in no list of the battlefield, but it is
+    still there (CR 702.26d): no card is lost."""
+    setup = main_phase(battlefield=[("mawcor", "Fledgling Mawcor"), ("i1", "Island"), ("i2", "Island")])
+    setup["players"][0]["battlefield"].append({"alias": "van", "card": "Vanishing", "attached_to": "mawcor"})
+    game, _ = position(setup, [{"action": "activate", "player": "alice", "source": "van", "ability": 0,
+                                "pay_with": ["i1", "i2"]}, {"action": "resolve"}])
+    assert "mawcor" not in [o.card for o in game.battlefield]
+    assert sp.conservation_problem(game) is None
