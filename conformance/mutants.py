@@ -346,6 +346,28 @@ def _counters_every_era() -> list:
                                             "if perm.counters"))]
 
 
+@mutation("lose-all-abilities-ignores-timestamps", "613.7")
+def _lose_all_ignores_timestamps() -> list:
+    """In layer 6 a "loses all abilities" effect is applied before every grant, whatever the
+    timestamps: a keyword granted before Dress Down is kept.
+
+    ``characteristics._layer_6`` sorts lose-all effects first."""
+    from mtg_judge.engine import characteristics
+    return [rewrite(characteristics, "_layer_6", Edit("return sorted(out, key=lambda e: e[0])",
+                                                      "return sorted(out, key=lambda e: e[1] is not None)"))]
+
+
+@mutation("clone-copies-only-printed-creatures", "707.2")
+def _clone_printed_creatures() -> list:
+    """"Enter as a copy of any creature" offers only permanents printed as creatures: not an
+    animated land; a creature that isn't one until end of turn is still offered.
+
+    ``transform.enter_as_copy`` reads the printed card types."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "enter_as_copy", Edit("o is not obj and _is_creature(o)",
+                                                     'o is not obj and "Creature" in o.chars.types'))]
+
+
 @mutation("lord-keeps-abilities-it-lost", "613.8a")
 def _lord_keeps_lost_abilities() -> list:
     """A permanent that "loses all abilities" still generates the effects of its static

@@ -1,10 +1,14 @@
 """Characteristics of objects after continuous effects (CR 613, the layer system), and
 matching objects against filters and target specs (CR 115, 702.16 protection).
 
-Implemented layers: 6 (ability-adding effects: statics and resolved effects, in timestamp
-order), 7b (power/toughness set by resolved effects), 7c (power/toughness modifications), 7d
-(counters). Types, colors and control are
-taken as printed/current (no type- or color-changing effects exist in the card pool yet).
+Implemented layers: 4 (creature types: :func:`creature_types_state`; card types gained or
+lost: engine/type_gain.py, engine/type_loss.py), 5 (colors set by resolved effects), 6
+(ability adding and removing: statics and resolved effects in timestamp order, CR 613.7; a
+permanent that has lost all abilities generates no static effect, CR 613.8a), 7b
+(power/toughness set by resolved effects), 7c (power/toughness modifications, then counters:
+sums, so the older rules' separate counters sublayer gives the same values). Layer 1 copy
+effects are the object's ``definition`` (engine/transform.py). Control is current.
+tests/test_layers_table.py checks the interactions against an oracle written from CR 613.
 """
 
 from __future__ import annotations
@@ -116,17 +120,33 @@ def keywords(game: "Game", obj: GameObject, statics: list | None = None) -> list
         statics = []
     elif statics is None:
         statics = static_effects(game)
-    if statics and loses_all_abilities(game, obj, statics):
-        kws = []  # CR 613.1f: printed keywords are lost; later grants still apply
-    for src, eff in statics:
-        if eff.get("type") == "grant_keywords" and obj in affected_by_static(game, src, eff):
-            kws.extend(_norm(k) for k in eff.get("keywords", ()))
-    for ce in game.effects:
-        if ce.kind == "grant_keywords" and obj.ref in ce.affected:
-            kws.extend(_norm(k) for k in ce.keywords)
+    for _, keywords_granted in _layer_6(game, obj, statics, "grant_keywords"):
+        if keywords_granted is None:
+            kws = []  # CR 613.1f: every keyword it has so far is lost; later grants still apply
+        else:
+            kws.extend(_norm(k) for k in keywords_granted)
     if obj.haste_from_suspend is not None and obj.haste_from_suspend == obj.controller:
         kws.append({"keyword": "haste"})  # CR 702.62a: haste while you control it
     return kws
+
+
+def _layer_6(game: "Game", obj: GameObject, statics: list, grant: str) -> list[tuple[int, Any]]:
+    """The layer-6 effects on ``obj`` in timestamp order (CR 613.7; a static ability's
+    timestamp is its permanent's, an Aura's or Equipment's the time it became attached,
+    613.7a, 613.7e): ``(timestamp, granted)``, ``granted`` None for a ``lose_all_abilities``
+    effect (CR 613.1f: it removes what the object has at that point, not what later
+    effects grant), else the keywords (``grant == "grant_keywords"``, also from resolved
+    effects) or the abilities (``"grant_abilities"``) granted."""
+    out: list[tuple[int, Any]] = []
+    for src, eff in statics:
+        kind = eff.get("type")
+        if kind in ("lose_all_abilities", grant) and obj in affected_by_static(game, src, eff):
+            out.append((src.timestamp, None if kind == "lose_all_abilities" else
+                        eff.get("keywords" if grant == "grant_keywords" else "abilities", ())))
+    if grant == "grant_keywords":
+        out += [(ce.timestamp, ce.keywords) for ce in game.effects
+                if ce.kind == "grant_keywords" and obj.ref in ce.affected]
+    return sorted(out, key=lambda e: e[0])
 
 
 def _norm(k: Any) -> dict:
@@ -263,11 +283,8 @@ def abilities(game: "Game", obj: GameObject, statics: list | None = None) -> lis
     out = list(obj.chars.abilities)
     if obj.zone == "battlefield":
         statics = static_effects(game) if statics is None else statics
-        if out and statics and loses_all_abilities(game, obj, statics):
-            out = []  # CR 613.1f
-        for src, eff in statics:
-            if eff.get("type") == "grant_abilities" and obj in affected_by_static(game, src, eff):
-                out.extend(eff.get("abilities", ()))
+        for _, granted in _layer_6(game, obj, statics, "grant_abilities"):
+            out = [] if granted is None else out + list(granted)  # CR 613.1f, 613.7
     return out
 
 

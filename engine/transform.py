@@ -211,6 +211,15 @@ def exile_and_return(ctx: Any, eff: dict) -> None:
                 g.move(card, "battlefield", controller=controller, cause=eff["type"])
 
 
+def _is_creature(obj: "GameObject") -> bool:
+    """A creature now, after type-changing effects (layer 4: engine/type_gain.py's and
+    engine/type_loss.py's marks, as ``characteristics.is_type`` reads them): "any creature
+    on the battlefield" includes a land animated into a creature and excludes a creature
+    that "isn't a creature until end of turn" (CR 707.2 copies the copiable values only)."""
+    return (("Creature" in obj.chars.types or "Creature" in getattr(obj, "gained_card_types", ()))
+            and "Creature" not in getattr(obj, "lost_card_types", ()))
+
+
 def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     """The card field ``"as_enters": {"choose": "copy"}`` ("you may have this creature enter as
     a copy of any creature on the battlefield", CR 707.2, 614.1c): as the permanent enters, its
@@ -224,7 +233,7 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
     if not spec or spec.get("choose") != "copy" or obj.card_definition is not None:
         return
-    options = [o for o in game.battlefield if o is not obj and "Creature" in o.chars.types]
+    options = [o for o in game.battlefield if o is not obj and _is_creature(o)]
     if not options:
         return
 

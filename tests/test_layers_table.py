@@ -251,3 +251,256 @@ def check(case: Case) -> str | None:
 def test_characteristics(group: str):
     wrong = [(c.id, why) for c in GROUPS[group] if (why := check(c)) is not None]
     assert wrong == [], f"{len(wrong)} of {len(GROUPS[group])} cases differ, e.g. {wrong[:5]}"
+
+
+# ------------------------------------------------------------------------------ layer 6 timestamps
+#: when a keyword grant began, relative to Dress Down's timestamp (CR 613.7: an Aura or an
+#: Equipment gets a new timestamp as it becomes attached, 613.7e)
+WHEN = ("none", "before", "after")
+
+
+@dataclass(frozen=True)
+class KwCase:
+    aura: str  # Aspect of Mongoose (enchanted creature has shroud)
+    equipment: str  # Gorgon's Head (equipped creature has deathtouch)
+    spell: str  # a resolved "gains flying until end of turn"
+    king: bool
+    dress_down: bool
+    ruleset: str
+
+    @property
+    def id(self) -> str:
+        return (f"aura_{self.aura}-equip_{self.equipment}-flying_{self.spell}-{'king' if self.king else 'noking'}"
+                f"-{'dd' if self.dress_down else 'nodd'}-{self.ruleset}")
+
+
+def _kw_cases() -> list[KwCase]:
+    out = []
+    for aura, equip, spell, king, dd in itertools.product(WHEN, WHEN, WHEN, (False, True), (False, True)):
+        if not dd and "after" in (aura, equip, spell):
+            continue  # without Dress Down, "after" is "before"
+        for rs in (("modern",) if king and dd else RULESETS):
+            out.append(KwCase(aura, equip, spell, king, dd, rs))
+    return out
+
+
+def kw_oracle(case: KwCase) -> list[str]:
+    """CR 613.1f, 613.7: in layer 6 the effects apply in timestamp order; Dress Down removes
+    every ability the creature has at that point (its printed haste, grants that began
+    earlier); grants that began later still apply. The lord's grant: none under Dress Down
+    (CR 613.8a)."""
+    out = set() if case.dress_down else {"haste"}
+    for when, kw in ((case.aura, "shroud"), (case.equipment, "deathtouch"), (case.spell, "flying")):
+        if when == "after" or (when == "before" and not case.dress_down):
+            out.add(kw)
+    if case.king and not case.dress_down:
+        out.add("landwalk:Mountain")
+    return sorted(out)
+
+
+def kw_build(case: KwCase):
+    bf = [{"alias": "S", "card": "Table Hasty Goblin"}]
+    if case.king:
+        bf.append({"alias": "K", "card": "Goblin King"})
+    if case.aura != "none":
+        bf.append({"alias": "U", "card": "Aspect of Mongoose", "attached_to": "S"})
+    if case.equipment != "none":
+        bf.append({"alias": "E", "card": "Gorgon's Head", "attached_to": "S"})
+    if case.dress_down:
+        bf.append({"alias": "DD", "card": "Dress Down"})
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+        {"id": "alice", "battlefield": bf}, {"id": "bob"}]}}
+    game = build_game(scenario, case.ruleset, _cards(), _Source())
+    s = game.find("S")
+    for phase in ("before", "dd", "after"):  # timestamps in this order
+        if phase == "dd" and case.dress_down:
+            game.find("DD").timestamp = game.new_timestamp()
+        if case.aura == phase:
+            game.find("U").timestamp = game.new_timestamp()
+        if case.equipment == phase:
+            game.find("E").timestamp = game.new_timestamp()
+        if case.spell == phase:
+            game.effects.append(ContinuousEffect("grant_keywords", [s.ref], game.new_timestamp(),
+                                                 keywords=({"keyword": "flying"},)))
+    return game
+
+
+KW_CASES = _kw_cases()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_keyword_timestamps(ruleset: str):
+    wrong = []
+    for case in (c for c in KW_CASES if c.ruleset == ruleset):
+        game = kw_build(case)
+        got = ch.keyword_names(game, game.find("S"))
+        if got != kw_oracle(case):
+            wrong.append((case.id, got, kw_oracle(case)))
+    assert wrong == [], f"{len(wrong)} cases differ, e.g. {wrong[:5]}"
+
+
+# ------------------------------------------------------------------------------ state-based actions and cleanup
+@dataclass(frozen=True)
+class SbaCase:
+    damage: int
+    pump: bool  # Giant Growth, until end of turn
+    aura: str
+    counter: str
+    regenerate: bool  # a regeneration shield (CR 701.19)
+    ruleset: str
+
+    @property
+    def id(self) -> str:
+        return (f"dmg{self.damage}-{'gg' if self.pump else 'nogg'}-{self.aura.replace(' ', '')}"
+                f"-ctr_{self.counter}-{'regen' if self.regenerate else 'noregen'}-{self.ruleset}")
+
+
+SBA_CASES = [SbaCase(d, gg, aura, ctr, rg, rs) for d, gg, aura, ctr, rg, rs in itertools.product(
+    range(6), (False, True), AURAS, ("none", "+1/+1", "-1/-1"), (False, True), RULESETS)]
+
+
+def sba_oracle(case: SbaCase) -> dict:
+    """A 2/2 Goblin with damage marked: CR 704.5f (toughness 0 or less: put into the graveyard,
+    regeneration can't help) before 704.5g (lethal damage: destroyed, a regeneration shield
+    replaces it: tapped, damage removed, CR 701.19c); what survives goes through the cleanup
+    step, where damage wears off as "until end of turn" effects end (CR 514.2): it survives
+    with its Aura's and counters' values."""
+    dp, dt = AURA_PT[case.aura]
+    n = {"none": 0, "+1/+1": 1, "-1/-1": -1}[case.counter]
+    t = 2 + dt + n + (3 if case.pump else 0)
+    if t <= 0:
+        return {"now": "704.5f", "after_cleanup": None}
+    # after the cleanup step: Giant Growth is gone; toughness 0 then is a 704.5f death in it
+    after = (2 + dp + n, 2 + dt + n) if 2 + dt + n > 0 else "704.5f"
+    if case.damage >= t:
+        if case.regenerate:
+            return {"now": "regenerated", "after_cleanup": after}
+        return {"now": "704.5g", "after_cleanup": None}
+    return {"now": None, "after_cleanup": after}
+
+
+def sba_build(case: SbaCase):
+    subject = {"alias": "S", "card": "Table Goblin", "damage": case.damage}
+    if case.counter != "none":
+        subject["counters"] = {case.counter: 1}
+    bf = [subject]
+    if case.aura != "none":
+        bf.append({"alias": "U", "card": case.aura, "attached_to": "S"})
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "end", "players": [
+        {"id": "alice", "battlefield": bf}, {"id": "bob"}]}}
+    game = build_game(scenario, case.ruleset, _cards(), _Source())
+    s = game.find("S")
+    if case.pump:
+        game.effects.append(ContinuousEffect("modify_pt", [s.ref], game.new_timestamp(), power=3, toughness=3))
+    if case.regenerate:
+        s.regen_shields = 1
+    return game
+
+
+def sba_check(case: SbaCase) -> str | None:
+    want = sba_oracle(case)
+    game = sba_build(case)
+    game.check_state()
+    s = game.find("S")
+    rules = [e["rule"] for e in game.events if e["type"] == "state_based_action" and e.get("card") == "S"]
+    regenerated = any(e["type"] == "regenerated" and e.get("card") == "S" for e in game.events)
+    if want["now"] in ("704.5f", "704.5g"):
+        if s.zone != "graveyard" or rules != [want["now"]] or regenerated:
+            return f"now: engine {s.zone} {rules} regenerated={regenerated}, oracle {want['now']}"
+        destroyed = any(e["type"] == "destroyed" and e.get("card") == "S" for e in game.events)
+        if destroyed != (want["now"] == "704.5g"):
+            return f"destroyed={destroyed} for {want['now']}"
+        return None
+    if s.zone != "battlefield" or regenerated != (want["now"] == "regenerated"):
+        return f"now: engine {s.zone} regenerated={regenerated}, oracle {want['now']}"
+    try:
+        game.cleanup_step()
+    except ScriptExhausted:  # priority after a state-based action in the cleanup step (CR 514.3a)
+        pass
+    s = game.find("S")
+    if want["after_cleanup"] == "704.5f":
+        rules = [e["rule"] for e in game.events if e["type"] == "state_based_action" and e.get("card") == "S"]
+        if s.zone != "graveyard" or rules[-1:] != ["704.5f"]:
+            return f"after cleanup: engine {s.zone} {rules}, oracle 704.5f"
+        return None
+    if s.zone != "battlefield":
+        return f"after cleanup: engine {s.zone}, oracle survives"
+    got = ch.power_toughness(game, s)
+    if got != want["after_cleanup"] or s.damage:
+        return f"after cleanup: engine {got} damage {s.damage}, oracle {want['after_cleanup']}"
+    return None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_state_based_actions_and_cleanup(ruleset: str):
+    wrong = [(c.id, why) for c in SBA_CASES if c.ruleset == ruleset and (why := sba_check(c)) is not None]
+    assert wrong == [], f"{len(wrong)} cases differ, e.g. {wrong[:5]}"
+
+
+# ------------------------------------------------------------------------------ layer 1: what a Clone may copy
+#: the creature offered to the Clone: a Goblin with Giant Growth, an Aura and a +1/+1 counter;
+#: a Mountain animated into a 2/2 creature; a Goblin that "isn't a creature" until end of turn;
+#: a face-down creature
+CLONE_SOURCES = ("pumped_goblin", "animated_land", "uncreatured_goblin", "facedown")
+
+
+def clone_oracle(source: str) -> dict | None:
+    """CR 707.2: the Clone may copy any creature on the battlefield (a creature now, after
+    type-changing effects); it takes the copiable values only (the printed card, or a
+    face-down 2/2 with no name and no abilities, CR 708.2), no effect, Aura or counter: a
+    copy of an animated Mountain is a land named Mountain, not a creature (the layer-4 and
+    7b effects aren't copied). None: not offered."""
+    if source == "uncreatured_goblin":
+        return None
+    if source == "animated_land":
+        return {"name": "Mountain", "creature": False, "land": True, "pt": None}
+    if source == "facedown":
+        return {"name": None, "creature": True, "land": False, "pt": (2, 2)}
+    return {"name": "Table Goblin", "creature": True, "land": False, "pt": (2, 2)}
+
+
+class _CloneSource:
+    def __init__(self):
+        self.offered = None
+
+    def next(self, game, decision: dict) -> dict:
+        if decision["kind"] == "choose" and decision.get("reason") == "copy":
+            self.offered = list(decision.get("options", ()))
+            choice = "G" if "G" in self.offered else "no"
+            return {"action": "choose", "player": decision["player"], "choice": choice}
+        raise ScriptExhausted()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("source", CLONE_SOURCES)
+def test_clone_copies_copiable_values(source: str, ruleset: str):
+    want = clone_oracle(source)
+    g = {"alias": "G", "card": "Mountain" if source == "animated_land" else "Table Goblin"}
+    bf = [g, {"alias": "X", "card": "Table Goblin"}]  # X: another creature, so a choice is always asked
+    if source == "pumped_goblin":
+        g["counters"] = {"+1/+1": 1}
+        bf.append({"alias": "U", "card": "Holy Strength", "attached_to": "G"})
+    if source == "facedown":
+        g["face_down"] = True
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+        {"id": "alice", "battlefield": bf, "hand": [{"alias": "S", "card": "Clone"}]}, {"id": "bob"}]}}
+    src = _CloneSource()
+    game = build_game(scenario, ruleset, _cards(), src)
+    obj = game.find("G")
+    if source == "pumped_goblin":
+        game.effects.append(ContinuousEffect("modify_pt", [obj.ref], game.new_timestamp(), power=3, toughness=3))
+    elif source == "animated_land":
+        obj.gained_card_types = ("Creature",)
+        game.effects.append(ContinuousEffect("set_pt", [obj.ref], game.new_timestamp(), power=2, toughness=2))
+    elif source == "uncreatured_goblin":
+        obj.lost_card_types = ("Creature",)
+    game.move(game.find("S"), "battlefield", controller="alice")
+    s = game.find("S")
+    assert ("G" in (src.offered or [])) == (want is not None)
+    if want is None:
+        return
+    assert s.name == want["name"]
+    assert ch.is_type(s, "Creature") == want["creature"]
+    assert ch.is_type(s, "Land") == want["land"]
+    if want["pt"] is not None:
+        assert ch.power_toughness(game, s) == want["pt"]
