@@ -493,7 +493,8 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
     specs = list(original.ability.get("targets", ()))
     if new_targets and specs:
         item.targets = g.decide("choose_targets", ctx.controller, "choose_targets",
-                                lambda inp: g.choose_targets(item, specs, inp.get("targets")),
+                                lambda inp: g.choose_targets(item, specs, inp.get("targets"),
+                                                             unchanged=original.targets),  # CR 707.10c
                                 ability=ref, reason="copy_targets")
     g.stack.append(item)
     g.log("spell_copied", object=ref, card=ref, original=original.ref, original_card=original.card,

@@ -943,7 +943,8 @@ def pending_target_item(game: Any, decision: dict) -> tuple[StackItem, list] | N
         if original is None:
             return None
         item = StackItem(ref=ref, kind="spell", controller=player, ability=original.ability, obj=copy_obj,
-                         x=original.x, modes=list(original.modes), kicked=original.kicked, cast=False)
+                         x=original.x, modes=list(original.modes), kicked=original.kicked, cast=False,
+                         targets=list(original.targets))  # as copied: they may stay (CR 707.10c)
         return item, list(original.ability.get("targets", ()))
     ev = next((e for e in reversed(game.events) if e["type"] == "ability_triggered" and e["object"] == ref), None)
     if ev is None:
@@ -973,8 +974,12 @@ def _choose_targets(game: Any, decision: dict) -> list[Candidate]:
     if found is None:
         return []
     item, specs = found
+    choices = target_choices(game, item, specs)
+    if decision.get("reason") == "copy_targets":  # the copied targets, even if illegal now (CR 707.10c)
+        same = [t for t in item.targets if t is not None]
+        choices = [same] + [t for t in choices if t != same]
     return [Candidate({"action": "choose_targets", "player": decision["player"], "targets": t}, "targets", "choice")
-            for t in target_choices(game, item, specs)]
+            for t in choices]
 
 
 def _validate_targets(game: Any, decision: dict, inp: dict) -> None:
@@ -985,7 +990,8 @@ def _validate_targets(game: Any, decision: dict, inp: dict) -> None:
     targets = inp.get("targets")
     if targets is not None and not isinstance(targets, list):
         raise IllegalAction("missing_targets", "targets is a list")
-    game.choose_targets(item, specs, targets)
+    game.choose_targets(item, specs, targets,
+                        unchanged=item.targets if decision.get("reason") == "copy_targets" else None)
 
 
 def _discard(game: Any, decision: dict) -> list[Candidate]:

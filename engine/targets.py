@@ -33,13 +33,24 @@ def card_target_candidates(game: Any) -> list:
     return [o for pid in game.order for zone in ("graveyard", "exile") for o in game.players[pid].zone(zone)]
 
 
+def _same_target(game: Any, ref: Any, original: str) -> bool:
+    """Does ``ref`` (an input's name) name the target ``original`` (a copied target's
+    reference or player id)?"""
+    if ref == original:
+        return True
+    target = game.resolve_target_ref(ref)
+    return target is not None and not isinstance(target, str) and target is game.resolve_target_ref(original)
+
+
 class Targeting:
     """Choosing and re-checking targets (a mixin of :class:`~.game.Game`)."""
 
-    def choose_targets(self, item: StackItem, specs: Any, chosen: Any) -> list:
+    def choose_targets(self, item: StackItem, specs: Any, chosen: Any, unchanged: list | None = None) -> list:
         """CR 601.2c / 602.2b / 603.3d: check the chosen targets against the target specs.
-        Returns the list of target refs (player ids for players).
-        Raises IllegalAction ``missing_targets`` or ``invalid_target``."""
+        ``unchanged``: a copy's targets as copied (one per spec), any of which its
+        controller may leave unchanged even if it would be illegal now; only a changed
+        target must be legal (CR 707.10c). Returns the list of target refs (player ids for
+        players). Raises IllegalAction ``missing_targets`` or ``invalid_target``."""
         specs = [with_x(spec, item.x) for spec in (specs or ())]
         active = [i for i, spec in enumerate(specs) if target_spec_active(spec, item.kicked)]
         chosen = list(chosen or [])
@@ -48,6 +59,10 @@ class Targeting:
         out: list = [None] * len(specs)
         for i, ref in zip(active, chosen):
             spec = specs[i]
+            if unchanged is not None and i < len(unchanged) and unchanged[i] is not None \
+                    and _same_target(self, ref, unchanged[i]):
+                out[i] = unchanged[i]  # left unchanged, legal or not (CR 707.10c)
+                continue
             target = self.resolve_target_ref(ref)
             if target is None:
                 raise IllegalAction("invalid_target", f"no such object or player {ref!r}")
