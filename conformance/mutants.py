@@ -368,6 +368,16 @@ def _clone_printed_creatures() -> list:
                                                      'o is not obj and "Creature" in o.chars.types'))]
 
 
+@mutation("type-loss-beats-later-type-gain", "613.7")
+def _type_loss_beats_gain() -> list:
+    """"Isn't a creature until end of turn" wins over a later "becomes a creature" (layer 4
+    not in timestamp order).
+
+    ``type_gain._gain`` leaves earlier losses of the type in place."""
+    from mtg_judge.engine import type_gain
+    return [rewrite(type_gain, "_gain", Edit("if lost != getattr(obj, type_loss.ATTR, ()):", "if False:"))]
+
+
 @mutation("lord-keeps-abilities-it-lost", "613.8a")
 def _lord_keeps_lost_abilities() -> list:
     """A permanent that "loses all abilities" still generates the effects of its static

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import type_loss
 from .characteristics import power_toughness
 from .objects import ContinuousEffect
 
@@ -40,7 +41,7 @@ def gain_card_types(ctx: "Context", eff: dict) -> None:
     for obj in ctx.objects(eff["what"]):
         if obj.zone != "battlefield":
             continue
-        setattr(obj, ATTR, tuple(sorted(set(getattr(obj, ATTR, ())) | set(eff.get("types", ())))))
+        _gain(obj, eff.get("types", ()))
         refs.append(obj.ref)
     if refs:
         ctx.game.log("types_changed", objects=refs, change="gained_card_types")
@@ -69,7 +70,7 @@ def become_creature(ctx: "Context", eff: dict) -> None:
     if not objs:
         return
     for obj in objs:
-        setattr(obj, ATTR, tuple(sorted(set(getattr(obj, ATTR, ())) | {"Creature"})))
+        _gain(obj, ("Creature",))
     refs = [o.ref for o in objs]
     g.log("types_changed", objects=refs, change="gained_card_types")
     g.effects.append(ContinuousEffect("set_pt", refs, g.new_timestamp(), power=ctx.amount(eff["power"]),
@@ -78,6 +79,16 @@ def become_creature(ctx: "Context", eff: dict) -> None:
     for obj in objs:
         p, t = power_toughness(g, obj)
         g.log("pt_changed", object=obj.ref, card=obj.card, power=p, toughness=t)
+
+
+def _gain(obj: "GameObject", types: "tuple | list") -> None:
+    """The object has ``types`` too from now on. Layer-4 effects apply in timestamp order
+    (CR 613.7) and these all end at the same cleanup step, so the latest one decides: a type
+    gained now overrides an earlier "isn't a <type>" (engine/type_loss.py) and vice versa."""
+    setattr(obj, ATTR, tuple(sorted(set(getattr(obj, ATTR, ())) | set(types))))
+    lost = tuple(t for t in getattr(obj, type_loss.ATTR, ()) if t not in types)
+    if lost != getattr(obj, type_loss.ATTR, ()):
+        setattr(obj, type_loss.ATTR, lost)
 
 
 def gained(obj: "GameObject") -> tuple:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .objects import GameObject
 
 ATTR = "lost_card_types"
+GAINED_ATTR = "gained_card_types"  # engine/type_gain.py's ATTR
 
 
 def lose_card_types(ctx: "Context", eff: dict) -> None:
@@ -29,7 +30,13 @@ def lose_card_types(ctx: "Context", eff: dict) -> None:
     for obj in ctx.objects(eff["what"]):
         if obj.zone != "battlefield":
             continue
-        setattr(obj, ATTR, tuple(sorted(set(getattr(obj, ATTR, ())) | set(eff.get("types", ("Creature",))))))
+        types = set(eff.get("types", ("Creature",)))
+        setattr(obj, ATTR, tuple(sorted(set(getattr(obj, ATTR, ())) | types)))
+        # CR 613.7: the latest layer-4 effect decides; an earlier gain of the type (engine/
+        # type_gain.py's mark, named here to keep this module free of imports) is overridden
+        gained = tuple(t for t in getattr(obj, GAINED_ATTR, ()) if t not in types)
+        if gained != getattr(obj, GAINED_ATTR, ()):
+            setattr(obj, GAINED_ATTR, gained)
         refs.append(obj.ref)
     if refs:
         ctx.game.log("types_changed", objects=refs, change="lost_card_types")

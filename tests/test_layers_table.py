@@ -41,7 +41,9 @@ import pytest
 from mtg_judge.engine import characteristics as ch
 from mtg_judge.engine.cards import CardDefinition
 from mtg_judge.engine.errors import ScriptExhausted
-from mtg_judge.engine.objects import ContinuousEffect
+from mtg_judge.engine import effects as effects_mod
+from mtg_judge.engine import state as state_mod
+from mtg_judge.engine.objects import ContinuousEffect, StackItem
 from mtg_judge.engine.scenario import _card_db, build_game
 
 RULESETS = ("modern", "timespiral-2006", "classic-1999")
@@ -504,3 +506,154 @@ def test_clone_copies_copiable_values(source: str, ruleset: str):
     assert ch.is_type(s, "Land") == want["land"]
     if want["pt"] is not None:
         assert ch.power_toughness(game, s) == want["pt"]
+
+
+# ------------------------------------------------------------------------------ layer 4 in timestamp order, Slivers
+#: creature-type effects on one creature, in timestamp order: gains all creature types, loses
+#: them, becomes a Sliver / a Goblin (the type chosen, replacing its creature types)
+TYPE_EFFECTS = ("all", "none", "set:Sliver", "set:Goblin")
+BASE_TYPES = {"L": {"Sliver"}, "F": {"Sliver"}, "X": {"Goblin"}, "C": "all"}
+BASE_PT = {"L": (1, 1), "F": (3, 3), "X": (2, 2), "C": (1, 1)}
+
+
+@dataclass(frozen=True)
+class TypeCase:
+    target: str  # L: Sinew Sliver (all Slivers get +1/+1), X: a Goblin, C: Amoeboid Changeling
+    sequence: tuple
+    dress_down: bool
+
+    @property
+    def id(self) -> str:
+        return f"{self.target}-{'+'.join(self.sequence) or 'printed'}-{'dd' if self.dress_down else 'nodd'}"
+
+
+TYPE_CASES = [TypeCase(t, seq, dd) for t in ("L", "X", "C") for n in range(3)
+              for seq in itertools.product(TYPE_EFFECTS, repeat=n) for dd in (False, True)]
+
+
+def type_oracle(case: TypeCase) -> dict:
+    """CR 613.1d, 613.7: the layer-4 effects on the target apply in timestamp order, after
+    its characteristic-defining changeling (CR 702.73a, 604.3: it applies even under a later
+    "loses all abilities", which acts in layer 6); then Sinew Sliver pumps every Sliver,
+    itself included while it is one (timespiral.slivers.01, .05: a Sliver made a non-Sliver
+    doesn't pump itself but still pumps the others), and Fury Sliver gives every Sliver
+    double strike; under Dress Down neither lord has its ability (CR 613.8a)."""
+    types = {k: v for k, v in BASE_TYPES.items()}
+    for eff in case.sequence:
+        types[case.target] = "all" if eff == "all" else set() if eff == "none" else {eff[4:]}
+    out = {}
+    for name in ("L", "F", "X", "C"):
+        sliver = types[name] == "all" or "Sliver" in types[name]
+        goblin = types[name] == "all" or "Goblin" in types[name]
+        p, t = BASE_PT[name]
+        kws = set()
+        if name == "C" and not case.dress_down:
+            kws.add("changeling")
+        if sliver and not case.dress_down:
+            p, t = p + 1, t + 1
+            kws.add("double_strike")
+        out[name] = {"pt": (p, t), "sliver": sliver, "goblin": goblin, "keywords": sorted(kws)}
+    return out
+
+
+def type_check(case: TypeCase) -> str | None:
+    bf = [{"alias": "L", "card": "Sinew Sliver"}, {"alias": "F", "card": "Fury Sliver"},
+          {"alias": "X", "card": "Table Goblin"}, {"alias": "C", "card": "Amoeboid Changeling"}]
+    if case.dress_down:
+        bf.append({"alias": "DD", "card": "Dress Down"})
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+        {"id": "alice", "battlefield": bf}, {"id": "bob"}]}}
+    game = build_game(scenario, "modern", _cards(), _Source())
+    ref = game.find(case.target).ref
+    kinds = {"all": "all_creature_types", "none": "no_creature_types"}
+    for eff in case.sequence:
+        if eff in kinds:
+            game.effects.append(ContinuousEffect(kinds[eff], [ref], game.new_timestamp()))
+        else:
+            game.effects.append(ContinuousEffect("set_creature_type", [ref], game.new_timestamp(), keywords=(eff[4:],)))
+    want = type_oracle(case)
+    for name, w in want.items():
+        obj = game.find(name)
+        got = {"pt": ch.power_toughness(game, obj), "sliver": ch.has_subtype(game, obj, "Sliver"),
+               "goblin": ch.has_subtype(game, obj, "Goblin"), "keywords": ch.keyword_names(game, obj)}
+        if got != w:
+            return f"{name}: engine {got}, oracle {w}"
+    return None
+
+
+def test_creature_types_in_timestamp_order():
+    wrong = [(c.id, why) for c in TYPE_CASES if (why := type_check(c)) is not None]
+    assert wrong == [], f"{len(wrong)} of {len(TYPE_CASES)} cases differ, e.g. {wrong[:5]}"
+
+
+# ------------------------------------------------------------------------------ card types in timestamp order
+#: resolved layer-4 effects on one permanent, run through the engine's effect handlers: Natural
+#: Affinity's "becomes a 2/2 creature", "isn't a creature" (Test Uncreaturing Word), "becomes
+#: a land in addition" (Test Landforming Word)
+CARD_TYPE_EFFECTS = {
+    "animate": {"type": "become_creature", "what": {"target": 0}, "power": 2, "toughness": 2},
+    "uncreature": {"type": "lose_card_types", "what": {"target": 0}, "types": ["Creature"]},
+    "landform": {"type": "gain_card_types", "what": {"target": 0}, "types": ["Land"]},
+}
+
+
+@dataclass(frozen=True)
+class CardTypeCase:
+    subject: str  # a Goblin creature or a Mountain
+    sequence: tuple
+
+    @property
+    def id(self) -> str:
+        return f"{self.subject}-{'+'.join(self.sequence) or 'printed'}"
+
+
+CARD_TYPE_CASES = [CardTypeCase(subj, seq) for subj in ("Table Goblin", "Mountain") for n in range(4)
+                   for seq in itertools.product(CARD_TYPE_EFFECTS, repeat=n)]
+
+
+def card_type_oracle(case: CardTypeCase) -> dict:
+    """CR 613.1d, 613.7: type-changing effects apply in timestamp order, so for each card
+    type the latest effect that adds or removes it decides; with none, the printed types.
+    A permanent that is a creature has its printed power and toughness, or 2/2 once an
+    animation (layer 7b) applies to it."""
+    creature = case.subject == "Table Goblin"
+    land = case.subject == "Mountain"
+    for eff in case.sequence:
+        if eff == "animate":
+            creature = True
+        elif eff == "uncreature":
+            creature = False
+        else:
+            land = True
+    pt = (2, 2) if creature else None
+    return {"creature": creature, "land": land, "pt": pt}
+
+
+def card_type_check(case: CardTypeCase) -> str | None:
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+        {"id": "alice", "battlefield": [{"alias": "S", "card": case.subject}]}, {"id": "bob"}]}}
+    game = build_game(scenario, "modern", _cards(), _Source())
+    s = game.find("S")
+    for eff in case.sequence:
+        item = StackItem(ref=game.next_ref("ability"), kind="ability", controller="alice", ability={},
+                         targets=[s.ref])
+        effects_mod.run(effects_mod.Context(game, item, [True]), [dict(CARD_TYPE_EFFECTS[eff], duration="end_of_turn")])
+    want = card_type_oracle(case)
+    got = {"creature": ch.is_type(s, "Creature"), "land": ch.is_type(s, "Land"),
+           "pt": ch.power_toughness(game, s) if ch.is_type(s, "Creature") else None}
+    state_types = state_mod.snapshot(game)["battlefield"]["S"]["types"]
+    if got != want:
+        return f"engine {got}, oracle {want}"
+    if ("Creature" in state_types) != want["creature"] or ("Land" in state_types) != want["land"]:
+        return f"state types {state_types}, oracle {want}"
+    return None
+
+
+def test_card_types_in_timestamp_order():
+    wrong = [(c.id, why) for c in CARD_TYPE_CASES if (why := card_type_check(c)) is not None]
+    assert wrong == [], f"{len(wrong)} of {len(CARD_TYPE_CASES)} cases differ, e.g. {wrong[:5]}"
+
+
+def test_table_size():
+    assert (len(CASES), len(KW_CASES), len(SBA_CASES), len(CLONE_SOURCES) * 3, len(TYPE_CASES),
+            len(CARD_TYPE_CASES)) == (5346, 156, 648, 12, 126, 80)
