@@ -1,12 +1,17 @@
 """Continuous effects as a table (issue #14's lesson applied to the layer system): every
 combination of a creature's base (a vanilla Goblin, a face-down creature, a land animated
 into a 2/2, a Clone that copied a pumped Goblin), a lord (Goblin King), an anthem (Glorious
-Anthem, Crusade), an Aura (Holy Strength, Enfeeblement), Giant Growth (before or after the
-land was animated), +1/+1 / -1/-1 counters, a creature-type change and Dress Down ("creatures
-lose all abilities"), in each ruleset where the rules differ. Each case builds a tiny game in
-process, puts the effects on it the way resolved spells do (``ContinuousEffect`` with a
-timestamp), and checks the engine's characteristics and state-based actions against a small
-oracle written here from the rules text, never from the engine's output:
+Anthem, Crusade), an Aura or Equipment (Holy Strength, Enfeeblement, Monk's Fist), Giant
+Growth (before or after the land was animated), +1/+1 / -1/-1 counters, a creature-type change
+and Dress Down ("creatures lose all abilities"), in each ruleset where the rules differ; then
+smaller tables: keyword grants (Aura, Equipment, a resolved spell, a lord) before and after
+Dress Down; state-based actions and the cleanup step (damage × Giant Growth × Aura × counters
+× a regeneration shield); what a Clone may copy; card-type effects (animate, "isn't a
+creature", "becomes a land") and creature-type effects (Slivers, changeling) in timestamp
+order; a face-down creature turned face up. Each case builds a tiny game in process, puts the
+effects on it the way resolved spells do (``ContinuousEffect`` with a timestamp, or the
+engine's own effect handlers), and checks the engine's characteristics and state-based actions
+against a small oracle written here from the rules text, never from the engine's output:
 
 - CR 613.1 (and the 2006 rules' 418.5, the classic rulebook's "Effetto continuo"): layer 1
   copy effects (CR 707.2: a copy takes the copiable values only; effects, Auras and counters
@@ -51,13 +56,13 @@ RULESETS = ("modern", "timespiral-2006", "classic-1999")
 #: became a 2/2 creature (Natural Affinity), a Clone that entered as a copy of the Goblin
 BASES = ("goblin", "facedown", "land", "clone")
 ANTHEMS = ("none", "Glorious Anthem", "Crusade")
-AURAS = ("none", "Holy Strength", "Enfeeblement")
+AURAS = ("none", "Holy Strength", "Enfeeblement", "Monk's Fist")  # Monk's Fist: an Equipment, +1/+0
 #: Giant Growth on it: none, or cast before / after the land was animated (one "pump" for
 #: the other bases)
 PUMPS = {"land": ("none", "before", "after"), "other": ("none", "pump")}
 COUNTERS = ("none", "+1/+1", "-1/-1", "both")
 TYPE_CHANGES = ("none", "no_creature_types", "all_creature_types")
-AURA_PT = {"none": (0, 0), "Holy Strength": (1, 2), "Enfeeblement": (-2, -2)}
+AURA_PT = {"none": (0, 0), "Holy Strength": (1, 2), "Enfeeblement": (-2, -2), "Monk's Fist": (1, 0)}
 
 _CARDS: dict | None = None
 
@@ -104,7 +109,7 @@ class Case:
     @property
     def id(self) -> str:
         return "-".join([self.base, "king" if self.king else "noking", self.anthem.replace(" ", ""),
-                         self.aura.replace(" ", ""), f"pump_{self.pump}", f"ctr_{self.counters}",
+                         self.aura.replace(" ", "").replace("'", ""), f"pump_{self.pump}", f"ctr_{self.counters}",
                          self.type_change, "dd" if self.dress_down else "nodd", self.ruleset])
 
 
@@ -353,7 +358,7 @@ class SbaCase:
 
     @property
     def id(self) -> str:
-        return (f"dmg{self.damage}-{'gg' if self.pump else 'nogg'}-{self.aura.replace(' ', '')}"
+        return (f"dmg{self.damage}-{'gg' if self.pump else 'nogg'}-{self.aura.replace(' ', '').replace(chr(39), '')}"
                 f"-ctr_{self.counter}-{'regen' if self.regenerate else 'noregen'}-{self.ruleset}")
 
 
@@ -654,6 +659,28 @@ def test_card_types_in_timestamp_order():
     assert wrong == [], f"{len(wrong)} of {len(CARD_TYPE_CASES)} cases differ, e.g. {wrong[:5]}"
 
 
+# ------------------------------------------------------------------------------ turned face up
+@pytest.mark.parametrize("ruleset", ("modern", "timespiral-2006"))
+def test_turned_face_up_keeps_effects_counters_and_attachments(ruleset: str):
+    """timespiral.morph.12, CR 708.8: a face-down 2/2 with Giant Growth, a +1/+1 counter,
+    Holy Strength and Monk's Fist, turned face up, is the same permanent: its printed values
+    (Hystrodon 3/4) replace the face-down 2/2 in layer 1 and every layer-7c modification still
+    applies (+3/+3, +1/+1, +1/+2, +1/+0)."""
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+        {"id": "alice", "battlefield": [{"alias": "S", "card": "Hystrodon", "face_down": True, "counters": {"+1/+1": 1}},
+                                        {"alias": "U", "card": "Holy Strength", "attached_to": "S"},
+                                        {"alias": "E", "card": "Monk's Fist", "attached_to": "S"}]}, {"id": "bob"}]}}
+    game = build_game(scenario, ruleset, _cards(), _Source())
+    s = game.find("S")
+    game.effects.append(ContinuousEffect("modify_pt", [s.ref], game.new_timestamp(), power=3, toughness=3))
+    mods = (3 + 1 + 1 + 1, 3 + 1 + 2 + 0)
+    assert ch.power_toughness(game, s) == (2 + mods[0], 2 + mods[1])
+    game.turn_face_up(s)
+    s = game.find("S")
+    assert ch.power_toughness(game, s) == (3 + mods[0], 4 + mods[1])
+    assert "trample" in ch.keyword_names(game, s)
+
+
 def test_table_size():
     assert (len(CASES), len(KW_CASES), len(SBA_CASES), len(CLONE_SOURCES) * 3, len(TYPE_CASES),
-            len(CARD_TYPE_CASES)) == (5346, 156, 648, 12, 126, 80)
+            len(CARD_TYPE_CASES)) == (7128, 156, 864, 12, 126, 80)
