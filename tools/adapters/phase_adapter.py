@@ -2215,7 +2215,10 @@ def keyword_name(kw: Any) -> str:
             return f"landwalk:{value}"
         if name == "Protection" and isinstance(value, dict) and "Color" in value:
             return f"protection:{str(value['Color']).lower()}"
-        return f"{re.sub(r'(?<!^)(?=[A-Z])', '_', name).lower()}:{json.dumps(value)}"
+        bare = re.sub(r'(?<!^)(?=[A-Z])', '_', name).lower()
+        if isinstance(value, dict) and value.get("type") in ("Cost", "Mana"):
+            return bare  # a keyword with a cost (echo {1}{G}{G}): FORMAT §4 names it alone
+        return f"{bare}:{json.dumps(value)}"
     return json.dumps(kw)
 
 
