@@ -7,8 +7,10 @@ of at least one fixture whose cases all pass), or *untestable* (listed in
 Being cited is not being checked: the citation audits ``fixtures/audit/*.json`` (DESIGN §15.1)
 split a unit into its claims and name, for each, the fixture whose expectation fails when the
 claim is broken. A unit is *claims checked* when it is audited and each of its claims is either
-checked by a passing fixture or untestable (with the reason); units of documents no audit covers
-are reported as not audited.
+checked by a passing fixture or untestable (with the reason); a claim with status *open* (a
+conforming engine could be tested on it, but the suite can't express the test yet) keeps its
+unit from counting and is reported apart; units of documents no audit covers are reported as
+not audited.
 """
 
 from __future__ import annotations
@@ -48,11 +50,16 @@ def passing_fixtures(results: Iterable[CaseResult]) -> dict[str, list[str]]:
 def claims_checked(unit: dict, passing: set[str]) -> bool:
     """True if every claim of the audited ``unit`` (an entry of
     :func:`~mtg_judge.conformance.loader.load_audits`) is untestable or checked by at least
-    one fixture of ``passing`` (ids of fixtures whose every case passed)."""
+    one fixture of ``passing`` (ids of fixtures whose every case passed); an ``open`` claim
+    (testable in principle, not expressible by the suite yet) is not checked."""
     return bool(unit["claims"]) and all(
         claim["status"] == "untestable"
         or any(check["fixture"] in passing for check in claim["checked_by"])
         for claim in unit["claims"])
+
+
+def _audit_row() -> dict:
+    return {"audited": 0, "claims_checked": 0, "unchecked_ids": [], "open_claims": []}
 
 
 def coverage_report(results: Iterable[CaseResult], catalog: dict | None = None,
@@ -62,12 +69,14 @@ def coverage_report(results: Iterable[CaseResult], catalog: dict | None = None,
 
     Returns ``{"documents": {doc: {"total", "covered", "untestable", "missing" (counts),
     "missing_ids": [...]}}, "totals": {same counts}, "unknown_ids": [...], "audit": {doc:
-    {"audited", "claims_checked" (counts), "unchecked_ids": [...]}}}``; documents in
+    {"audited", "claims_checked" (counts), "unchecked_ids": [...], "open_claims": [{"unit",
+    "claim", "note"}]}}}``; documents in
     catalog order; ``unknown_ids`` are ruling ids that passing fixtures cite but the catalog
     lacks. A ruling both covered and listed untestable counts as covered. ``audits`` are the
     audited units (:func:`~mtg_judge.conformance.loader.load_audits`, none when None); under
     ``"audit"``, ``unchecked_ids`` are audited units some claim of which no passing fixture
-    checks; a document with no audited unit has ``"audited": 0``.
+    checks (an ``open`` claim included), ``open_claims`` the claims with status ``open`` in
+    unit order; a document with no audited unit has ``"audited": 0``.
     """
     catalog = load_catalog() if catalog is None else catalog
     untestable = load_untestable() if untestable is None else untestable
@@ -77,16 +86,17 @@ def coverage_report(results: Iterable[CaseResult], catalog: dict | None = None,
     doc_of_file = {d.get("file"): name for name, d in catalog.get("documents", {}).items()}
     docs: dict[str, dict] = {name: {"total": 0, "covered": 0, "untestable": 0, "missing": 0,
                                     "missing_ids": []} for name in catalog.get("documents", {})}
-    audit: dict[str, dict] = {name: {"audited": 0, "claims_checked": 0, "unchecked_ids": []}
-                              for name in docs}
+    audit: dict[str, dict] = {name: _audit_row() for name in docs}
     known = set()
     for ruling in catalog.get("rulings", []):
         rid = ruling["id"]
         known.add(rid)
         doc = doc_of_file.get(ruling.get("doc")) or rid.split(".")[0]
-        arow = audit.setdefault(doc, {"audited": 0, "claims_checked": 0, "unchecked_ids": []})
+        arow = audit.setdefault(doc, _audit_row())
         if rid in audits:
             arow["audited"] += 1
+            arow["open_claims"] += [{"unit": rid, "claim": claim["claim"], "note": claim.get("note", "")}
+                                    for claim in audits[rid]["claims"] if claim["status"] == "open"]
             if claims_checked(audits[rid], set(passing)):
                 arow["claims_checked"] += 1
             else:
@@ -112,15 +122,18 @@ def coverage_table(report: dict) -> str:
 
     ``covered`` counts units cited by a passing fixture; ``claims checked`` counts the units
     an audit splits into claims each checked by a passing fixture or untestable, shown as
-    ``checked/audited``, or ``not audited`` for a document no audit covers."""
+    ``checked/audited``, or ``not audited`` for a document no audit covers; ``open`` counts
+    the audited claims with status ``open`` (testable in principle, not expressible by the
+    suite yet), whose units are not claims checked."""
     cols = ("total", "covered", "untestable", "missing")
     rows = [*report["documents"].items(), ("total", report["totals"])]
     audit = report.get("audit", {})
     audit_total = {"audited": sum(a["audited"] for a in audit.values()),
-                   "claims_checked": sum(a["claims_checked"] for a in audit.values())}
+                   "claims_checked": sum(a["claims_checked"] for a in audit.values()),
+                   "open_claims": [c for a in audit.values() for c in a.get("open_claims", [])]}
     width = max(len("document"), *(len(name) for name, _ in rows))
     head = (f"{'document':<{width}}  " + "  ".join(f"{c:>10}" for c in cols) + "  done"
-            + f"  {'claims checked':>14}")
+            + f"  {'claims checked':>14}  {'open':>4}")
     lines = [head, "-" * len(head)]
     for name, row in rows:
         if name == "total":
@@ -129,8 +142,9 @@ def coverage_table(report: dict) -> str:
         arow = audit_total if name == "total" else audit.get(name, {"audited": 0})
         checked = (f"{arow['claims_checked']}/{arow['audited']}" if arow["audited"]
                    else "not audited")
+        n_open = len(arow.get("open_claims", [])) if arow["audited"] else "-"
         lines.append(f"{name:<{width}}  " + "  ".join(f"{row[c]:>10}" for c in cols)
-                     + f"  {100 * done:>3.0f}%" + f"  {checked:>14}")
+                     + f"  {100 * done:>3.0f}%" + f"  {checked:>14}  {n_open:>4}")
     if report.get("unknown_ids"):
         lines.append(f"fixtures cite unknown ruling ids: {', '.join(report['unknown_ids'])}")
     return "\n".join(lines)

@@ -176,6 +176,10 @@ def test_coverage_json(tree, fake_engine, monkeypatch):
                            {"id": "timespiral.x.01", "doc": "t.txt"}]}
     (tree / "untestable.json").write_text(json.dumps(
         [{"id": "classic.y.01", "reason": "printed-card cosmetics"}]))
+    (tree / "audit").mkdir(exist_ok=True)
+    (tree / "audit" / "t.json").write_text(json.dumps({"document": "timespiral", "units": [
+        {"id": "timespiral.x.01", "claims": [
+            {"claim": "flipped or not", "status": "open", "checked_by": [], "note": "no flip cards"}]}]}))
     monkeypatch.setattr("mtg_judge.conformance.coverage.load_catalog", lambda: catalog)
     result = invoke("coverage", "--fixtures", tree, "--json")
     assert result.exit_code == 0, result.output
@@ -184,6 +188,11 @@ def test_coverage_json(tree, fake_engine, monkeypatch):
     assert report["documents"]["timespiral"]["missing_ids"] == ["timespiral.x.01"]
     text = invoke("coverage", "--fixtures", tree, "--missing").output
     assert "missing: timespiral.x.01" in text and "classic" in text
+    assert report["audit"]["timespiral"]["open_claims"] == [
+        {"unit": "timespiral.x.01", "claim": "flipped or not", "note": "no flip cards"}]
+    timespiral = next(line for line in text.splitlines() if line.startswith("timespiral"))
+    assert timespiral.split()[-2:] == ["0/1", "1"]
+    assert "open claim: timespiral.x.01: flipped or not (no flip cards)" in text
 
 
 def test_validate_a_bad_fixture_dir_exits_1(tmp_path):

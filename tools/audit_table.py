@@ -25,8 +25,10 @@ def _cell(text: str) -> str:
 
 def render(audits: dict[str, dict] | None = None, catalog: dict | None = None) -> str:
     """The Markdown of ``docs/AUDIT.md``: per document (catalog order), how many units are
-    audited, then one table row per claim (unit, claim, status, the fixtures that check it
-    or the reason it is untestable), units in catalog order.
+    audited and how many claims are open, then one table row per claim (unit, claim, status,
+    the fixtures that check it, the reason it is untestable, or what the suite lacks to test
+    an open claim), units in catalog order; the status of an open claim is in bold, and a
+    closing section lists every open claim.
 
     ``audits`` as :func:`~mtg_judge.conformance.loader.load_audits` returns (the package's
     fixtures when None); ``catalog`` as ``load_rulings`` returns. Deterministic text.
@@ -40,10 +42,14 @@ def render(audits: dict[str, dict] | None = None, catalog: dict | None = None) -
            "",
            "Each audited ruling unit is split into its distinct claims; a claim is **checked** when "
            "a fixture citing the unit fails if the claim is broken (the fixture named here, with "
-           "the expectation in the audit file's `how`), or **untestable** with the reason. "
+           "the expectation in the audit file's `how`), or **untestable** with the reason, or "
+           "**open**: a conforming engine could be tested on it but the suite can't express the "
+           "test yet (the note says what is lacking). "
            "`mtg-judge coverage` counts a unit as *claims checked* when each of its claims is "
-           "checked by a passing fixture or untestable (DESIGN §15.1).",
+           "checked by a passing fixture or untestable, so a unit with an open claim is not "
+           "(DESIGN §15.1).",
            ""]
+    open_rows: list[str] = []
     by_doc: dict[str, list[str]] = {}
     for ruling in catalog["rulings"]:
         by_doc.setdefault(ruling["id"].split(".")[0], []).append(ruling["id"])
@@ -55,17 +61,29 @@ def render(audits: dict[str, dict] | None = None, catalog: dict | None = None) -
             out += [f"Not audited ({len(ids)} units).", ""]
             continue
         claims = sum(len(audits[rid]["claims"]) for rid in audited)
-        out += [f"{len(audited)} of {len(ids)} units audited, {claims} claims.", "",
+        n_open = sum(c["status"] == "open" for rid in audited for c in audits[rid]["claims"])
+        out += [f"{len(audited)} of {len(ids)} units audited, {claims} claims, {n_open} open.", "",
                 "| unit | claim | status | checked by |", "|---|---|---|---|"]
         for rid in audited:
             for n, claim in enumerate(audits[rid]["claims"]):
                 unit = f"`{rid}`" if n == 0 else ""
-                if claim["status"] == "checked":
+                status = claim["status"]
+                if status == "checked":
                     by = "<br>".join(f"`{c['fixture']}`" for c in claim["checked_by"])
                 else:
                     by = _cell(claim.get("note", ""))
-                out.append(f"| {unit} | {_cell(claim['claim'])} | {claim['status']} | {by} |")
+                if status == "open":
+                    status = "**open**"
+                    open_rows.append(f"| `{rid}` | {_cell(claim['claim'])} | {by} |")
+                out.append(f"| {unit} | {_cell(claim['claim'])} | {status} | {by} |")
         out.append("")
+    out += ["## Open claims", ""]
+    if open_rows:
+        out += [f"{len(open_rows)} claims a conforming engine could be tested on but the suite "
+                "can't express yet; their units are not *claims checked*.", "",
+                "| unit | claim | what is lacking |", "|---|---|---|", *open_rows, ""]
+    else:
+        out += ["None.", ""]
     return "\n".join(out)
 
 

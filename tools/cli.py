@@ -618,14 +618,17 @@ def _show_on_engine(case, engine_command, timeout, validate, width, priority) ->
 
 
 @main.command()
-@click.option("--missing", "list_missing", is_flag=True, help="List the missing ruling ids.")
+@click.option("--missing", "list_missing", is_flag=True,
+              help="List the missing ruling ids, the audited units not claims checked and "
+                   "the open claims.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @fixtures_option
 def coverage(list_missing, as_json, fixtures_dir):
     """Run the suite in-process (all cores) and report, per document, the ruling ids covered
     by a passing fixture, listed as untestable (fixtures/untestable.json), and missing; and,
     apart from being cited, the units whose every claim the citation audits
-    (fixtures/audit/*.json) find checked by a passing fixture ('claims checked')."""
+    (fixtures/audit/*.json) find checked by a passing fixture or untestable ('claims checked'),
+    and how many audited claims are open (testable in principle, not expressible yet)."""
     from mtg_judge.conformance.coverage import coverage_report, coverage_table, load_untestable
     from mtg_judge.conformance.loader import load_audits
 
@@ -643,6 +646,8 @@ def coverage(list_missing, as_json, fixtures_dir):
                 click.echo(f"missing: {rid}")
             for rid in report["audit"].get(doc, {}).get("unchecked_ids", []):
                 click.echo(f"claims not all checked: {rid}")
+            for claim in report["audit"].get(doc, {}).get("open_claims", []):
+                click.echo(f"open claim: {claim['unit']}: {claim['claim']} ({claim['note']})")
 
 
 @main.group()
