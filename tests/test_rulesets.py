@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 import pytest
 
@@ -133,41 +134,68 @@ def test_every_switch_has_a_test_of_its_own():
             "tiny scenario")
 
 
-# What each era sets: the table of README "Rulesets", checked against engine/rulesets.py.
-EXPECTED_SWITCHES = {
-    "classic-1999": dict(mana_burn=True, pool_empties_each_step=False,
-                         exile_zone_name="removed_from_game", max_hand_size=7,
-                         first_player_skips_draw=True,
-                         legend_rule="newest_dies", combat_damage_uses_stack=True,
-                         walls_cant_attack=True, mulligan="draw_one_fewer",
-                         buyback_owner_only=False, madness_exile_optional=False,
-                         suspend_cast_mandatory=False, planeswalkers=False,
-                         phasing_in_is_coming_under_control=False, counter_annihilation=False),
-    "timespiral-2006": dict(mana_burn=True, pool_empties_each_step=False,
-                            exile_zone_name="removed_from_game", max_hand_size=7,
-                            first_player_skips_draw=True,
-                            legend_rule="all_die", combat_damage_uses_stack=True,
-                            walls_cant_attack=False, mulligan="draw_one_fewer",
-                            buyback_owner_only=True, madness_exile_optional=True, suspend_cast_mandatory=True,
-                            planeswalkers=False, phasing_in_is_coming_under_control=True,
-                            counter_annihilation=True),
-    "modern": dict(mana_burn=False, pool_empties_each_step=True, exile_zone_name="exile",
-                   max_hand_size=7, first_player_skips_draw=True,
-                   legend_rule="choose",
-                   combat_damage_uses_stack=False, walls_cant_attack=False,
-                   mulligan="london", buyback_owner_only=False, madness_exile_optional=False,
-                   suspend_cast_mandatory=False, planeswalkers=True,
-                   phasing_in_is_coming_under_control=False, counter_annihilation=True),
-}
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-@pytest.mark.parametrize("name", ALL)
-def test_switch_values_per_ruleset(name):
-    assert set(EXPECTED_SWITCHES[name]) == set(SWITCHES), (
-        "Ruleset's switches changed: update EXPECTED_SWITCHES here and the README's Rulesets "
-        "table, and give the switch a test_<switch> test of its own")
-    got = {s: getattr(RULESETS[name], s) for s in SWITCHES}
-    assert got == EXPECTED_SWITCHES[name]
+def _readme_cell_value(cell: str):
+    """A value cell of README's switch table: ``yes``/``no`` (a bool), a number (an int) or
+    a backticked word (a str), each optionally followed by a parenthesised remark."""
+    cell = cell.strip()
+    if m := re.match(r"`([^`]+)`", cell):
+        return m.group(1)
+    if m := re.match(r"(yes|no)\b", cell):
+        return m.group(1) == "yes"
+    if m := re.match(r"(-?\d+)\b", cell):
+        return int(m.group(1))
+    raise AssertionError(f"README Rulesets table: can't read the value {cell!r}")
+
+
+def readme_switch_table(text: str | None = None) -> tuple[list[str], dict[str, dict[str, object]]]:
+    """The switch table of README.md's "Rulesets" section (the table whose header starts
+    ``| switch |``): ``(ruleset names in column order, {switch: {ruleset: value}})``. The
+    first cell of a row is the backticked switch name (an optional remark may follow)."""
+    text = README.read_text(encoding="utf-8") if text is None else text
+    section = text[text.index("\n## Rulesets"):]
+    section = section[:section.find("\n## ", 1)] if "\n## " in section[1:] else section
+    lines = section.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("| switch |"))
+    rulesets_ = [re.fullmatch(r"`([^`]+)`", c.strip()).group(1)
+                 for c in lines[head].strip().strip("|").split("|")[1:]]
+    table: dict[str, dict[str, object]] = {}
+    for line in lines[head + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = line.strip().strip("|").split("|")
+        switch = re.match(r"\s*`(\w+)`", cells[0]).group(1)
+        assert switch not in table, f"README Rulesets table: {switch} has two rows"
+        assert len(cells) == 1 + len(rulesets_), f"README Rulesets table: row {switch} has {len(cells)} cells"
+        table[switch] = {r: _readme_cell_value(c) for r, c in zip(rulesets_, cells[1:])}
+    return rulesets_, table
+
+
+def test_readme_switch_table_parser():
+    text = ("intro\n## Rulesets\n\n| switch | `a` | `b` |\n|---|---|---|\n"
+            "| `x` (a remark, with `code`) | yes | no (each phase) |\n| `y` | `london` | 7 |\n\nafter\n"
+            "## Next\n| switch | `c` |\n")
+    assert readme_switch_table(text) == (["a", "b"], {"x": {"a": True, "b": False},
+                                                      "y": {"a": "london", "b": 7}})
+
+
+def test_readme_rulesets_table_matches_engine_rulesets():
+    """README's "Rulesets" switch table, parsed, against every switch of every ruleset of
+    engine/rulesets.py: the same rulesets, the same switches, the same values."""
+    columns, table = readme_switch_table()
+    assert sorted(columns) == sorted(RULESETS), "README Rulesets table: one column per ruleset"
+    assert set(table) == set(SWITCHES), (
+        f"README Rulesets table lacks rows for {sorted(set(SWITCHES) - set(table))} and has rows "
+        f"for no switch: {sorted(set(table) - set(SWITCHES))}; a new switch also needs a "
+        "test_<switch> test of its own here")
+    for name, ruleset in RULESETS.items():
+        for switch in SWITCHES:
+            assert table[switch][name] == getattr(ruleset, switch), (
+                f"README Rulesets table says {switch} = {table[switch][name]!r} under {name}; "
+                f"engine/rulesets.py sets {getattr(ruleset, switch)!r}")
+            assert type(table[switch][name]) is type(getattr(ruleset, switch)), (switch, name)
 
 
 # --------------------------------------------------------------------------------------------
