@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction
-from .faces import card_of
+from .faces import permanent_card
 from .objects import GameObject, StackItem
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ def exiled_adventurers(game: "Game", player: str) -> list[GameObject]:
 def has_adventure(obj: GameObject) -> bool:
     """CR 715.2a (finalfantasy.adventure.13): a card, spell or permanent "has an Adventure"
     when it has the alternative characteristics of an adventurer card, even if it doesn't
-    use them now and was never cast as an Adventure (the filter key ``has_adventure``)."""
-    d = card_of(obj)
+    use them now and was never cast as an Adventure (the filter key ``has_adventure``). A
+    permanent that is a copy of one has an Adventure too (finalfantasy.adventure.14)."""
+    d = permanent_card(obj)
     return d.layout == "adventure" and d.get_face(FACE) is not None

@@ -330,6 +330,8 @@ def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
             return False
         if key == "subtypes" and not any(has_subtype(game, target, t) for t in want):
             return False
+        if key == "not_subtypes" and any(has_subtype(game, target, t) for t in want):  # "non-Frog"
+            return False
         if key == "mana_value" and stack_mana_value(obj, target) != want:
             return False
         if key == "mana_value_at_most" and stack_mana_value(obj, target) > want:

@@ -37,6 +37,14 @@ def card_of(obj: GameObject) -> CardDefinition:
     return obj.card_definition if obj.card_definition is not None else obj.definition
 
 
+def permanent_card(obj: GameObject) -> CardDefinition:
+    """The card whose characteristics, alternative ones included, an object has: on the
+    battlefield its own definition (a permanent that became a copy has the copied card's,
+    with its Adventure or prepare spell: CR 707.2, rulings finalfantasy.adventure.14,
+    strixhaven.prepare.12), elsewhere ``card_of``."""
+    return obj.definition if obj.zone == "battlefield" else card_of(obj)
+
+
 def as_cast(obj: GameObject, face: Any) -> GameObject:
     """The object as the spell it would be if cast with ``face`` (rulings tarkir.omen.03,
     .05, .08: the player chooses the face while casting, and only that face's

@@ -40,8 +40,10 @@ PREPARE_FACE = "prepare"
 
 def prepare_spell(obj: GameObject):
     """The prepare spell face of ``obj``'s card, or None (ruling strixhaven.prepare.15: a
-    permanent without one can't become prepared)."""
-    d = faces.card_of(obj)
+    permanent without one can't become prepared). A permanent that became a copy of a prepare
+    card has its prepare spell (.12: an alternative characteristic, copied; the designation
+    isn't)."""
+    d = faces.permanent_card(obj)
     if d.layout != PREPARE_FACE:
         return None
     return d.get_face(PREPARE_FACE)
@@ -120,7 +122,7 @@ def leaves_battlefield(game: "Game", perm: GameObject) -> None:
 def enters(game: "Game", perm: GameObject) -> None:
     """"This creature enters prepared" (card field ``enters_prepared``, ruling
     strixhaven.prepare.09): it becomes prepared as it enters."""
-    if (faces.card_of(perm).raw or {}).get("enters_prepared") and not perm.face_down:
+    if (faces.permanent_card(perm).raw or {}).get("enters_prepared") and not perm.face_down:
         become_prepared(game, perm, cause="enters_prepared")
 
 

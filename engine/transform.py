@@ -158,6 +158,26 @@ def copiable_faces(src: "GameObject") -> tuple:
     return dataclasses.replace(src.definition, is_token=True), None
 
 
+# layouts whose second set of characteristics is an alternative one, part of the copiable
+# values (CR 707.2; adventurer, Omen and prepare cards, FORMAT §5.1)
+ALTERNATIVE_LAYOUTS = ("adventure", "omen", "prepare")
+
+# the copy exceptions create_token_copy takes (CR 707.9b: they become copiable values)
+COPY_EXCEPTIONS = ("power", "toughness", "colors", "subtypes")
+
+
+def with_exceptions(definition: "CardDefinition", exceptions: dict | None) -> "CardDefinition":
+    """CR 707.9, 707.9b: a copy effect's exceptions ("except it's a 1/1 green Frog":
+    ``{"power": 1, "toughness": 1, "colors": ["green"], "subtypes": ["Frog"]}``) replace those
+    characteristics of the copy and become part of its copiable values. They change only the
+    copy's own characteristics, not its alternative ones (a prepare spell, ruling
+    strixhaven.prepare.20). ``None``: the definition unchanged."""
+    if not exceptions:
+        return definition
+    changes = {k: (tuple(v) if isinstance(v, list) else v) for k, v in exceptions.items() if k in COPY_EXCEPTIONS}
+    return dataclasses.replace(definition, **changes)
+
+
 def create_token_copy(ctx: Any, eff: dict) -> None:
     """The effect ``{"type": "create_token_copy", "what": ref}`` ("create a token that's a copy
     of target creature you control", CR 707.2, 111.10): a token with the copiable values of the
@@ -165,13 +185,15 @@ def create_token_copy(ctx: Any, eff: dict) -> None:
     transforming token with both faces, entering with the face up that the permanent has
     (ruling finalfantasy.transform.13; it may transform later). A copy of a melded permanent
     has only the melded face's characteristics, and so mana value 0 (ruling
-    finalfantasy.meld.10). Logs ``token_created`` (the name of the face up)."""
+    finalfantasy.meld.10). ``"except"`` (CR 707.9b): copy exceptions, ``with_exceptions``.
+    Logs ``token_created`` (the name of the face up)."""
     g = ctx.game
     for src in ctx.objects(eff["what"]):
         if src.zone != "battlefield":
             continue
         ref = g.next_ref("token")
         definition, card_definition = copiable_faces(src)
+        definition = with_exceptions(definition, eff.get("except"))  # CR 707.9b
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
                          controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True)
         obj.card_definition = card_definition
@@ -228,7 +250,9 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     transforming permanent is not a double-faced card (it can't transform or enter transformed,
     CR 701.28c, 712.14a), one that copies a back face or a melded permanent has mana value 0.
     Copying a face-down creature, it is a face-up nameless colorless 2/2 with no abilities and
-    no mana cost (CR 707.2, 708.2; timespiral.morph.02, .05).
+    no mana cost (CR 707.2, 708.2; timespiral.morph.02, .05). A copy of an adventurer, Omen or
+    prepare card keeps its alternative characteristics (CR 707.2; finalfantasy.adventure.14,
+    strixhaven.prepare.12), but not the prepared designation (a fresh object's).
     Logs ``entered_as_copy`` (``object``, ``card``, ``copied``, ``name``) before the zone change."""
     spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
     if not spec or spec.get("choose") != "copy" or obj.card_definition is not None:
@@ -250,7 +274,10 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     if src is None:
         return
     face = FACE_DOWN if src.face_down else src.definition  # CR 707.2, 708.2
-    copied = dataclasses.replace(face, layout="normal", faces=(), meld=None, face=None, is_token=False)
+    if face.layout in ALTERNATIVE_LAYOUTS:  # CR 707.2: alternative characteristics are copied
+        copied = dataclasses.replace(face, is_token=False)
+    else:
+        copied = dataclasses.replace(face, layout="normal", faces=(), meld=None, face=None, is_token=False)
     obj.definition, obj.card_definition = copied, whole_card(obj)
     game.log("entered_as_copy", object=obj.ref, card=obj.card, copied=src.card, name=copied.name or None)
 
