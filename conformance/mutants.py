@@ -2166,3 +2166,67 @@ def _returned_aura_anything() -> list:
     ``flicker.aura_hosts`` offers every permanent."""
     from mtg_judge.engine import flicker
     return [replace(flicker, "aura_hosts", lambda game, aura: list(game.battlefield))]
+
+
+# ------------------------------------- copies: alternative characteristics, copy exceptions (engine/transform.py)
+
+
+@mutation("copy-drops-alternative-characteristics", "707.2")
+def _copy_drops_alternatives() -> list:
+    """A permanent entering as a copy of an adventurer or prepare card gets only its main
+    characteristics: it has no Adventure and no prepare spell (CR 707.2: the alternative
+    characteristics are copiable; rulings finalfantasy.adventure.14, strixhaven.prepare.12).
+
+    ``transform.enter_as_copy`` strips the faces of every copied card."""
+    from mtg_judge.engine import transform
+    return [rewrite(transform, "enter_as_copy", Edit("if face.layout in ALTERNATIVE_LAYOUTS:", "if False:"))]
+
+
+@mutation("copy-is-prepared-like-the-original", "707.2")
+def _copy_is_prepared() -> list:
+    """A permanent that enters as a copy of a prepared creature is prepared too, as if the
+    designation were a copiable value (ruling strixhaven.prepare.12: it isn't).
+
+    After ``transform.enter_as_copy``, the copy is marked prepared when a prepared permanent
+    of the copied name is on the battlefield."""
+    from mtg_judge.engine import transform
+
+    def make(original):
+        def enter_as_copy(game, obj):
+            original(game, obj)
+            if any(o.prepared and o is not obj and o.name == obj.name for o in game.battlefield):
+                obj.prepared = True
+        return enter_as_copy
+    return [wrap(transform, "enter_as_copy", make)]
+
+
+@mutation("token-copy-ignores-exceptions", "707.9b")
+def _token_copy_no_exceptions() -> list:
+    """A token copy "except it's a 1/1 green Frog" is an exact copy (CR 707.9b: the exceptions
+    are part of its copiable values; Croaking Counterpart, strixhaven.prepare.20).
+
+    ``transform.with_exceptions`` returns the definition unchanged."""
+    from mtg_judge.engine import transform
+    return [replace(transform, "with_exceptions", lambda definition, exceptions: definition)]
+
+
+@mutation("prepare-spell-takes-the-copy-exceptions", "707.9")
+def _prepare_spell_exceptions() -> list:
+    """The copy of a prepare spell takes the colors, subtypes, power and toughness of its
+    permanent, as if the permanent's copy exceptions applied to it (ruling
+    strixhaven.prepare.20: they don't; the copy is the prepare face as printed).
+
+    ``prepare.prepare_spell`` returns the face with the permanent's own values."""
+    import dataclasses
+
+    from mtg_judge.engine import prepare
+
+    def make(original):
+        def prepare_spell(obj):
+            face = original(obj)
+            if face is None:
+                return None
+            d = obj.definition
+            return dataclasses.replace(face, colors=d.colors, subtypes=d.subtypes, power=d.power, toughness=d.toughness)
+        return prepare_spell
+    return [wrap(prepare, "prepare_spell", make)]
