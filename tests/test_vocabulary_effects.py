@@ -1137,3 +1137,11 @@ def _kicked_draw() -> tuple[dict, str]:
 
 
 EXTRA_SCENARIOS[("spell_field", "kicker_effects")] = [_kicked_draw]
+
+
+# Croaking Counterpart's "target non-Frog creature" (filter not_subtypes): at a Frog it is
+# rejected; without the filter key it would make a token copy of the Frog.
+EXTRA_SCENARIOS.update({
+    ("filter", "not_subtypes"): [_cast(_fixture_card("Croaking Counterpart"), ["frog"], bob={"battlefield": [
+        "frog=Test Frog"]}, extra=[_test_card("Test Frog", ["Creature"], "", subtypes=["Frog"])])],
+})
