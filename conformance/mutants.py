@@ -2230,3 +2230,15 @@ def _prepare_spell_exceptions() -> list:
             return dataclasses.replace(face, colors=d.colors, subtypes=d.subtypes, power=d.power, toughness=d.toughness)
         return prepare_spell
     return [wrap(prepare, "prepare_spell", make)]
+
+
+@mutation("equipment-adds-no-creature-type", "205.1b")
+def _no_added_creature_types() -> list:
+    """"Equipped creature … is a Monk in addition to its other types" does nothing: the
+    equipped creature keeps only its printed subtypes (CR 205.1b, 613.1d; Monk's Fist,
+    Warrior's Sword, finalfantasy.job-select.01: the Equipment's other abilities say how it
+    benefits the equipped creature).
+
+    ``characteristics._added_creature_types`` finds no ``add_creature_types`` static."""
+    from mtg_judge.engine import characteristics
+    return [replace(characteristics, "_added_creature_types", lambda game, obj: [])]

@@ -1,7 +1,8 @@
 """Characteristics of objects after continuous effects (CR 613, the layer system), and
 matching objects against filters and target specs (CR 115, 702.16 protection).
 
-Implemented layers: 4 (creature types: :func:`creature_types_state`; card types gained or
+Implemented layers: 4 (creature types: :func:`creature_types_after_layer_4`, with the
+``add_creature_types`` statics of Equipment and Auras; card types gained or
 lost: engine/type_gain.py, engine/type_loss.py), 5 (colors set by resolved effects), 6
 (ability adding and removing: statics and resolved effects in timestamp order, CR 613.7; a
 permanent that has lost all abilities generates no static effect, CR 613.8a), 7b
@@ -221,32 +222,84 @@ def is_type(obj: GameObject, t: str) -> bool:
 
 
 def creature_types_state(game: "Game", obj: GameObject) -> str | None:
-    """``"all"`` (changeling, or "gains all creature types"), ``"none"`` (loses them) or
-    None (as printed), after type-changing effects in timestamp order (layer 4)."""
+    """``"all"`` (changeling, or "gains all creature types"), ``"none"`` (loses them, or
+    "becomes the creature type of your choice") or None (its printed creature types), after
+    the layer-4 effects in timestamp order, not counting added creature types (see
+    :func:`creature_types_after_layer_4`)."""
+    layer4 = creature_types_after_layer_4(game, obj)
+    return None if layer4 is None else layer4[0] if layer4[0] != "printed" else None
+
+
+def creature_types_after_layer_4(game: "Game", obj: GameObject) -> tuple[str, list[str]] | None:
+    """The creature types of a creature after layer 4 (CR 613.1d), in timestamp order (CR
+    613.7): ``(base, added)`` with ``base`` ``"printed"`` (its printed creature types),
+    ``"all"`` (changeling, CR 702.73a, or "gains all creature types") or ``"none"`` ("loses
+    all creature types"; "becomes the creature type of your choice" is ``("none", [X])``),
+    and ``added`` the creature types it has "in addition to its other types" (CR 205.1b) from
+    an ``add_creature_types`` static ability (an Equipment's or Aura's "equipped creature is a
+    Monk in addition to its other types", Monk's Fist) applied after ``base``. An effect
+    with a later timestamp overrides an earlier one: a creature that loses all creature types
+    after its Equipment was attached isn't a Monk. None when nothing changes them, or for a
+    non-creature (CR 205.3d: creature types are a creature's subtypes)."""
     if not is_type(obj, "Creature"):
         return None
-    state = "all" if any(k["keyword"] == "changeling" for k in obj.chars.keywords) else None
-    for ce in sorted(game.effects, key=lambda e: e.timestamp):
-        if obj.ref in ce.affected and ce.kind in ("all_creature_types", "no_creature_types"):
-            state = "all" if ce.kind == "all_creature_types" else "none"
-        elif obj.ref in ce.affected and ce.kind == "set_creature_type":
-            state = "set:" + ce.keywords[0]
-    return state
+    base = "all" if any(k["keyword"] == "changeling" for k in obj.chars.keywords) else "printed"
+    added: list[str] = []
+    changes = [(ce.timestamp, ce.kind, ce.keywords) for ce in game.effects
+               if obj.ref in ce.affected and ce.kind in ("all_creature_types", "no_creature_types", "set_creature_type")]
+    changes += [(ts, "add_creature_types", types) for ts, types in _added_creature_types(game, obj)]
+    for _, kind, types in sorted(changes, key=lambda e: e[0]):
+        if kind in ("all_creature_types", "no_creature_types"):
+            base, added = ("all" if kind == "all_creature_types" else "none"), []
+        elif kind == "set_creature_type":
+            base, added = "none", [types[0]]
+        else:
+            added += [t for t in types if t not in added]
+    if base == "printed" and not added:
+        return None
+    return base, added
+
+
+_SUBTYPE_DEPTH = [0]  # >0 while working out what an add_creature_types static applies to
+
+
+def _added_creature_types(game: "Game", obj: GameObject) -> list[tuple[int, tuple]]:
+    """``[(timestamp, creature types)]`` of the ``add_creature_types`` static effects that
+    apply to ``obj`` (CR 613.1d; the timestamp is the source's, an Equipment's or Aura's the
+    time it became attached, CR 613.7e). While the game works out which objects such a
+    static applies to (or whether its condition holds), added creature types are not
+    counted, so a static that adds a creature type to the creatures of a type doesn't
+    depend on itself (CR 613.8)."""
+    if obj.zone != "battlefield" or _SUBTYPE_DEPTH[0]:
+        return []
+    if not any(ab.get("effect", {}).get("type") == "add_creature_types"
+               for perm in game.battlefield for ab in perm.definition.static_abilities):
+        return []
+    _SUBTYPE_DEPTH[0] += 1
+    try:
+        return [(src.timestamp, tuple(eff.get("subtypes", ()))) for src, eff in static_effects(game)
+                if eff.get("type") == "add_creature_types" and obj in affected_by_static(game, src, eff)]
+    finally:
+        _SUBTYPE_DEPTH[0] -= 1
 
 
 def subtypes(game: "Game", obj: GameObject) -> list[str]:
     """The object's subtypes after layer 4: with all creature types, every creature type
     (engine/data/creature_types.json) plus its other subtypes; with none, only its
-    non-creature subtypes."""
-    state = creature_types_state(game, obj)
+    non-creature subtypes; then the creature types added "in addition to its other types"
+    (CR 205.1b), after the printed ones."""
+    layer4 = creature_types_after_layer_4(game, obj)
     printed = list(obj.chars.subtypes)
-    if state is None:
+    if layer4 is None:
         return printed
+    base, added = layer4
+    if base == "printed":
+        return printed + [t for t in added if t not in printed]
     creature = set(all_creature_types())
     others = [t for t in printed if t not in creature]
-    if state.startswith("set:"):
-        return others + [state[4:]]
-    return others + (sorted(creature) if state == "all" else [])
+    if base == "all":
+        return others + sorted(creature)
+    return others + added
 
 
 _CREATURE_TYPES: list[str] = []
@@ -262,18 +315,20 @@ def all_creature_types() -> list[str]:
 
 def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:
     """Subtypes after type-changing effects (layer 4, CR 613.1d): changeling (CR 702.73a:
-    every creature type), "gains/loses all creature types" and "becomes the creature type of
-    your choice", in timestamp order. Creature types are the subtypes of a creature."""
+    every creature type), "gains/loses all creature types", "becomes the creature type of
+    your choice" and "is a <type> in addition to its other types" (``add_creature_types``),
+    in timestamp order. Creature types are the subtypes of a creature."""
     printed = subtype in obj.chars.subtypes
-    state = creature_types_state(game, obj)
-    if state is None:
+    layer4 = creature_types_after_layer_4(game, obj)
+    if layer4 is None:
         return printed
+    base, added = layer4
+    if subtype in added or (base == "printed" and printed):
+        return True
     is_creature_type = subtype in all_creature_types()
-    if state == "all":
+    if base == "all":
         return printed or is_creature_type
-    if state == "none":
-        return printed and not is_creature_type
-    return subtype == state[4:] or (printed and not is_creature_type)
+    return printed and not is_creature_type
 
 
 def abilities(game: "Game", obj: GameObject, statics: list | None = None) -> list[dict]:
