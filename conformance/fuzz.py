@@ -113,6 +113,27 @@ class _Namer:
         return value
 
 
+#: how a permanent that is every creature type is compared (PROTOCOL §11.1)
+EVERY_CREATURE_TYPE = "(every creature type)"
+
+
+def _subtypes(subtypes: list[str], keywords: list[str]) -> list[str]:
+    """A permanent's subtypes as compared (sorted). CR 702.73a: changeling means "this object
+    is every creature type", and CR 205.3m's list of creature types grows with each set, so
+    two correct engines list different types for it: a permanent with the keyword
+    ``changeling`` that reports at least one creature type, or that reports every creature
+    type the reference knows (Amoeboid Changeling's "gains all creature types"), has its
+    creature types compared as the one entry :data:`EVERY_CREATURE_TYPE`; its other
+    subtypes as they are. A changeling that lost all creature types (it reports none) is
+    compared as it is."""
+    from mtg_judge.engine.creature_types import creature_types  # CR 205.3m (engine/data/creature_types.json)
+    every = creature_types()
+    mine = [s for s in subtypes if s in every]
+    if mine and ("changeling" in keywords or every <= set(subtypes)):
+        return sorted([s for s in subtypes if s not in every] + [EVERY_CREATURE_TYPE])
+    return sorted(subtypes)
+
+
 def comparable_state(state: dict, names: dict[str, str], parts: list[str] | tuple[str, ...]) -> dict:
     """The parts ``parts`` (:data:`STATE_PARTS`) of a state (FORMAT §4), normalised so that
     two engines playing the same scenario can be compared: objects by card name (no object
@@ -174,7 +195,9 @@ def comparable_state(state: dict, names: dict[str, str], parts: list[str] | tupl
                     v = {k: n for k, n in sorted((v or {}).items()) if n}
                 elif f == "attached_to":
                     v = name(v) if v else None
-                elif f in ("types", "subtypes", "colors", "keywords"):
+                elif f == "subtypes":
+                    v = _subtypes(v or [], perm.get("keywords") or [])
+                elif f in ("types", "colors", "keywords"):
                     v = sorted(v or [])
                 rec[f] = v
             label = perm.get("name") or ("face-down" if perm.get("face_down") else name(key))

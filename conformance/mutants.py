@@ -2242,3 +2242,13 @@ def _no_added_creature_types() -> list:
     ``characteristics._added_creature_types`` finds no ``add_creature_types`` static."""
     from mtg_judge.engine import characteristics
     return [replace(characteristics, "_added_creature_types", lambda game, obj: [])]
+
+
+@mutation("life-at-most-is-strict", "103.4")
+def _life_at_most_strict() -> list:
+    """"If your life total is less than or equal to half your starting life total" is read
+    as "less than": Cecil, Dark Knight's Darkness at exactly 10 life does not untap and
+    transform it (the condition ``life_at_most``, engine/game_end.py;
+    finalfantasy.transform.darkness-loses-life-then-untaps-and-transforms)."""
+    from mtg_judge.engine import game_end
+    return [replace(game_end, "_life_at_most", lambda life, most: life < most)]

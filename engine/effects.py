@@ -459,6 +459,9 @@ def condition_true(ctx: Context, cond: dict) -> bool:
         elif key == "beheld":  # CR 701.4b: "if a Dragon was beheld" (engine/endure_behold.py)
             if not endure_behold.beheld_condition(ctx.item, want):
                 return False
+        elif key in game_end.CONDITIONS:  # life_at_least / life_at_most (engine/game_end.py)
+            if not game_end.condition(g, key, want, ctx.controller):
+                return False
         else:
             raise ValueError(f"unknown condition {key!r}")
     return True

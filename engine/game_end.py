@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 #: the conditions this module answers (engine/conditions.py asks it)
-CONDITIONS = ("life_at_least",)
+CONDITIONS = ("life_at_least", "life_at_most")
 
 
 def lose_game(game: "Game", player: str) -> None:
@@ -56,9 +56,13 @@ def win_game(game: "Game", player: str) -> None:
 
 def condition(game: "Game", key: str, want: Any, controller: str) -> bool:
     """The conditions of :data:`CONDITIONS` for a source controlled by ``controller``:
-    ``life_at_least`` (their life total is ``want`` or more)."""
+    ``life_at_least`` (their life total is ``want`` or more), ``life_at_most`` (``want``
+    or less: "if your life total is less than or equal to half your starting life total",
+    the card giving the number, CR 103.4)."""
     if key == "life_at_least":
         return game.players[controller].life >= want
+    if key == "life_at_most":
+        return _life_at_most(game.players[controller].life, want)
     raise ValueError(f"unknown condition {key!r}")
 
 
@@ -74,3 +78,9 @@ def _win_game(ctx: Any, eff: dict) -> None:
 
 #: the effect types of this module, for engine/effects.py's HANDLERS
 EFFECTS = {"lose_game": _lose_game, "win_game": _win_game}
+
+
+def _life_at_most(life: int, most: int) -> bool:
+    """``life_at_most``: ``life`` is ``most`` or less (a function of its own so that
+    conformance/mutants.py can switch it)."""
+    return life <= most

@@ -174,3 +174,22 @@ def test_control_run_the_reference_engine_through_serve_never_diverges():
     assert figures["inputs"] > 100 * 200 and figures["checkpoints_compared"] > 10 * 200
     assert figures["reference_failures"] == 0 and figures["events_compared"] is True
     print(f"control run: {time.perf_counter() - start:.1f} s, {figures['inputs']} inputs")
+
+
+def test_changeling_is_compared_as_every_creature_type():
+    """PROTOCOL §11.1, CR 702.73a: a changeling's creature types are compared as one entry
+    whichever list of CR 205.3m the engine holds; its other subtypes, and a changeling that
+    reports no creature type (it lost them all), are compared as they are."""
+    from mtg_judge.engine.creature_types import creature_types
+
+    def subtypes(sub, kw):
+        state = {"battlefield": {"x": {"name": "X", "subtypes": sub, "keywords": kw}}}
+        return fuzz.comparable_state(state, {}, ["characteristics"])["battlefield"]["X"][0]["subtypes"]
+
+    every = fuzz.EVERY_CREATURE_TYPE
+    assert subtypes(sorted(creature_types()), ["changeling"]) == [every]
+    assert subtypes(["Elf", "Shapeshifter"], ["changeling"]) == [every]
+    assert subtypes(sorted(creature_types()), []) == [every]  # "gains all creature types"
+    assert subtypes(["Elf", "Shapeshifter"], []) == ["Elf", "Shapeshifter"]
+    assert subtypes([], ["changeling"]) == []
+    assert subtypes(["Equipment"], ["changeling"]) == ["Equipment"]

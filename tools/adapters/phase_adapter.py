@@ -2055,7 +2055,9 @@ class PhaseRun:
                      "types": types,
                      "subtypes": list((o.get("card_types") or {}).get("subtypes", [])),
                      "colors": sorted(COLOR_WORD.get(c, c.lower()) for c in o.get("color", [])),
-                     "keywords": sorted(keyword_name(k) for k in o.get("keywords", [])),
+                     # an Aura's Enchant is the card's `enchant` (FORMAT §5), not a keyword of the state
+                     "keywords": sorted(keyword_name(k) for k in o.get("keywords", [])
+                                        if not (isinstance(k, dict) and "Enchant" in k)),
                      "token": oid in self.tokens}
             if "Creature" in types:
                 entry["power"], entry["toughness"] = o.get("power"), o.get("toughness")
