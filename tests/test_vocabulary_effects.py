@@ -764,6 +764,7 @@ EXTRA_SCENARIOS.update({
         _conditional_bear({"came_under_control_since_last_upkeep": True}),
         _conditional_bear({"came_under_control_since_last_upkeep": False})],
     ("condition", "life_at_least"): [_conditional_bear({"life_at_least": 30})],
+    ("condition", "life_at_most"): [_conditional_bear({"life_at_most": 10})],
     ("condition", "triggering_spell_mana_spent_colors_at_least"): [
         _cast_trigger_condition({"triggering_spell_mana_spent_colors_at_least": 2})],
     ("condition", "triggering_spell_mana_spent_exceeds_power_or_toughness"): [

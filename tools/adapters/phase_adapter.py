@@ -899,7 +899,14 @@ class PhaseRun:
         for entry in self.game.stack() or []:
             if entry.get("id") == sid:
                 ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
-                return [self.target_ref(t) for t in ability.get("targets", [])]
+                targets: list[str] = []
+                while isinstance(ability, dict):  # a target of a later sentence (Stomp's "deals
+                    for t in ability.get("targets", []):  # 2 damage to any target") is in a sub_ability
+                        ref = self.target_ref(t)
+                        if ref not in targets:
+                            targets.append(ref)
+                    ability = ability.get("sub_ability")
+                return targets
         return []
 
     def note_priority(self) -> None:
