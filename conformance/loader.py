@@ -403,13 +403,14 @@ def file_label(path: str | Path, root: str | Path) -> str:
     as found (through symlinks, not resolving them) or else resolved; as given when it lies
     outside ``root``'s folder."""
     path, root = Path(path), Path(root)
-    for found, base in ((Path(os.path.abspath(path)), Path(os.path.abspath(root)).parent),
-                        (path.resolve(), root.resolve().parent)):
-        try:
-            return found.relative_to(base).as_posix()
-        except ValueError:
-            pass
-    return str(path)
+    try:  # as found first: resolving costs a system call per path component
+        return Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(root)).parent).as_posix()
+    except ValueError:
+        pass
+    try:
+        return path.resolve().relative_to(root.resolve().parent).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def duplicate_id_error(file: str, fixture_id: str, first_file: str) -> FixtureError:
