@@ -41,6 +41,7 @@ import threading
 import time
 import traceback
 from importlib import metadata
+from pathlib import Path
 from typing import IO, Any, Callable, Sequence
 
 PROTOCOL_VERSION = 1
@@ -648,7 +649,13 @@ class ProtocolEngine:
             self._stderr = None
             self._proc = None
             self._broken = True
-            raise EngineError("crash", f"cannot start {self.command!r}: {exc}",
+            hint = ""
+            if isinstance(exc, FileNotFoundError) and self.argv:
+                beside = Path(sys.executable).parent / self.argv[0]
+                if beside.exists() and os.sep not in self.argv[0]:
+                    hint = (f" ({self.argv[0]!r} is not on PATH; this Python's environment has it: "
+                            f"{beside})")
+            raise EngineError("crash", f"cannot start {self.command!r}: {exc}{hint}",
                               {"command": self.command}) from exc
         self._lines = queue.Queue()
         self._reader = threading.Thread(target=_pump, args=(self._proc.stdout, self._lines),

@@ -448,3 +448,15 @@ def test_example_engine_in_protocol_md_works(tmp_path):
             eng.run({"no": "id"}, "modern")
         assert info.value.kind == "errored" and "KeyError" in info.value.message
         assert eng.restarts == 0
+
+
+def test_an_engine_command_not_on_path_names_the_one_beside_this_python():
+    """`--engine "mtg-judge serve"` typed with `.venv/bin/mtg-judge` and the venv not on PATH:
+    the error says where this Python's environment has the command (a new user's first try
+    of `mtg-judge fuzz --engine "mtg-judge serve"`)."""
+    beside = Path(sys.executable).parent / "mtg-judge"
+    assert beside.exists(), "the test environment installs the mtg-judge script beside python"
+    engine = protocol.ProtocolEngine("mtg-judge serve", env={"PATH": "/nonexistent"})
+    with pytest.raises(protocol.EngineError) as info:
+        engine.start()
+    assert "is not on PATH" in str(info.value) and str(beside) in str(info.value)
