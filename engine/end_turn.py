@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .late_binding import late_handler
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -78,12 +80,8 @@ def skip_to_cleanup(game: "Game") -> None:
 
 
 def _late(name: str) -> Any:
-    """A handler that looks ``name`` up as it runs (so a mutation of this module's function,
-    conformance/mutants.py, is the one called)."""
-    def handler(ctx: Any, eff: dict) -> None:
-        globals()[name](ctx, eff)
-    handler.__name__ = name
-    return handler
+    """This module's function ``name`` as an effect handler bound at call time (mutations)."""
+    return late_handler(globals(), name)
 
 
 #: The effect handlers of this module, by effect type (``engine/effects.py`` HANDLERS).

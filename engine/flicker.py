@@ -34,6 +34,7 @@ from typing import Any
 
 from . import characteristics as ch
 from .errors import IllegalAction
+from .late_binding import late_handler
 
 NEXT_END_STEP = {"event": "beginning_of_step", "step": "end", "next": True}
 
@@ -134,12 +135,8 @@ def exile_and_return_later(ctx: Any, eff: dict) -> None:
 
 
 def _late(name: str) -> Any:
-    """A handler that looks ``name`` up as it runs (so a mutation of this module's function,
-    conformance/mutants.py, is the one called)."""
-    def handler(ctx: Any, eff: dict) -> None:
-        globals()[name](ctx, eff)
-    handler.__name__ = name
-    return handler
+    """This module's function ``name`` as an effect handler bound at call time (mutations)."""
+    return late_handler(globals(), name)
 
 
 #: The effect handlers of this module, by effect type (``engine/effects.py`` HANDLERS).

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction, ScenarioError
 from .objects import FACE_DOWN, GameObject
+from .late_binding import late_handler
 
 if TYPE_CHECKING:
     from .cards import CardDefinition
@@ -407,12 +408,8 @@ def condition(game: "Game", key: str, want: Any, current: "GameObject", gone: bo
 
 
 def _late(name: str) -> Any:
-    """A handler that looks ``name`` up as it runs (so that a mutation of this module's
-    function, conformance/mutants.py, is the one called)."""
-    def handler(ctx: Any, eff: dict) -> None:
-        globals()[name](ctx, eff)
-    handler.__name__ = name
-    return handler
+    """This module's function ``name`` as an effect handler bound at call time (mutations)."""
+    return late_handler(globals(), name)
 
 
 #: The effect handlers of this module, by effect type (``engine/effects.py`` HANDLERS).
