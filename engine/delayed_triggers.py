@@ -29,6 +29,20 @@ def create_delayed_trigger(ctx: "Context", eff: dict) -> None:
     source is the source of the creating ability, its controller the player who
     controlled that ability as it resolved (CR 603.7d–e); it remembers the tokens the
     ability created so far (``created_tokens``)."""
+    ability_targets = list(eff["targets"]) if eff.get("targets") else None
+    schedule_delayed_trigger(ctx, eff["trigger"], list(eff.get("effects", ())),
+                             {"created_tokens": list(ctx.created)}, targets=ability_targets)
+
+
+def schedule_delayed_trigger(ctx: "Context", trigger: dict, effects: list, remembered: dict,
+                             targets: list | None = None) -> None:
+    """Add a delayed triggered ability (CR 603.7a) created by the resolving ``ctx.item``:
+    ``trigger`` a trigger dict of the card format (``beginning_of_step`` defaults to each
+    player's step), ``effects`` its effect dicts, ``remembered`` what it acts on later
+    (``created_tokens``, ``exiled_cards``: lists of references), ``targets`` its target
+    specs. Its source is a copy of the creating ability's source (last known information),
+    its controller the player who controlled that ability as it resolved (CR 603.7d–e).
+    Does nothing when the creating ability has no source object."""
     g = ctx.game
     source = ctx.source
     if source is None:
@@ -37,16 +51,15 @@ def create_delayed_trigger(ctx: "Context", eff: dict) -> None:
     lki.controller = ctx.controller
     item = ctx.item
     key = item.ability_index if item.kind == "ability" and item.ability_index is not None else "delayed"
-    trigger = dict(eff["trigger"])
+    trigger = dict(trigger)
     if trigger.get("event") == "beginning_of_step":
         trigger.setdefault("player", "each")
-    ability: dict[str, Any] = {"kind": "triggered", "trigger": trigger, "effects": list(eff.get("effects", ())),
+    ability: dict[str, Any] = {"kind": "triggered", "trigger": trigger, "effects": list(effects),
                                "delayed": True}
-    if eff.get("targets"):
-        ability["targets"] = list(eff["targets"])
+    if targets:
+        ability["targets"] = list(targets)
     g.delayed_triggers = g.delayed_triggers + [{
-        "source": lki, "key": key, "ability": ability,
-        "remembered": {"created_tokens": list(ctx.created)},
+        "source": lki, "key": key, "ability": ability, "remembered": remembered,
     }]
 
 

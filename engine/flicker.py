@@ -34,6 +34,7 @@ from typing import Any
 
 from . import characteristics as ch
 from .errors import IllegalAction
+from .delayed_triggers import schedule_delayed_trigger
 from .late_binding import late_handler
 
 NEXT_END_STEP = {"event": "beginning_of_step", "step": "end", "next": True}
@@ -116,22 +117,9 @@ def exile_and_return_later(ctx: Any, eff: dict) -> None:
         new = g.move(obj, "exile", cause=eff["type"])
         if not new.is_token:
             exiled.append(new.ref)
-    source = ctx.source
-    if source is None:
-        return
-    lki = source.copy()
-    lki.controller = ctx.controller
-    item = ctx.item
-    key = item.ability_index if item.kind == "ability" and item.ability_index is not None else "delayed"
-    trigger = dict(eff.get("at") or NEXT_END_STEP)
-    if trigger.get("event") == "beginning_of_step":
-        trigger.setdefault("player", "each")
     ret = {"type": "return_to_battlefield", "what": "exiled_cards", "under": eff.get("under", "owner")}
-    ability = {"kind": "triggered", "trigger": trigger, "effects": [ret], "delayed": True}
-    g.delayed_triggers = g.delayed_triggers + [{
-        "source": lki, "key": key, "ability": ability,
-        "remembered": {"created_tokens": [], "exiled_cards": exiled},
-    }]
+    schedule_delayed_trigger(ctx, eff.get("at") or NEXT_END_STEP, [ret],
+                             {"created_tokens": [], "exiled_cards": exiled})
 
 
 def _late(name: str) -> Any:
