@@ -1067,9 +1067,7 @@ class PhaseRun:
             self.answer_casting(seat, oid, inp)
             ev = self.casting.get("event")
             if ev is not None:
-                ev["mana_paid"] = self.mana_paid(seat)
-                self.check_mana_paid(inp, ev["mana_paid"])
-                ev["modes"] = self.casting["modes"] or []
+                self.finish_cast_event(seat, inp, ev)
                 if self.casting.get("face"):
                     ev["face"] = self.casting["face"]
                 for alt, variant in self.VARIANT.items():
@@ -1111,9 +1109,7 @@ class PhaseRun:
             self.answer_casting(seat, copy_id, inp)
             ev = self.casting.get("event")
             if ev is not None:
-                ev["mana_paid"] = self.mana_paid(seat)
-                self.check_mana_paid(inp, ev["mana_paid"])
-                ev["modes"] = self.casting["modes"] or []
+                self.finish_cast_event(seat, inp, ev)
         finally:
             self.casting = None
 
@@ -1183,11 +1179,22 @@ class PhaseRun:
                 ev["targets"] = self.stack_targets(self.pending_stack)
             ev.setdefault("targets", [])
             ev["x"] = inp.get("x", 0) if self.casting.get("x_chosen") else 0
-            ev["mana_paid"] = self.mana_paid(seat)
-            self.check_mana_paid(inp, ev["mana_paid"])
+            self.record_payment(seat, inp, ev)
         finally:
             self.casting = None
             self.pending_activation = None
+
+    def record_payment(self, seat: int, inp: dict, ev: dict) -> None:
+        """Put the mana ``seat`` paid into the synthesised event ``ev`` (``mana_paid``) and
+        check it against what the input said to pay with (:meth:`check_mana_paid`)."""
+        ev["mana_paid"] = self.mana_paid(seat)
+        self.check_mana_paid(inp, ev["mana_paid"])
+
+    def finish_cast_event(self, seat: int, inp: dict, ev: dict) -> None:
+        """Complete a synthesised ``spell_cast`` event: the mana paid (checked) and the modes
+        chosen while casting."""
+        self.record_payment(seat, inp, ev)
+        ev["modes"] = self.casting["modes"] or []
 
     def mana_paid(self, seat: int) -> dict[str, int]:
         """What phase took from the pool for the cost: pool before + mana made - pool after."""
