@@ -14,15 +14,14 @@ tests/test_layers_table.py checks the interactions against an oracle written fro
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import adventure
 from . import keywords as keyword_abilities
 from . import transform
 from .conditions import condition_holds
+from .creature_types import creature_types
 from .objects import GameObject, StackItem
 
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
@@ -221,15 +220,6 @@ def is_type(obj: GameObject, t: str) -> bool:
             and t not in getattr(obj, "lost_card_types", ()))  # engine/type_loss.py
 
 
-def creature_types_state(game: "Game", obj: GameObject) -> str | None:
-    """``"all"`` (changeling, or "gains all creature types"), ``"none"`` (loses them, or
-    "becomes the creature type of your choice") or None (its printed creature types), after
-    the layer-4 effects in timestamp order, not counting added creature types (see
-    :func:`creature_types_after_layer_4`)."""
-    layer4 = creature_types_after_layer_4(game, obj)
-    return None if layer4 is None else layer4[0] if layer4[0] != "printed" else None
-
-
 def creature_types_after_layer_4(game: "Game", obj: GameObject) -> tuple[str, list[str]] | None:
     """The creature types of a creature after layer 4 (CR 613.1d), in timestamp order (CR
     613.7): ``(base, added)`` with ``base`` ``"printed"`` (its printed creature types),
@@ -272,8 +262,7 @@ def _added_creature_types(game: "Game", obj: GameObject) -> list[tuple[int, tupl
     depend on itself (CR 613.8)."""
     if obj.zone != "battlefield" or _SUBTYPE_DEPTH[0]:
         return []
-    if not any(ab.get("effect", {}).get("type") == "add_creature_types"
-               for perm in game.battlefield for ab in perm.definition.static_abilities):
+    if not any(perm.definition.adds_creature_types for perm in game.battlefield):
         return []
     _SUBTYPE_DEPTH[0] += 1
     try:
@@ -295,22 +284,17 @@ def subtypes(game: "Game", obj: GameObject) -> list[str]:
     base, added = layer4
     if base == "printed":
         return printed + [t for t in added if t not in printed]
-    creature = set(all_creature_types())
+    creature = all_creature_types()
     others = [t for t in printed if t not in creature]
     if base == "all":
         return others + sorted(creature)
     return others + added
 
 
-_CREATURE_TYPES: list[str] = []
-
-
-def all_creature_types() -> list[str]:
-    """CR 205.3m: the creature types (as found on creature and kindred cards)."""
-    if not _CREATURE_TYPES:
-        data = json.loads((Path(__file__).parent / "data" / "creature_types.json").read_text(encoding="utf-8"))
-        _CREATURE_TYPES.extend(data["creature_types"])
-    return _CREATURE_TYPES
+def all_creature_types() -> frozenset[str]:
+    """CR 205.3m: the creature types (as found on creature and kindred cards;
+    :func:`engine.creature_types.creature_types`)."""
+    return creature_types()
 
 
 def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:
