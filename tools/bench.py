@@ -56,6 +56,7 @@ import json
 import math
 import os
 import platform
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -528,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
         date, load_start, commit = record_start
         run = bench_record.BenchRun(
             date=date, load_start=load_start, load_end=bench_record.load_average(),
-            command=" ".join(["python -m mtg_judge.tools.bench", *(sys.argv[1:] if argv is None else argv)]),
+            command="python -m mtg_judge.tools.bench " + shlex.join(sys.argv[1:] if argv is None else argv),
             current=measured(now, commit, probes[now.label], cli_medians, workers, protocol),
             baseline=measured(trees[0], trees[0].label, probes[trees[0].label], cli_medians, workers)
             if args.baseline else None,
