@@ -72,7 +72,7 @@ if str(ROOT) not in sys.path:  # `python tools/bench.py` from a source checkout
     sys.path.insert(0, str(ROOT))
 
 from mtg_judge.conformance.protocol import EngineError, ProtocolEngine  # noqa: E402
-from mtg_judge.tools import bench_record  # noqa: E402
+from mtg_judge.tools import bench_record
 
 
 def percentile(values: Sequence[float], q: float) -> float:
