@@ -39,7 +39,6 @@ never reaches).
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import os
@@ -52,8 +51,8 @@ from typing import Any, Callable
 
 from mtg_judge.conformance import selfplay as sp
 from mtg_judge.conformance.canonical import dumps
-
-from mtg_judge.conformance.protocol import DEFAULT_STATE_PARTS as DEFAULT_PARTS, STATE_PARTS  # noqa: E402
+from mtg_judge.conformance.protocol import DEFAULT_STATE_PARTS as DEFAULT_PARTS  # noqa: E402
+from mtg_judge.conformance.protocol import STATE_PARTS
 
 #: Keys dropped from events before they are compared: free text and input indexes.
 EVENT_KEYS_IGNORED = frozenset({"message", "at"})
@@ -126,7 +125,9 @@ def _subtypes(subtypes: list[str], keywords: list[str]) -> list[str]:
     creature types compared as the one entry :data:`EVERY_CREATURE_TYPE`; its other
     subtypes as they are. A changeling that lost all creature types (it reports none) is
     compared as it is."""
-    from mtg_judge.engine.creature_types import creature_types  # CR 205.3m (engine/data/creature_types.json)
+    from mtg_judge.engine.creature_types import (
+        creature_types,  # CR 205.3m (engine/data/creature_types.json)
+    )
     every = creature_types()
     mine = [s for s in subtypes if s in every]
     if mine and ("changeling" in keywords or every <= set(subtypes)):
@@ -519,7 +520,10 @@ class Duel:
     engine: plays a fixture on both and compares."""
 
     def __init__(self, command: str, fz: FuzzSettings) -> None:
-        from mtg_judge.conformance.protocol import ProtocolEngine, reference_implementation
+        from mtg_judge.conformance.protocol import (
+            ProtocolEngine,
+            reference_implementation,
+        )
         self.fz = fz
         self.cards = card_files()
         self.engine = ProtocolEngine(command, timeout=fz.timeout)

@@ -297,7 +297,7 @@ def whole_command(trees: list[Tree], args, workers: int) -> tuple[list[list[str]
     ratio first tree / last tree when there are two; and the probes' results by tree label
     (the first probe of each tree also timed every case and the in-process suite)."""
     keyword = ["-k", args.keyword] if args.keyword else []
-    commands = [(f"mtg-judge run -n 1 (subprocess wall)", ["run", "-n", "1", *keyword]),
+    commands = [("mtg-judge run -n 1 (subprocess wall)", ["run", "-n", "1", *keyword]),
                 (f"mtg-judge run (default workers: {os.cpu_count()})", ["run", *keyword])]
     probes: dict[str, list[dict]] = {t.label: [] for t in trees}
     cli: dict[tuple[str, str], list[float]] = {}
