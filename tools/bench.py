@@ -219,8 +219,8 @@ def current_tree() -> Tree:
     script = Path(sys.executable).parent / "mtg-judge"
     if script.exists():
         cli = [str(script)]
-    elif shutil.which("mtg-judge"):
-        cli = [shutil.which("mtg-judge")]
+    elif found := shutil.which("mtg-judge"):
+        cli = [found]
     else:
         cli = [sys.executable, "-m", "mtg_judge.tools.cli"]
     head = _git("rev-parse", "--short", "HEAD") or "?"
