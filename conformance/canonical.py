@@ -53,7 +53,8 @@ def normalize(result: dict) -> dict:
     """
     defaults: dict[str, Any] = {"events": [], "state": {}, "checkpoints": []}
     picked = {key: result.get(key, defaults[key]) for key in RESULT_KEYS}
-    return json.loads(dumps(picked))
+    copy: dict = json.loads(dumps(picked))
+    return copy
 
 
 def snapshot_text(result: dict) -> str:

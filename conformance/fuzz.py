@@ -512,7 +512,8 @@ def reference_run(fixture: dict, ruleset: str) -> dict:
     from mtg_judge.engine import run_scenario
     db = sp._card_db()
     used = build_scenario(fixture, {n: c for n, c in card_files().items() if n in db})["cards"]
-    return json.loads(dumps(run_scenario(fixture, ruleset, cards={name: db[name] for name in used})))
+    result: dict = json.loads(dumps(run_scenario(fixture, ruleset, cards={name: db[name] for name in used})))
+    return result
 
 
 class Duel:

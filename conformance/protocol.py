@@ -126,7 +126,8 @@ def _homepage() -> str:
         for entry in meta.get_all("Project-URL") or []:
             label, _, url = entry.partition(",")
             if label.strip().lower() in ("homepage", "home", "source", "repository"):
-                return url.strip()
+                homepage: str = url.strip()
+                return homepage
         home = (meta.get_all("Home-page") or [None])[0]
         if home:
             return str(home)

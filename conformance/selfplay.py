@@ -208,7 +208,8 @@ class Record:
 
     @property
     def seed(self) -> int:
-        return self.setup["seed"]
+        seed: int = self.setup["seed"]
+        return seed
 
     def as_json(self) -> dict:
         return {"ruleset": self.ruleset, "setup": self.setup, "inputs": self.inputs, "marks": self.marks,
@@ -544,7 +545,8 @@ class SelfPlayInputs:
                 ok, _ = self._accepts(game, decision, cand.input, k)
             if ok:
                 self.stats.action_kinds[cand.kind] = self.stats.action_kinds.get(cand.kind, 0) + 1
-                return cand.input
+                chosen: dict = cand.input
+                return chosen
             self.stats.dry_run_refusals += 1
         raise InvariantFailure("stuck", f"no legal answer to the {decision.get('kind')} decision of "
                                f"{decision.get('player')} ({_show(decision)}) in turn {game.turn}, {game.step}: "
@@ -978,7 +980,7 @@ def _decks_for(index: int, decks: list[Deck]) -> tuple[Deck, Deck]:
     return pairs[(index // len(RULESETS)) % len(pairs)]
 
 
-def _ruleset_for(index: int, rulesets: tuple) -> str:
+def _ruleset_for(index: int, rulesets: tuple[str, ...]) -> str:
     return rulesets[index % len(rulesets)]
 
 

@@ -278,7 +278,7 @@ def probe(tree: Tree, repeat: int, workers: int, runs: int, keyword: str | None)
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"bench: the probe failed in {tree.label} (exit {proc.returncode}):\n"
                          f"{proc.stderr[-3000:]}")
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out: dict = json.loads(proc.stdout.strip().splitlines()[-1])
     if not Path(out["file"]).resolve().is_relative_to(tree.cwd.resolve()):
         raise SystemExit(f"bench: {tree.label} imported {out['file']}, not its own code in {tree.cwd}")
     return out
@@ -317,7 +317,8 @@ def whole_command(trees: list[Tree], args, workers: int) -> tuple[list[list[str]
     _progress("")
 
     def median_of(label: str, key: str) -> float:
-        return statistics.median(p[key] for p in probes[label])
+        median: float = statistics.median(p[key] for p in probes[label])
+        return median
 
     rows: list[tuple[str, list[float], Callable[[float], str]]] = []
     rows.append(("import of the runner, fresh process", [median_of(t.label, "import") for t in trees], _s))

@@ -103,7 +103,8 @@ def corpus() -> dict[str, dict]:
 
 def slug(name: str) -> str:
     from mtg._text import slug as _slug
-    return _slug(name)
+    text: str = _slug(name)
+    return text
 
 
 class PyMtgRun:
@@ -114,7 +115,7 @@ class PyMtgRun:
         self.setup = scenario.get("setup", {})
         if len(self.setup.get("players", [])) != 2:
             raise Skip("python-mtg games are set up for two players here")
-        self.players = [p["id"] for p in self.setup["players"]]
+        self.players: list[str] = [p["id"] for p in self.setup["players"]]
         for name, card in scenario.get("cards", {}).items():
             known = corpus().get(name)
             if known is None:
@@ -210,7 +211,8 @@ class PyMtgRun:
     # ---- script ----------------------------------------------------------------------------
 
     def step(self) -> str:
-        return self.game.step
+        step: str = self.game.step
+        return step
 
     def push(self, move) -> None:
         with _quiet():
