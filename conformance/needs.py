@@ -75,7 +75,7 @@ def case_needs(scenario: dict) -> dict[str, list[str]]:
     cards = scenario.get("cards")
     for card in (cards.values() if isinstance(cards, dict) else ()):
         _walk_card(card, found)
-    expect = scenario.get("expect") if isinstance(scenario.get("expect"), dict) else {}
+    expect = given if isinstance(given := scenario.get("expect"), dict) else {}
     for key in ("events", "absent"):
         for pattern in _list(expect.get(key)):
             if isinstance(pattern, dict) and isinstance(pattern.get("type"), str):

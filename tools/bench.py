@@ -230,8 +230,8 @@ def current_tree() -> Tree:
     script = Path(sys.executable).parent / "mtg-judge"
     if script.exists():
         cli = [str(script)]
-    elif shutil.which("mtg-judge"):
-        cli = [shutil.which("mtg-judge")]
+    elif found := shutil.which("mtg-judge"):
+        cli = [found]
     else:
         cli = [sys.executable, "-m", "mtg_judge.tools.cli"]
     head = _git("rev-parse", "--short", "HEAD") or "?"
@@ -289,7 +289,7 @@ def probe(tree: Tree, repeat: int, workers: int, runs: int, keyword: str | None)
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"bench: the probe failed in {tree.label} (exit {proc.returncode}):\n"
                          f"{proc.stderr[-3000:]}")
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out: dict = json.loads(proc.stdout.strip().splitlines()[-1])
     if not Path(out["file"]).resolve().is_relative_to(tree.cwd.resolve()):
         raise SystemExit(f"bench: {tree.label} imported {out['file']}, not its own code in {tree.cwd}")
     return out
@@ -312,7 +312,7 @@ def whole_command(trees: list[Tree], args, workers: int, cli_medians: dict[tuple
     ``cli_medians``, when given, receives the median seconds of each command as typed by
     ``(tree label, 0)`` (``mtg-judge run -n 1``) and ``(tree label, 1)`` (``mtg-judge run``)."""
     keyword = ["-k", args.keyword] if args.keyword else []
-    commands = [(f"mtg-judge run -n 1 (subprocess wall)", ["run", "-n", "1", *keyword]),
+    commands = [("mtg-judge run -n 1 (subprocess wall)", ["run", "-n", "1", *keyword]),
                 (f"mtg-judge run (default workers: {os.cpu_count()})", ["run", *keyword])]
     probes: dict[str, list[dict]] = {t.label: [] for t in trees}
     cli: dict[tuple[str, str], list[float]] = {}
@@ -336,7 +336,8 @@ def whole_command(trees: list[Tree], args, workers: int, cli_medians: dict[tuple
                 cli_medians[(tree.label, index)] = statistics.median(cli[(name, tree.label)])
 
     def median_of(label: str, key: str) -> float:
-        return statistics.median(p[key] for p in probes[label])
+        median: float = statistics.median(p[key] for p in probes[label])
+        return median
 
     rows: list[tuple[str, list[float], Callable[[float], str]]] = []
     rows.append(("import of the runner, fresh process", [median_of(t.label, "import") for t in trees], _s))
