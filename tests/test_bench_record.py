@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from mtg_judge.tools import bench, bench_record
 from mtg_judge.tools.bench_record import BenchRun, EngineTime, Measured
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from mtg_judge.conformance.runner import collect, format_table
 from mtg_judge.tools.cli import main as cli
 
