@@ -56,7 +56,6 @@ class CaseTimeout(BaseException):
     ``run_case``'s ``except Exception`` does not turn it into an ordinary error)."""
 
 
-
 @dataclass
 class MutantResult:
     """What became of one mutation: ``status`` ``killed``, ``survived`` or ``broken`` (it
