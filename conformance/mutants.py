@@ -123,7 +123,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
     no limit)."""
     usable = (seconds and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
-    if not usable:
+    if not usable or seconds is None:
         yield
         return
 

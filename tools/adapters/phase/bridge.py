@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 
+from mtg_judge.tools.adapters.phase.core import RunCore
+
 #: ``MTG_JUDGE_PHASE_BRIDGE_508_8=1``: when phase skips the declare attackers step's priority
 #: after no attackers were declared (COMPLIANCE, phase bug 4: CR 508.2, 508.8), the adapter
 #: takes the two passes of that step itself (reporting that step and its priority in the
@@ -23,9 +25,9 @@ import os
 BRIDGE_508_8 = os.environ.get("MTG_JUDGE_PHASE_BRIDGE_508_8") == "1"
 
 
-class Bridge508:
+class Bridge508(RunCore):
     """The passes of the declare attackers step phase skipped (a mixin of
-    :class:`~.run.PhaseRun`, which holds the attributes: ``bridge``, the seats still to pass
+    :class:`~.run.PhaseRun`; the attributes it uses are :class:`~.core.RunCore`'s: ``bridge``, the seats still to pass
     in that step, active player first; ``bridge_declared``, whether its empty declaration of
     attackers has been given)."""
 

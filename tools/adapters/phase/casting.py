@@ -34,13 +34,13 @@ from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected
 from mtg_judge.tools.adapters.phase.vocabulary import LETTER_PHASE_COLOR, PHASE_COLOR, ZONE_NAME
 
 
-class Casting:
-    """Casts and activations with their payment (a mixin of :class:`~.run.PhaseRun`, which
-    holds the attributes)."""
+class Casting(RunCore):
+    """Casts and activations with their payment (a mixin of :class:`~.run.PhaseRun`)."""
 
     #: The ``cast`` input fields this adapter gives to phase (FORMAT §3.2). Any other field
     #: (an alternative or additional cost, a face to cast, FORMAT §10–11) is not translated:

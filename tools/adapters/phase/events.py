@@ -57,13 +57,14 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (COUNTER_NAME, PHASE_COLOR, PHASE_TO_STEP,
                                                        STEP_PHASE, ZONE_NAME)
 
 
-class Events:
-    """Translates phase's events (a mixin of :class:`~.run.PhaseRun`, which holds the
-    attributes)."""
+class Events(RunCore):
+    """Translates phase's events (a mixin of :class:`~.run.PhaseRun`; its attributes are
+    :class:`~.core.RunCore`'s)."""
 
     def translate(self, events: list, skip_passes: bool = False) -> None:
         """Append the translation of phase's ``events`` (one ``Game.apply`` result) to the log

@@ -33,13 +33,14 @@ from __future__ import annotations
 
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected, ScriptError
 from mtg_judge.tools.adapters.phase.vocabulary import STEP_TO_PHASE
 
 
-class Inputs:
+class Inputs(RunCore):
     """One script input at a time, answering phase's prompts (a mixin of
-    :class:`~.run.PhaseRun`, which holds the attributes)."""
+    :class:`~.run.PhaseRun`; its attributes are :class:`~.core.RunCore`'s)."""
 
     def run_input(self, i: int, inp: dict) -> None:
         """Give input number ``i`` of the script to phase: its ``do_<action>`` method, unless the

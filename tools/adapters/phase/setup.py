@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (COUNTERS, LETTER_PHASE_COLOR, PHASE_TO_STEP,
                                                        PREVIOUS_STEP, ZONE_NAME)
 
 
-class Setup:
-    """Builds the starting position in phase (a mixin of :class:`~.run.PhaseRun`, which
-    holds the attributes)."""
+class Setup(RunCore):
+    """Builds the starting position in phase (a mixin of :class:`~.run.PhaseRun`)."""
 
     KNOWN_SETUP = {"seed", "turn", "active_player", "step", "lands_played", "players"}
 

@@ -12,13 +12,14 @@ import json
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (DELAYED_BY_KEYWORD, DELAYED_TRIGGER_EVENT,
                                                        KEYWORD_TRIGGER, SYNTHETIC_TRIGGER)
 
 
-class Stack:
-    """Names and matches what phase puts on its stack (a mixin of :class:`~.run.PhaseRun`,
-    which holds the attributes)."""
+class Stack(RunCore):
+    """Names and matches what phase puts on its stack (a mixin of :class:`~.run.PhaseRun`;
+    its attributes are :class:`~.core.RunCore`'s)."""
 
     def sync_stack(self) -> None:
         """Name the abilities phase put on its stack (FORMAT §1 ``ability#n``): an activated

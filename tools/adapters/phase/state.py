@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (COLOR_WORD, COUNTER_NAME, PHASE_TO_STEP,
                                                        STEP_PHASE, keyword_name)
 
 
-class State:
-    """Reads phase's state (a mixin of :class:`~.run.PhaseRun`, which holds the
-    attributes)."""
+class State(RunCore):
+    """Reads phase's state (a mixin of :class:`~.run.PhaseRun`; its attributes are
+    :class:`~.core.RunCore`'s)."""
 
     def attached_ref(self, value: Any) -> str | None:
         """Our reference of what phase's ``attached_to`` value names (an object or a player)."""
