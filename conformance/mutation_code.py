@@ -162,7 +162,7 @@ def beheld_forgotten_when_it_leaves() -> list[Any]:
     from mtg_judge.engine import effects
 
     def make(original: Callable) -> Callable:
-        def condition_true(ctx: Any, cond: dict) -> bool:
+        def condition_true(ctx: Any, cond: dict) -> Any:
             b = getattr(ctx.item, "beheld", None)
             if cond.get("beheld") and b and ctx.game.objects.get(b["object"]) is None:
                 return False
@@ -232,7 +232,7 @@ def job_select_attaches_before_creating_the_token() -> list[Any]:
     """Mutation ``job-select-attaches-before-creating-the-token`` (CR 702.182a):
     ``job_select.JOB_SELECT`` has its two effects in the reverse order."""
     from mtg_judge.engine import job_select
-    ab = dict(job_select.JOB_SELECT, effects=list(reversed(job_select.JOB_SELECT["effects"])))
+    ab = dict(job_select.JOB_SELECT, effects=list(reversed(job_select.JOB_SELECT["effects"])))  # type: ignore[call-overload]
     return [mock.patch.object(job_select, "JOB_SELECT", ab)]
 
 
@@ -328,12 +328,13 @@ def returned_spell_stays_on_the_stack() -> list[Any]:
     """Mutation ``returned-spell-stays-on-the-stack`` (CR 608.2b):
     ``effects.HANDLERS["return_to_hand"]`` moves only cards that are not on the stack."""
     from mtg_judge.engine import effects
+    from mtg_judge.engine.objects import StackItem
     if "return_to_hand" not in effects.HANDLERS:
         raise MutationError("mtg_judge.engine.effects.HANDLERS has no 'return_to_hand' effect")
     original = effects.HANDLERS["return_to_hand"]
 
     def cards_only(ctx: Any, eff: dict) -> None:
-        if not any(isinstance(r, effects.StackItem) for r in ctx.refs(eff["what"])):
+        if not any(isinstance(r, StackItem) for r in ctx.refs(eff["what"])):
             original(ctx, eff)
     return [mock.patch.dict(effects.HANDLERS, {"return_to_hand": cards_only})]
 

@@ -18,8 +18,8 @@ An anchor that is gone raises :class:`MutationError`.
 """
 
 from __future__ import annotations
-
 import __future__
+
 import copy
 import functools
 import inspect

@@ -52,11 +52,25 @@ from typing import Any, Callable, Iterator
 from . import combat
 from .inputs import shape_problem
 from .legal_casting import accepts_may_cast, may_cast_candidates, spell_parts
-from .legal_choices import (choose_candidates, discard_candidates, trigger_order_candidates, validate_choose,
-                            validate_discard, validate_order)
+from .legal_choices import (
+    choose_candidates,
+    discard_candidates,
+    trigger_order_candidates,
+    validate_choose,
+    validate_discard,
+    validate_order,
+)
 from .legal_combat import attack_candidates, block_candidates, damage_assignment_candidates, validate_assignment
-from .legal_common import (BLOCK_SAMPLES, CHOICE_LIMIT, TARGET_LIMIT, Candidate, NeedsInput, accepted_by,
-                           accepted_on_dry_run, resolving_item)
+from .legal_common import (
+    BLOCK_SAMPLES,
+    CHOICE_LIMIT,
+    TARGET_LIMIT,
+    Candidate,
+    NeedsInput,
+    accepted_by,
+    accepted_on_dry_run,
+    resolving_item,
+)
 from .legal_mana import available_mana, mana_sources, plan_payment
 from .legal_priority import priority_candidates
 from .legal_start import mulligan_candidates, validate_mulligan
@@ -86,7 +100,7 @@ DECISION_ACTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def legal_actions(game: Any, decision: dict, *, verify: bool = True) -> list[dict]:
+def legal_actions(game: Any, decision: dict[str, Any], *, verify: bool = True) -> list[dict[str, Any]]:
     """The inputs that answer ``decision`` (``{"kind", "player", **info}`` as passed to the
     input source) and are legal now, as script input dicts (docs/FORMAT.md §3.2).
 
@@ -102,7 +116,7 @@ def legal_actions(game: Any, decision: dict, *, verify: bool = True) -> list[dic
     return out
 
 
-def candidate_actions(game: Any, decision: dict) -> list[Candidate]:
+def candidate_actions(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """The candidate answers to ``decision``, pre-filtered by cheap checks but not dry-run
     (see the module docstring). Deterministic; never changes ``game``."""
     if game.over:
@@ -114,7 +128,7 @@ def candidate_actions(game: Any, decision: dict) -> list[Candidate]:
     return fn(game, decision)
 
 
-def accepts(game: Any, decision: dict, inp: dict) -> tuple[bool, str | None]:
+def accepts(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[bool, str | None]:
     """Would the engine accept ``inp`` as the answer to ``decision`` now? Returns
     ``(True, None)`` or ``(False, code)`` (a rejection code, docs/FORMAT.md §8).
 
@@ -159,7 +173,7 @@ def accepts(game: Any, decision: dict, inp: dict) -> tuple[bool, str | None]:
     return accepted_by(lambda: validator(game, decision, inp))
 
 
-_ENUMERATORS: dict[str, Callable[[Any, dict], list[Candidate]]] = {
+_ENUMERATORS: dict[str, Callable[[Any, dict[str, Any]], list[Candidate]]] = {
     "priority": priority_candidates,
     "declare_attackers": attack_candidates,
     "declare_blockers": block_candidates,
@@ -173,7 +187,7 @@ _ENUMERATORS: dict[str, Callable[[Any, dict], list[Candidate]]] = {
 }
 
 
-_VALIDATORS: dict[str, Callable[[Any, dict, dict], None]] = {
+_VALIDATORS: dict[str, Callable[[Any, dict[str, Any], dict[str, Any]], None]] = {
     "assign_damage": validate_assignment,
     "order_triggers": validate_order,
     "choose_targets": validate_targets,

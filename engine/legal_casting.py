@@ -21,7 +21,7 @@ from .objects import GameObject, StackItem
 
 
 def spell_parts(game: Any, player: str, obj: GameObject, alternative: Any, modes: Any,
-                kicked: list[int]) -> tuple[dict, list]:
+                kicked: list[int]) -> tuple[dict[str, Any], list[Any]]:
     """The spell ability ``cast`` would put on the stack (CR 601.2b–c): the chosen modes'
     parts (CR 700.2), plus the parts of the kicker costs paid (CR 702.33d); a face-down
     spell has none (CR 702.37c). Raises IllegalAction ``invalid_mode``."""
@@ -51,7 +51,7 @@ def x_values(cost: ManaCost, x_symbols: int, available: int) -> list[int]:
 
 
 def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaSource],
-                     alternatives: list | None = None, forced: str | None = None,
+                     alternatives: list[Any] | None = None, forced: str | None = None,
                      reduce_with: GameObject | None = None) -> list[Candidate]:
     """Casts of ``obj`` (CR 601.2): every alternative cost that applies (none, morph, a
     permanent granting one such as Fist of Suns, flashback, without paying), modes, kicker
@@ -79,11 +79,11 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
         except IllegalAction:
             continue
         spell = d.spell or {}
-        mode_sets: list = [None]
+        mode_sets: list[Any] = [None]
         if not face_down and "modes" in spell and d.enchant is None:
             choose = spell.get("choose", 1)
             mode_sets = [list(m) for m in itertools.combinations(range(len(spell["modes"])), choose)]
-        kicker_sets: list = [[]]
+        kicker_sets: list[Any] = [[]]
         if "kicker" in kws and not face_down and forced is None:
             n = len(kws["kicker"].get("costs", ()))
             kicker_sets = [list(s) for r in range(n + 1) for s in itertools.combinations(range(n), r)]
@@ -95,7 +95,8 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
                 ability, modes_used = spell_parts(game, player, obj, alt, modes, kicked)
                 # as ``Game.cast`` decides the cost: suspend casts without paying, madness
                 # for its madness cost (CR 702.62a, 702.35a), otherwise the alternative chosen
-                paid_as = {"suspend": "without_paying", "madness": "madness"}.get(forced, alt)
+                paid_as_of: dict[str | None, Any] = {"suspend": "without_paying", "madness": "madness"}
+                paid_as = paid_as_of.get(forced, alt)
                 cost = game._total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana)
             except IllegalAction:
                 continue
@@ -115,7 +116,7 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
                     probe.obj = obj.copy()
                     probe.obj.face_down = True
                 for targets in target_choices(game, probe, ability.get("targets", ())):
-                    inp: dict = {"action": "cast", "player": player, "card": obj.ref}
+                    inp: dict[str, Any] = {"action": "cast", "player": player, "card": obj.ref}
                     if targets:
                         inp["targets"] = targets
                     if modes is not None:
@@ -134,7 +135,7 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
     return out
 
 
-def may_cast_candidates(game: Any, decision: dict) -> list[Candidate]:
+def may_cast_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 702.62a (suspend: cast it without paying its mana cost) and 702.35a (madness: cast
     it for its madness cost) as the trigger resolves, or decline (``choose no``)."""
     player, reason = decision["player"], decision.get("reason")
@@ -148,7 +149,7 @@ def may_cast_candidates(game: Any, decision: dict) -> list[Candidate]:
     return out
 
 
-def accepts_may_cast(game: Any, decision: dict, inp: dict) -> tuple[bool, str | None]:
+def accepts_may_cast(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[bool, str | None]:
     """Would the engine accept ``inp`` as the answer to a ``may_cast`` decision: ``choose no``
     (refused when the 2006 rules make the suspended cast mandatory and it can be paid) or a
     ``cast`` of the offered card, on a dry run. ``(True, None)`` or ``(False, code)``."""

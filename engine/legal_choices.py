@@ -19,7 +19,7 @@ from .legal_mana import plan_payment
 from .mana import COLOR_NAMES, ManaCost
 
 
-def trigger_order_candidates(game: Any, decision: dict) -> list[Candidate]:
+def trigger_order_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 603.3b: the player orders their simultaneous triggers (every order is legal)."""
     refs = list(decision.get("options", ()))
     perms = list(itertools.permutations(refs)) if len(refs) <= 4 else \
@@ -28,7 +28,7 @@ def trigger_order_candidates(game: Any, decision: dict) -> list[Candidate]:
             for p in spread(perms, CHOICE_LIMIT)]
 
 
-def validate_order(game: Any, decision: dict, inp: dict) -> None:
+def validate_order(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
     """Check an ``order_triggers`` answer: every pending trigger exactly once (CR 603.3b).
     Raises IllegalAction ``invalid_order``."""
     refs = list(decision.get("options", ()))
@@ -38,7 +38,7 @@ def validate_order(game: Any, decision: dict, inp: dict) -> None:
         raise IllegalAction("invalid_order", f"order all of {refs}")
 
 
-def discard_candidates(game: Any, decision: dict) -> list[Candidate]:
+def discard_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 514.1 (cleanup) / 701.9: discard ``count`` cards of the player's choice."""
     player, n = decision["player"], decision.get("count", 1)
     hand = [o.ref for o in game.players[player].hand]
@@ -46,7 +46,7 @@ def discard_candidates(game: Any, decision: dict) -> list[Candidate]:
     return [Candidate({"action": "discard", "player": player, "cards": list(c)}, "discard", "choice") for c in combos]
 
 
-def validate_discard(game: Any, decision: dict, inp: dict) -> None:
+def validate_discard(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
     """Check a ``discard`` answer: exactly ``count`` different cards of the player's hand.
     Raises IllegalAction ``invalid_choice`` or ``not_in_hand``."""
     player, n = decision["player"], decision.get("count", 1)
@@ -61,7 +61,7 @@ def validate_discard(game: Any, decision: dict, inp: dict) -> None:
             raise IllegalAction("not_in_hand", f"{c} is not in {player}'s hand")
 
 
-def _find_effect(effects: Iterable, type_: str) -> dict | None:
+def _find_effect(effects: Iterable[dict[str, Any]] | None, type_: str) -> dict[str, Any] | None:
     """The first effect of type ``type_`` in ``effects`` or nested in their ``then``,
     ``else`` or ``effects``; None if there is none."""
     for eff in effects or ():
@@ -88,7 +88,7 @@ def _keyword_name(opt: Any) -> list[str]:
     return [name]
 
 
-def choose_candidates(game: Any, decision: dict) -> list[Candidate]:
+def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """Choices while a spell or ability resolves, or as a permanent enters, by the
     decision's ``reason``: yes/no ("you may", CR 603.5; madness's exile under the 2006
     rules; echo, CR 702.30a), a card name (CR 614.12), the legendary permanent to keep
@@ -132,7 +132,7 @@ def choose_candidates(game: Any, decision: dict) -> list[Candidate]:
         return out
     if reason == "search":
         eff = _find_effect(effects, "search_library")
-        flt = dict((eff or {}).get("filter") or {})
+        flt: Any = dict((eff or {}).get("filter") or {})
         found = distinct(o for o in game.players[player].library if ch.matches(game, o, flt, player))
         return [c(o.ref) for o in found] + [c("none")]
     if reason == "source_of_damage":
@@ -157,7 +157,7 @@ def choose_candidates(game: Any, decision: dict) -> list[Candidate]:
     return [c("yes"), c("no")]
 
 
-def validate_choose(game: Any, decision: dict, inp: dict) -> None:
+def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
     """The rules the engine applies to a ``choose`` answer, by reason (see :func:`choose_candidates`).
     A reason it does not know is accepted if :func:`choose_candidates` offers the answer."""
     player = decision["player"]
@@ -187,7 +187,7 @@ def validate_choose(game: Any, decision: dict, inp: dict) -> None:
             return
         if choice != "yes":
             raise IllegalAction("invalid_choice", "pay? answer yes or no")
-        eff = _find_effect(effects, "pay_or_sacrifice")
+        eff: Any = _find_effect(effects, "pay_or_sacrifice")
         cost = ManaCost.parse(eff["cost"])
         ok, code = accepted_on_dry_run(game, lambda g: g.pay_costs(player, {"mana": cost}, inp, x=0, source=None))
         if not ok:

@@ -15,7 +15,7 @@ from .legal_common import BLOCK_SAMPLES, Candidate
 from .rng import SplitMix64
 
 
-def attack_candidates(game: Any, decision: dict) -> list[Candidate]:
+def attack_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 508.1: no attack, each creature that can attack alone, all of them; and all of
     them attacking each planeswalker an opponent controls (CR 508.1b, FORMAT §12.1)."""
     player = decision["player"]
@@ -39,7 +39,7 @@ def attack_candidates(game: Any, decision: dict) -> list[Candidate]:
     return out
 
 
-def block_candidates(game: Any, decision: dict) -> list[Candidate]:
+def block_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 509.1: no block; each able blocker on the first attacker it can block; a few
     random legal declarations (blockers checked with ``combat.can_block``; several
     blockers may block one attacker, CR 509.1a)."""
@@ -58,7 +58,7 @@ def block_candidates(game: Any, decision: dict) -> list[Candidate]:
             ok.append(a.ref)
         if ok:
             options[b.ref] = ok
-    decls: list[list] = [[]]
+    decls: list[list[Any]] = [[]]
     if options:
         decls.append([{"blocker": b, "attacker": a[0]} for b, a in options.items()])
         rng = SplitMix64(game.seed ^ (len(game.events) * 0x9E3779B97F4A7C15))
@@ -80,7 +80,7 @@ def block_candidates(game: Any, decision: dict) -> list[Candidate]:
     return out
 
 
-def _damage_context(game: Any, decision: dict) -> tuple:
+def _damage_context(game: Any, decision: dict[str, Any]) -> tuple[Any, ...]:
     """What ``combat.combat_damage_step`` passes to its assignment check (CR 510.1c–d)."""
     a_ref = decision["attacker"]
     attacker = game.objects[a_ref]
@@ -91,7 +91,7 @@ def _damage_context(game: Any, decision: dict) -> tuple:
     return attacker, blockers, defender, power, trample
 
 
-def damage_assignment_candidates(game: Any, decision: dict) -> list[Candidate]:
+def damage_assignment_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 510.1c–d, 702.19b: lethal damage to each blocker in turn and the rest to the last
     one (or, with trample, to the player); all to the first or the last blocker; an even
     split."""
@@ -127,7 +127,7 @@ def damage_assignment_candidates(game: Any, decision: dict) -> list[Candidate]:
     return out
 
 
-def validate_assignment(game: Any, decision: dict, inp: dict) -> None:
+def validate_assignment(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
     """Check an ``assign_damage`` answer with the engine's own check (CR 510.1c-d).
     Raises IllegalAction."""
     attacker, blockers, defender, power, trample = _damage_context(game, decision)

@@ -13,7 +13,6 @@ from typing import Any, Callable, Iterable
 from .errors import IllegalAction
 from .objects import GameObject, StackItem
 
-
 #: Target combinations offered per spell or ability variant when it has two or more
 #: targets (a single target offers every legal candidate).
 TARGET_LIMIT = 12
@@ -34,7 +33,7 @@ class Candidate:
     ``activate``, ``mana``, ``special``, ``attack``, ``block``, ``choice``, ``keep``,
     ``mulligan``, ``decline``)."""
 
-    input: dict
+    input: dict[str, Any]
     group: str
     kind: str
 
@@ -48,7 +47,7 @@ class NeedsInput(Exception):
 class ProbeInputs:
     """The input source of a dry run: any further question ends the probe (:class:`NeedsInput`)."""
 
-    def next(self, game: Any, decision: dict) -> dict:
+    def next(self, game: Any, decision: dict[str, Any]) -> dict[str, Any]:
         """Raise :class:`NeedsInput`: the probed input got this far, so it was accepted."""
         raise NeedsInput(decision.get("kind"))
 
@@ -82,7 +81,7 @@ def accepted_by(fn: Callable[[], Any]) -> tuple[bool, str | None]:
 def distinct(objs: Iterable[GameObject]) -> list[GameObject]:
     """One object per card name and face (cards of a zone with the same name are
     interchangeable for legality)."""
-    seen: set = set()
+    seen: set[Any] = set()
     out = []
     for o in objs:
         key = (o.definition.name, o.face_down)
@@ -92,7 +91,7 @@ def distinct(objs: Iterable[GameObject]) -> list[GameObject]:
     return out
 
 
-def spread(seq: list, k: int | None) -> list:
+def spread(seq: list[Any], k: int | None) -> list[Any]:
     """At most ``k`` elements of ``seq``, evenly spaced, first and last included."""
     if k is None or len(seq) <= k:
         return list(seq)
@@ -102,7 +101,7 @@ def spread(seq: list, k: int | None) -> list:
     return [seq[round(i * (n - 1) / (k - 1))] for i in range(k)]
 
 
-def keywords_by_name(obj: GameObject) -> dict:
+def keywords_by_name(obj: GameObject) -> dict[str, Any]:
     """The keyword abilities of ``obj``'s definition by keyword name (a copy of each)."""
     return {k["keyword"]: dict(k) for k in obj.definition.keywords}
 

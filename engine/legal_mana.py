@@ -20,7 +20,7 @@ class ManaSource:
     whether it is a creature, and whether it makes a choice of color."""
 
     ref: str
-    options: list  # [(produced mana dict, pay_with fields: {} or {"color": c, "extra_color": e})]
+    options: list[Any]  # [(produced mana dict, pay_with fields: {} or {"color": c, "extra_color": e})]
     creature: bool
     choice: bool
 
@@ -46,6 +46,7 @@ def mana_sources(game: Any, player: str, exclude: Iterable[str] = ()) -> list[Ma
         if ab is None or dict(ab.get("cost", {})) != {"tap": True} or not can_tap(game, perm):
             continue
         add = ab.get("add")
+        options: list[tuple[dict[str, int], dict[str, str]]]
         if isinstance(add, str):
             options = [(parse_mana_symbols(add), {})]
         elif isinstance(add, dict) and "one_of" in add:
@@ -64,7 +65,7 @@ def mana_sources(game: Any, player: str, exclude: Iterable[str] = ()) -> list[Ma
     return out
 
 
-def _mana_sum(a: dict, b: dict) -> dict:
+def _mana_sum(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """The sum of two mana amounts (``{color: amount}``)."""
     out = dict(a)
     for k, n in b.items():
@@ -72,19 +73,19 @@ def _mana_sum(a: dict, b: dict) -> dict:
     return out
 
 
-def triggered_mana(game: Any, player: str) -> dict[str, tuple[dict, int]]:
+def triggered_mana(game: Any, player: str) -> dict[str, tuple[dict[str, Any], int]]:
     """Permanent ref → (fixed mana, amount of mana of one color of the player's choice)
     that the triggered mana abilities of :meth:`Game.mana_triggers` give ``player`` when
     that permanent is tapped for mana (CR 605.1b; Fertile Ground: ``{"any_color": 1}``,
     named by ``extra_color``). Only ``player``'s permanents with such triggers appear."""
     triggers = game.mana_triggers()
-    out: dict[str, tuple[dict, int]] = {}
+    out: dict[str, tuple[dict[str, Any], int]] = {}
     if not triggers:
         return out
     for perm in game.battlefield:
         if perm.controller != player:
             continue
-        fixed: dict = {}
+        fixed: dict[str, Any] = {}
         any_color = 0
         for _, eff, who in game.mana_triggered_by(triggers, perm):
             mana = eff.get("mana")
@@ -102,14 +103,14 @@ def triggered_mana(game: Any, player: str) -> dict[str, tuple[dict, int]]:
 def available_mana(game: Any, player: str, exclude: Iterable[str] = ()) -> int:
     """Mana in the pool plus what the usable mana sources would add (an upper bound of
     what ``player`` can spend now)."""
-    total = game.players[player].pool.total()
+    total: int = game.players[player].pool.total()
     for s in mana_sources(game, player, exclude):
         total += max(sum(m.values()) for m, _ in s.options)
     return total
 
 
 def plan_payment(game: Any, player: str, cost: ManaCost, exclude: Iterable[str] = (),
-                 sources: list[ManaSource] | None = None) -> list | None:
+                 sources: list[ManaSource] | None = None) -> list[Any] | None:
     """A ``pay_with`` list that pays ``cost`` (X already fixed) together with the mana in
     the pool, or None if the pool and the usable sources can't (CR 601.2g–h). The pool is
     used first; colored symbols are matched with single-color sources before sources of a
@@ -120,9 +121,9 @@ def plan_payment(game: Any, player: str, cost: ManaCost, exclude: Iterable[str] 
         return None
     if cost.hybrid:  # CR 107.4e: the first way to pay the hybrid symbols that can be planned
         for choice in cost.hybrid_choices():
-            pay = plan_payment(game, player, choice, exclude, sources)
-            if pay is not None:
-                return pay
+            planned = plan_payment(game, player, choice, exclude, sources)
+            if planned is not None:
+                return planned
         return None
     pool = dict(game.players[player].pool.mana)
     need = {}
@@ -133,8 +134,8 @@ def plan_payment(game: Any, player: str, cost: ManaCost, exclude: Iterable[str] 
             need[c] = n - take
     generic = max(0, cost.generic - sum(pool.values()))
     srcs = mana_sources(game, player, exclude) if sources is None else sources
-    used: set = set()
-    pay: list = []
+    used: set[Any] = set()
+    pay: list[Any] = []
     surplus = 0
     for c in [c for c in ("C",) + COLORS if c in need]:
         while need[c] > 0:
@@ -167,7 +168,7 @@ def plan_payment(game: Any, player: str, cost: ManaCost, exclude: Iterable[str] 
     return pay
 
 
-def with_payment(inp: dict, pay: list) -> dict:
+def with_payment(inp: dict[str, Any], pay: list[Any]) -> dict[str, Any]:
     """``inp`` with ``pay_with`` set to ``pay`` when ``pay`` is not empty (returns ``inp``)."""
     if pay:
         inp["pay_with"] = pay

@@ -17,14 +17,13 @@ from . import characteristics as ch
 from .errors import IllegalAction
 from .legal_casting import cast_candidates, x_values
 from .legal_common import Candidate, distinct, keywords_by_name, spread
-from .legal_mana import (ManaSource, available_mana, can_tap, mana_sources, plan_payment, triggered_mana,
-                         with_payment)
+from .legal_mana import ManaSource, available_mana, can_tap, mana_sources, plan_payment, triggered_mana, with_payment
 from .legal_targets import target_choices
 from .mana import COLORS, ManaCost
 from .objects import StackItem
 
 
-def priority_candidates(game: Any, decision: dict) -> list[Candidate]:
+def priority_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 117.1: a player with priority may cast a spell, activate an ability, take a
     special action (play a land, CR 305.1; suspend, CR 702.62a; turn a face-down creature
     face up, CR 702.37e) or pass."""
@@ -174,7 +173,7 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
                 continue
             if cost.get("pay_life") and game.players[player].life < cost["pay_life"]:
                 continue
-            discards: list = [None]
+            discards: list[Any] = [None]
             if cost.get("discard"):
                 n = cost["discard"]
                 if len(hand) < n:
@@ -223,7 +222,7 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
     return out
 
 
-def _mana_choices(add: Any, x: int) -> list[dict]:
+def _mana_choices(add: Any, x: int) -> list[dict[str, Any]]:
     """The color choices of a mana ability (CR 106.1b, 605.3): none, one of its options,
     any color, or a combination of colors adding X mana (storage lands)."""
     if isinstance(add, str):

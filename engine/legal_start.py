@@ -12,7 +12,7 @@ from .errors import IllegalAction
 from .legal_common import Candidate, spread
 
 
-def mulligan_candidates(game: Any, decision: dict) -> list[Candidate]:
+def mulligan_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 103.5: keep (London mulligan: with one card on the bottom per mulligan taken) or
     take a mulligan (not with an empty hand under the draw-one-fewer rule)."""
     player, taken = decision["player"], decision.get("mulligans", 0)
@@ -21,7 +21,7 @@ def mulligan_candidates(game: Any, decision: dict) -> list[Candidate]:
     out = []
     if len(hand) >= need:
         for bottom in spread([list(c) for c in itertools.combinations(hand, need)], 2):
-            inp: dict = {"action": "keep", "player": player}
+            inp: dict[str, Any] = {"action": "keep", "player": player}
             if bottom:
                 inp["bottom"] = bottom
             out.append(Candidate(inp, "keep", "keep"))
@@ -30,7 +30,7 @@ def mulligan_candidates(game: Any, decision: dict) -> list[Candidate]:
     return out
 
 
-def validate_mulligan(game: Any, decision: dict, inp: dict) -> None:
+def validate_mulligan(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
     """Check a ``mulligan`` answer: ``keep`` with exactly as many cards of the hand on the
     bottom as mulligans taken (London), or ``mulligan`` while the rules allow one (CR 103.5).
     Raises IllegalAction ``wrong_decision``, ``invalid_choice`` or ``not_in_hand``."""

@@ -17,7 +17,7 @@ from .objects import StackItem
 from .targets import card_target_candidates, target_spec_active, with_x
 
 
-def target_pool(game: Any) -> list:
+def target_pool(game: Any) -> list[Any]:
     """Everything a target can be (CR 115.1): players, permanents, spells and abilities on
     the stack, and cards in graveyards (target kind ``card``, FORMAT §11.2)."""
     return (list(game.order) + list(game.battlefield) + list(game.stack)
@@ -63,13 +63,14 @@ def _ref(target: Any) -> str:
     return target if isinstance(target, str) else target.ref
 
 
-def pending_target_item(game: Any, decision: dict) -> tuple[StackItem, list] | None:
+def pending_target_item(game: Any, decision: dict[str, Any]) -> tuple[StackItem, list[Any]] | None:
     """The stack item whose targets a ``choose_targets`` decision asks for, and its target
     specs: a triggered ability being put on the stack (found by its ``ability_triggered``
     event, CR 603.3d) or a copy of a spell (storm, Twincast: the copied spell's specs,
     CR 707.10c). None if it can't be found."""
 
-    ref, player = decision.get("ability"), decision["player"]
+    ref: Any = decision.get("ability")
+    player = decision["player"]
     if decision.get("reason") == "copy_targets":
         copy_obj = game.objects.get(ref)
         top = resolving_item(game)
@@ -109,7 +110,7 @@ def pending_target_item(game: Any, decision: dict) -> tuple[StackItem, list] | N
     return item, list(ab.get("targets", ()))
 
 
-def target_candidates(game: Any, decision: dict) -> list[Candidate]:
+def target_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 603.3d / 707.10c: targets for a triggered ability as it is put on the stack, or
     for a copy of a spell (the same or new targets)."""
     found = pending_target_item(game, decision)
@@ -124,7 +125,7 @@ def target_candidates(game: Any, decision: dict) -> list[Candidate]:
             for t in choices]
 
 
-def validate_targets(game: Any, decision: dict, inp: dict) -> None:
+def validate_targets(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
     """Check a ``choose_targets`` answer with ``Game.choose_targets`` (for a copy, its
     unchanged targets may stay, CR 707.10c). Raises IllegalAction."""
     found = pending_target_item(game, decision)

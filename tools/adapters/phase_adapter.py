@@ -12,11 +12,31 @@ from __future__ import annotations
 
 import sys
 
-from mtg_judge.tools.adapters.phase import (BRIDGE_508_8, CAPABILITIES, NAME, PHASE_LAYOUTS, REJECTIONS,
-                                            REJECTIONS_BY_INPUT, RULESETS, PhaseRun, Rejected, ScriptError,
-                                            Skip, action, build_engine, build_entries, build_face,
-                                            classify, implementation, keyword_name, main, mtgjson_card,
-                                            mtgjson_faces, phase, play)
+from mtg_judge.tools.adapters.phase import (
+    BRIDGE_508_8,
+    CAPABILITIES,
+    NAME,
+    PHASE_LAYOUTS,
+    REJECTIONS,
+    REJECTIONS_BY_INPUT,
+    RULESETS,
+    PhaseRun,
+    Rejected,
+    ScriptError,
+    Skip,
+    action,
+    build_engine,
+    build_entries,
+    build_face,
+    classify,
+    implementation,
+    keyword_name,
+    main,
+    mtgjson_card,
+    mtgjson_faces,
+    phase,
+    play,
+)
 
 __all__ = [
     "BRIDGE_508_8", "CAPABILITIES", "NAME", "PHASE_LAYOUTS", "REJECTIONS", "REJECTIONS_BY_INPUT", "RULESETS",

@@ -37,11 +37,16 @@ re-exports them for the users, docs and tools that use that name).
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action, phase
 from mtg_judge.tools.adapters.phase.bridge import BRIDGE_508_8
-from mtg_judge.tools.adapters.phase.cards import (PHASE_LAYOUTS, build_engine, build_entries, build_face,
-                                                  mtgjson_card, mtgjson_faces)
+from mtg_judge.tools.adapters.phase.cards import (
+                                                  PHASE_LAYOUTS,
+                                                  build_engine,
+                                                  build_entries,
+                                                  build_face,
+                                                  mtgjson_card,
+                                                  mtgjson_faces,
+)
 from mtg_judge.tools.adapters.phase.protocol import CAPABILITIES, NAME, RULESETS, implementation, main, play
-from mtg_judge.tools.adapters.phase.rejections import (REJECTIONS, REJECTIONS_BY_INPUT, Rejected, ScriptError,
-                                                       classify)
+from mtg_judge.tools.adapters.phase.rejections import REJECTIONS, REJECTIONS_BY_INPUT, Rejected, ScriptError, classify
 from mtg_judge.tools.adapters.phase.run import PhaseRun
 from mtg_judge.tools.adapters.phase.vocabulary import keyword_name
 

@@ -10,7 +10,7 @@ from typing import Any
 try:  # the engine is optional: the handshake reports its absence as an error
     import phase
 except ImportError:  # pragma: no cover - exercised only without phase-python
-    phase = None
+    phase = None  # type: ignore[assignment]
 
 
 def action(kind: str, data: Any = None) -> Any:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from typing import Any
+from typing import Any, cast
 
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import phase
@@ -145,7 +145,7 @@ def build_entries(card: dict) -> dict:
     entries = _FACES[key]
     if isinstance(entries, Skip):
         raise entries
-    return entries
+    return cast(dict, entries)
 
 
 def build_face(card: dict) -> dict:
@@ -165,7 +165,7 @@ def build_face(card: dict) -> dict:
     face = _FACES[key]
     if isinstance(face, Skip):
         raise face
-    return face
+    return cast(dict, face)
 
 
 def build_engine(cards: dict[str, dict]) -> Any:

@@ -53,7 +53,7 @@ class Casting(RunCore):
     ALTERNATIVES = frozenset({"harmonize", "flashback"})
 
     #: phase's casting variant (read off its pending cast) for each translated alternative
-    VARIANT = {"harmonize": "Harmonize", "flashback": "Flashback"}
+    VARIANT: dict[Any, str] = {"harmonize": "Harmonize", "flashback": "Flashback"}
 
     def do_cast(self, inp: dict) -> None:
         """``cast`` (FORMAT §3.2): phase's ``CastSpell`` with manual payment, its prompts answered
@@ -143,7 +143,7 @@ class Casting(RunCore):
             bid = paid.get("object_id")
             if not isinstance(bid, int):
                 return
-            obj = self.game.object(bid) or {}
+            obj: Any = self.game.object(bid) or {}
             ev = {"type": "beheld", "player": self.player(seat), "object": self.ref(bid),
                   "card": self.card(bid), "name": (paid.get("lki") or {}).get("name")
                   or obj.get("name"), "zone": ZONE_NAME.get(obj.get("zone"), "hand"),
@@ -287,7 +287,7 @@ class Casting(RunCore):
         for _ in range(64):
             wf = self.waiting()
             kind = wf.get("type")
-            data = wf.get("data") if isinstance(wf.get("data"), dict) else {}
+            data: Any = wf.get("data") if isinstance(wf.get("data"), dict) else {}
             variant = ((data.get("pending_cast") or {}).get("casting_variant")
                        or self.stack_variant(oid))
             if variant and self.casting is not None and inp.get("action") == "cast":
@@ -386,11 +386,11 @@ class Casting(RunCore):
             engine = [t for ts in self.cast_targets.values() for t in ts]
             if not engine and self.pending_stack is not None:
                 engine = self.stack_targets(self.pending_stack)
-            wanted = [self.ref(self.object_id(t)) if t not in self.seat else t
+            named = [self.ref(self.object_id(t)) if t not in self.seat else t
                       for t in inp.get("targets") or []]
-            if engine != wanted:
+            if engine != named:
                 raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
-                                                 f"names {wanted}")
+                                                 f"names {named}")
 
     def stack_variant(self, oid: int) -> str | None:
         """The casting variant of the spell ``oid`` on phase's stack (``Flashback``,

@@ -31,7 +31,7 @@ class RunCore:
     input_kind: str | None
     input_mark: int
     previous_mark: int
-    casting: dict[str, Any] | None
+    casting: Any  # None, or the cast or activation being made: {"pool", "added", "modes", ...}
     cast_targets: dict[int, list]
     pending_activation: dict | None
     pending_stack: int | None
@@ -72,7 +72,7 @@ class RunCore:
         if len(players) != 2:
             raise Skip("phase-python games are set up for two players here")
         self.players: list[str] = [p["id"] for p in players]
-        self.seat: dict[str, int] = {pid: i for i, pid in enumerate(self.players)}
+        self.seat: dict[Any, int] = {pid: i for i, pid in enumerate(self.players)}
         self.cards: dict[str, dict] = scenario.get("cards", {})
         self.engine: Any = build_engine(self.cards)
         self.events: list[dict] = []
@@ -92,7 +92,7 @@ class RunCore:
         self.turn: int = 0  # phase's turn number as its events tell it
         self.input_mark: int = 0
         self.x_values: dict[Any, Any] = {}
-        self.casting: dict[str, Any] | None = None
+        self.casting: Any = None
         self.ability_count: int = 0
         self.game: Any = None
         #: the last spell or ability phase reported resolved; a player phase says is searching
@@ -106,14 +106,14 @@ class RunCore:
         self.prepared: dict[int, str] = {}
         self.prepared_n: int = 0
         #: ``prepared#N`` -> the seat in whose exile the copy is (who created it)
-        self.prepared_by: dict[str, int] = {}
+        self.prepared_by: dict[str, int | None] = {}
         self.searching: int | None = None
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
         #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack
         self.faces_cast: dict[int, str] = {}
         #: the name of each adventure / Omen face -> the main face's name
-        self.face_main: dict[str, str] = {f["name"]: c["name"] for c in self.cards.values()
+        self.face_main: dict[Any, str] = {f["name"]: c["name"] for c in self.cards.values()
                           if c.get("layout") in ("adventure", "omen")
                           for f in c.get("faces", ())}
         #: the event log's length before the previous input and the current one
@@ -144,6 +144,7 @@ class RunCore:
         face's (a transformed permanent is named by its back face, §5.1)."""
         if name in self.cards:
             return self.cards[name]
+        f: dict[str, Any]
         for c in self.cards.values():
             for f in c.get("faces", ()):
                 if f.get("name") == name:
@@ -197,8 +198,10 @@ class RunCore:
     def waiting_player(self) -> int | None:
         """The seat phase's prompt waits for, if it names one."""
         data = self.waiting().get("data")
-        if isinstance(data, dict) and isinstance(data.get("player"), int):
-            return data["player"]
+        if isinstance(data, dict):
+            player = data.get("player")
+            if isinstance(player, int):
+                return player
         return None
 
     def apply(self, seat: int, act: Any, at: int | None = None, probe: bool = False) -> None:
@@ -240,5 +243,5 @@ class RunCore:
         if seat is not None and self.waiting_player() not in (None, seat):
             code = "not_your_priority" if wf.get("type") == "Priority" else "wrong_decision"
             raise Rejected(code, f"{what}: phase is waiting for "
-                                 f"{self.player(self.waiting_player())}")
+                                 f"{self.player(self.waiting_player())}")  # type: ignore[arg-type]  # not None here
         return wf

@@ -58,8 +58,7 @@ from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.core import RunCore
-from mtg_judge.tools.adapters.phase.vocabulary import (COUNTER_NAME, PHASE_COLOR, PHASE_TO_STEP,
-                                                       STEP_PHASE, ZONE_NAME)
+from mtg_judge.tools.adapters.phase.vocabulary import COUNTER_NAME, PHASE_COLOR, PHASE_TO_STEP, STEP_PHASE, ZONE_NAME
 
 
 class Events(RunCore):
@@ -70,11 +69,12 @@ class Events(RunCore):
         """Append the translation of phase's ``events`` (one ``Game.apply`` result) to the log
         (FORMAT §6; see the module docstring). ``skip_passes``: the passes that begin the
         setup step (phase's ``PriorityPassed`` events are never reported)."""
+        ref: str | None  # a prepared copy's reference (two branches below)
         out: list[dict] = []
         resolved_at = len(self.events)
         for e in events or []:
             kind = e.get("type")
-            d = e.get("data") or {}
+            d: Any = e.get("data") or {}
             if kind == "PriorityPassed":
                 continue
             if kind == "ZoneChanged":

@@ -31,6 +31,8 @@ abilities with phase's).
 
 from __future__ import annotations
 
+from typing import Any
+
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
@@ -108,7 +110,7 @@ class Inputs(RunCore):
                 return
             if kind == "GameOver":
                 raise ScriptError("advance_not_reached", f"the game ended before {to}")
-            seat = self.waiting_player()
+            seat: Any = self.waiting_player()
             if kind == "Priority":
                 self.apply(seat, action("PassPriority"))
             elif kind == "DeclareAttackers":
@@ -195,8 +197,8 @@ class Inputs(RunCore):
         seat = self.seat_of(inp)
         wf = self.waiting()
         kind = wf.get("type")
-        data = wf.get("data") if isinstance(wf.get("data"), dict) else {}
-        choice = inp.get("choice")
+        data: Any = wf.get("data") if isinstance(wf.get("data"), dict) else {}
+        choice: Any = inp.get("choice")
         if kind == "OptionalEffectChoice" and choice in ("yes", "no"):
             self.apply(seat, action("DecideOptionalEffect", {"accept": choice == "yes"}))
             return
@@ -240,7 +242,7 @@ class Inputs(RunCore):
         if kind == "NamedChoice" and isinstance(choice, str):
             self.apply(seat, action("ChooseOption", {"choice": choice}))
             # phase logs no event for the choice; it records it on the object
-            src = ((((data.get("source") or {}).get("prompt") or {}).get("identity") or {})
+            src: Any = ((((data.get("source") or {}).get("prompt") or {}).get("identity") or {})
                    .get("reference") or {}).get("object_id")
             chosen = [a.get("value") for a in ((self.game.object(src) or {})
                                                .get("chosen_attributes") or [])
@@ -281,7 +283,7 @@ class Inputs(RunCore):
         if wf.get("type") == "CopyRetarget":
             # a copy's targets (FORMAT §10 copy_targets): its spell_copied event gets the
             # targets phase's stack now holds for it
-            cid = (wf.get("data") or {}).get("copy_id")
+            cid: Any = (wf.get("data") or {}).get("copy_id")
             for ev in reversed(self.events):
                 if ev["type"] == "spell_copied" and ev["object"] == self.ref(cid):
                     ev["targets"] = self.stack_targets(cid)

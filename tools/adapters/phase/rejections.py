@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 
-
 #: phase's refusal messages whose reason is explicit -> our rejection code (FORMAT §8).
 #: Searched in order, case-insensitively, in the text of the ValueError ``Game.apply`` raises.
 REJECTIONS: list[tuple[str, str]] = [

@@ -9,6 +9,7 @@ checkpoints and their legality probes (run on a copy of the game), and the final
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.bridge import Bridge508
@@ -86,7 +87,7 @@ class PhaseRun(Setup, Inputs, Casting, Stack, Events, State, Bridge508):
         ``{"events", "state", "checkpoints"}`` (PROTOCOL §10). Raises :class:`Skip`."""
         self.build()
         script = self.scenario.get("script", [])
-        wanted = {}
+        wanted: dict[Any, list[dict[str, Any]]] = {}
         for cp in self.scenario.get("expect", {}).get("checkpoints", []) or []:
             wanted.setdefault(cp.get("after"), []).append(cp)
         checkpoints = []

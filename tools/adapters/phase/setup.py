@@ -32,8 +32,13 @@ from __future__ import annotations
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
-from mtg_judge.tools.adapters.phase.vocabulary import (COUNTERS, LETTER_PHASE_COLOR, PHASE_TO_STEP,
-                                                       PREVIOUS_STEP, ZONE_NAME)
+from mtg_judge.tools.adapters.phase.vocabulary import (
+    COUNTERS,
+    LETTER_PHASE_COLOR,
+    PHASE_TO_STEP,
+    PREVIOUS_STEP,
+    ZONE_NAME,
+)
 
 
 class Setup(RunCore):

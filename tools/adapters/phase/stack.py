@@ -13,8 +13,12 @@ from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.core import RunCore
-from mtg_judge.tools.adapters.phase.vocabulary import (DELAYED_BY_KEYWORD, DELAYED_TRIGGER_EVENT,
-                                                       KEYWORD_TRIGGER, SYNTHETIC_TRIGGER)
+from mtg_judge.tools.adapters.phase.vocabulary import (
+    DELAYED_BY_KEYWORD,
+    DELAYED_TRIGGER_EVENT,
+    KEYWORD_TRIGGER,
+    SYNTHETIC_TRIGGER,
+)
 
 
 class Stack(RunCore):
@@ -54,9 +58,9 @@ class Stack(RunCore):
                                         "object": ref, "card": ref, "source": self.ref(src),
                                         "source_card": self.card(src), "targets": targets})
             else:
-                kdata = entry["kind"].get("data") or {}
+                kdata: Any = entry["kind"].get("data") or {}
                 ability = kdata.get("ability") or {}
-                ev = {"type": "ability_triggered", "controller": ctrl, "object": ref,
+                ev: dict[str, Any] = {"type": "ability_triggered", "controller": ctrl, "object": ref,
                       "card": ref, "source": self.ref(src), "source_card": self.card(src)}
                 provenance = (kdata.get("provenance") or {}).get("type")
                 if provenance in SYNTHETIC_TRIGGER:
@@ -154,7 +158,6 @@ class Stack(RunCore):
         ``event`` of that ability's trigger."""
         obj = self.game.object(oid) or {}
         card = self.card_data(obj.get("name"))
-        words = str(description or "").split(" ")
         names = [kw if isinstance(kw, str) else kw.get("keyword")
                  for kw in card.get("keywords", [])]
         names = [n for n in names if isinstance(n, str) and n in KEYWORD_TRIGGER]

@@ -19,8 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_judge.tools.adapters.phase.core import RunCore
-from mtg_judge.tools.adapters.phase.vocabulary import (COLOR_WORD, COUNTER_NAME, PHASE_TO_STEP,
-                                                       STEP_PHASE, keyword_name)
+from mtg_judge.tools.adapters.phase.vocabulary import COLOR_WORD, COUNTER_NAME, PHASE_TO_STEP, STEP_PHASE, keyword_name
 
 
 class State(RunCore):

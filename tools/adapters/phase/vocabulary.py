@@ -9,7 +9,6 @@ import json
 import re
 from typing import Any
 
-
 COLOR_LETTER = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 PHASE_COLOR = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G",
@@ -44,7 +43,7 @@ PREVIOUS_STEP = {"upkeep": "Untap", "draw": "Upkeep", "precombat_main": "Draw",
                  "declare_blockers": None, "postcombat_main": "EndCombat",
                  "end": "PostCombatMain", "end_of_combat": None, "untap": "End"}
 
-ZONE_NAME = {"Library": "library", "Hand": "hand", "Graveyard": "graveyard",
+ZONE_NAME: dict[Any, str] = {"Library": "library", "Hand": "hand", "Graveyard": "graveyard",
              "Exile": "exile", "Battlefield": "battlefield", "Stack": "stack",
              "Command": "command"}
 
@@ -63,7 +62,7 @@ SYNTHETIC_TRIGGER = {"Storm": ("storm", "cast_self")}
 DELAYED_BY_KEYWORD = ("mobilize",)
 
 #: the event phase says triggered a delayed triggered ability -> our trigger event
-DELAYED_TRIGGER_EVENT = {"PhaseChanged": "beginning_of_step"}
+DELAYED_TRIGGER_EVENT: dict[Any, str] = {"PhaseChanged": "beginning_of_step"}
 
 
 def keyword_name(kw: Any) -> str:
