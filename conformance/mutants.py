@@ -56,7 +56,6 @@ class CaseTimeout(BaseException):
     ``run_case``'s ``except Exception`` does not turn it into an ordinary error)."""
 
 
-
 @dataclass
 class MutantResult:
     """What became of one mutation: ``status`` ``killed``, ``survived`` or ``broken`` (it
@@ -124,7 +123,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
     no limit)."""
     usable = (seconds and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
-    if not usable:
+    if not usable or seconds is None:
         yield
         return
 

@@ -162,7 +162,7 @@ def beheld_forgotten_when_it_leaves() -> list[Any]:
     from mtg_judge.engine import effects
 
     def make(original: Callable) -> Callable:
-        def condition_true(ctx: Any, cond: dict) -> bool:
+        def condition_true(ctx: Any, cond: dict) -> Any:
             b = getattr(ctx.item, "beheld", None)
             if cond.get("beheld") and b and ctx.game.objects.get(b["object"]) is None:
                 return False
