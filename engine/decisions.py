@@ -70,11 +70,13 @@ class Decisions:
         an illegal action is reversed as if it never happened); the log is truncated.
         The state is saved by ``rollback.save`` (a shallow copy of what can change) and
         put back in place, so references to the game's objects stay valid."""
+        kept = self.layers.checkpoint()
         saved = rollback.save(self)
         try:
             yield
         except IllegalAction:
             saved.restore()
+            self.layers.resume(kept)  # the state went back: so does the layer system's result
             raise
 
     def dry_run(self, fn: Any) -> None:
@@ -82,9 +84,11 @@ class Decisions:
         anything: the game is restored afterwards whatever happens (``rollback``), events
         logged meanwhile are dropped; there is no input source meanwhile (``fn`` may set
         one). IllegalAction (and any other exception) propagates."""
+        kept = self.layers.checkpoint()
         saved = rollback.save(self)
         self.inputs = None
         try:
             fn(self)
         finally:
             saved.restore()
+            self.layers.resume(kept)

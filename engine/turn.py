@@ -4,7 +4,7 @@ steps, mana emptying at the end of steps and phases (CR 500–514)."""
 from __future__ import annotations
 
 from . import bookkeeping, combat, end_turn, extra_turns, sagas, turn_records
-from . import phasing, type_gain, type_loss
+from . import phasing
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -189,8 +189,6 @@ class TurnStructure:
                 perm.regen_shields = 0
                 perm.dealt_deathtouch_damage = False
             self.effects = [e for e in self.effects if e.until != "end_of_turn"]
-            type_loss.end_of_turn(self)  # "isn't a creature until end of turn" (engine/type_loss.py)
-            type_gain.end_of_turn(self)  # "becomes a land … until end of turn" (engine/type_gain.py)
             self.shields = []
             if self.check_state() or self.pending_triggers:
                 self.priority_round()
