@@ -45,14 +45,24 @@ def triggered_abilities(game: "Game", obj: GameObject, statics: list | None = No
     card's abilities) and those of its keywords (keyed by the keyword, e.g. ``flanking``).
     A face-down permanent has none (CR 708.2a), nor has one that lost all abilities (CR
     613.1f). ``statics`` is accepted for callers that have :func:`static_effects` at hand
-    (the layer system's result is kept anyway)."""
-    out: list[tuple[Any, dict]] = [(i, ab) for i, ab in enumerate(obj.chars.abilities) if ab.get("kind") == "triggered"]
+    (the layer system's result is kept anyway). Off the battlefield: the printed ones."""
+    layers = game.layers
+    printed_ones = layers.memo("triggered", obj.chars, _printed_triggered)
     if obj.zone != "battlefield":
-        return out
-    rec = _of(game, obj)
+        return list(printed_ones)
+    rec = layers.of(obj)
+    from_keywords = layers.memo("keyword_triggered", rec, _keyword_triggered)
     if rec.lost_all_abilities:
-        out = []  # CR 613.1f
-    return out + keyword_abilities.triggered_from_keywords([dict(k) for k in rec.keywords])
+        return list(from_keywords)  # CR 613.1f
+    return [*printed_ones, *from_keywords]
+
+
+def _printed_triggered(chars: Any) -> tuple[tuple[Any, dict], ...]:
+    return tuple((i, ab) for i, ab in enumerate(chars.abilities) if ab.get("kind") == "triggered")
+
+
+def _keyword_triggered(rec: Characteristics) -> tuple[tuple[Any, dict], ...]:
+    return tuple(keyword_abilities.triggered_from_keywords([dict(k) for k in rec.keywords]))
 
 
 def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[GameObject]:
@@ -88,7 +98,7 @@ def has_keyword(game: "Game", obj: GameObject, name: str) -> bool:
     """True if the object has keyword ``name`` (``flying``, ``haste`` …)."""
     if obj.zone != "battlefield":
         return any(k["keyword"] == name for k in obj.chars.keywords)
-    return _of(game, obj).has_keyword(name)
+    return any(k["keyword"] == name for k in game.layers.of(obj).keywords)
 
 
 def keyword_names(game: "Game", obj: GameObject) -> list[str]:
@@ -131,7 +141,8 @@ def is_type(obj: GameObject, t: str, game: "Game | None" = None) -> bool:
     animated land)? Without ``game``, the object's own game is asked."""
     if obj.zone != "battlefield":
         return t in obj.chars.types
-    return t in _of(game, obj).types
+    layers = game.layers if game is not None else obj.layers
+    return t in (layers.of(obj) if layers is not None else printed(obj.chars)).types
 
 
 def card_types(game: "Game", obj: GameObject) -> list[str]:

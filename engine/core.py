@@ -19,7 +19,7 @@ class GameCore:
         """Append an event ``{"type": type_, **fields}`` to the log and return it."""
         ev = {"type": type_, **fields}
         self.events.append(ev)
-        self.layers.logged(type_)  # the layers' cache: a change of the game (engine/layers/system.py)
+        self.layers.logged(type_, fields)  # the layers' cache: a change of the game (engine/layers/system.py)
         return ev
 
     def zone_name(self, zone: str) -> str:

@@ -11,9 +11,27 @@ per change of the game, and read by every characteristic query.
 
 from __future__ import annotations
 
-from .apply import LAYER_OF, LayerEffect, LayerResult, compute, dependency_order, depends
+from .apply import (
+           LAYER_OF,
+           LayerEffect,
+           LayerResult,
+           compute,
+           dependency_order,
+           depends,
+)
 from .system import CHECK_ENV, LayerCacheError, LayerSystem
 from .values import Characteristics, printed
 
-__all__ = ["CHECK_ENV", "Characteristics", "LAYER_OF", "LayerCacheError", "LayerEffect", "LayerResult",
-           "LayerSystem", "compute", "dependency_order", "depends", "printed"]
+__all__ = [
+           "CHECK_ENV",
+           "LAYER_OF",
+           "Characteristics",
+           "LayerCacheError",
+           "LayerEffect",
+           "LayerResult",
+           "LayerSystem",
+           "compute",
+           "dependency_order",
+           "depends",
+           "printed",
+]

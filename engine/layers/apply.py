@@ -35,18 +35,19 @@ characteristics the earlier layers and effects have given the objects (engine/la
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..conditions import condition_holds
 from ..objects import ContinuousEffect, GameObject
 from .filters import matches
-from .values import Characteristics, Draft, printed
+from .values import Characteristics, Draft
 
 if TYPE_CHECKING:
     from ..game import Game
 
-__all__ = ["LayerEffect", "LayerResult", "compute", "dependency_order", "LAYER_OF"]
+__all__ = ["LAYER_OF", "LayerEffect", "LayerResult", "compute", "dependency_order"]
 
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 
@@ -94,9 +95,9 @@ class State:
     :class:`~engine.layers.filters.View` of them (objects not drafted yet have their base
     record)."""
 
-    __slots__ = ("game", "participants", "base", "drafts")
+    __slots__ = ("base", "drafts", "game", "participants")
 
-    def __init__(self, game: "Game", participants: Sequence[GameObject],
+    def __init__(self, game: Game, participants: Sequence[GameObject],
                  base: Callable[[GameObject], Characteristics]) -> None:
         self.game = game
         self.participants = participants
@@ -112,7 +113,7 @@ class State:
             self.drafts[id(obj)] = d
         return d
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy of the drafts (to try an effect out, CR 613.8a)."""
         new = State(self.game, self.participants, self.base)
         new.drafts = {k: d.clone() for k, d in self.drafts.items()}
@@ -162,7 +163,7 @@ class LayerResult:
     volatile: bool = False
 
 
-def static_candidates(game: "Game") -> list[tuple[GameObject, dict[str, Any]]]:
+def static_candidates(game: Game) -> list[tuple[GameObject, dict[str, Any]]]:
     """Every static ability's effect of every permanent on the battlefield whose condition
     holds (e.g. threshold, CR 207.2c), in timestamp order; a face-down permanent has no
     abilities (CR 708.2a)."""
@@ -172,7 +173,7 @@ def static_candidates(game: "Game") -> list[tuple[GameObject, dict[str, Any]]]:
             if condition_holds(game, perm, ab.get("condition"))]
 
 
-def _volatile(game: "Game") -> bool:
+def _volatile(game: Game) -> bool:
     """Does a static ability on the battlefield have a condition or a filter on
     :data:`VOLATILE_KEYS`?"""
     for perm in game.battlefield:
@@ -317,7 +318,7 @@ def _reaches(needs: dict[int, list[int]], start: int, goal: int) -> bool:
     return False
 
 
-def collect(game: "Game", candidates: Sequence[tuple[GameObject, dict[str, Any]]]) -> dict[str, list[LayerEffect]]:
+def collect(game: Game, candidates: Sequence[tuple[GameObject, dict[str, Any]]]) -> dict[str, list[LayerEffect]]:
     """The continuous effects of each layer, in timestamp order: the static abilities'
     (``candidates``) then the resolved effects of ``game.effects``."""
     by_layer: dict[str, list[LayerEffect]] = {layer: [] for layer in LAYERS}
@@ -337,7 +338,7 @@ def collect(game: "Game", candidates: Sequence[tuple[GameObject, dict[str, Any]]
     return by_layer
 
 
-def compute(game: "Game", base: Callable[[GameObject], Characteristics],
+def compute(game: Game, base: Callable[[GameObject], Characteristics],
             extra: GameObject | None = None) -> LayerResult:
     """The characteristics of every permanent on the battlefield (and of ``extra``, an object
     not in the battlefield list, e.g. last known information, affected but generating
@@ -360,9 +361,9 @@ def compute(game: "Game", base: Callable[[GameObject], Characteristics],
         for kind, n in obj.counters.items():
             m = _PT_COUNTER.match(kind)
             if m:
-                d = state.draft(obj)
-                d.power += int(m.group(1)) * n
-                d.toughness += int(m.group(2)) * n
+                counted = state.draft(obj)
+                counted.power += int(m.group(1)) * n
+                counted.toughness += int(m.group(2)) * n
     result = LayerResult(participants=participants, volatile=_volatile(game))
     for obj in participants:
         d = state.drafts.get(id(obj))

@@ -6,7 +6,8 @@ characteristics the earlier layers and effects have given the objects so far).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import adventure, transform
 from ..objects import GameObject, StackItem
@@ -62,21 +63,17 @@ def _has_keyword(view: View, obj: GameObject, name: str) -> bool:
     return any(k["keyword"] == name for k in view.keywords(obj))
 
 
-def matches(game: "Game", view: View, obj: GameObject | StackItem, flt: dict[str, Any] | None,
+def matches(game: Game, view: View, obj: GameObject | StackItem, flt: dict[str, Any] | None,
             you: str | None, source: GameObject | None = None) -> bool:
     """Does ``obj`` satisfy filter ``flt`` (docs/FORMAT.md §5), seen by player ``you`` from
     ``source``, with the characteristics ``view`` gives? ``types``/``colors``/``subtypes``
     match any of the listed values; every key must hold."""
     if not flt:
         return True
-    if isinstance(obj, StackItem):
-        target = obj.obj
-        if target is None:
-            return False
-        controller = obj.controller
-    else:
-        target = obj
-        controller = obj.controller
+    target = obj.obj if isinstance(obj, StackItem) else obj
+    if target is None:
+        return False
+    controller: str | None = obj.controller
     d = target.chars
     for key, want in flt.items():
         if key == "types" and not any(t in view.types(target) for t in want):  # after type-changing effects

@@ -2,18 +2,20 @@
 change of the game and read by every characteristic query (CR 613).
 
 Invalidation. The result is kept with the key it was computed for,
-``(generation, clock, len(effects), len(battlefield))``. The game's one choke point for changes,
-``Game.log``, calls :meth:`LayerSystem.logged` with each event's type: any event but those of
-:data:`UNCHANGING_EVENTS` (priority, mana, steps, damage, life, the stack: events that record no
-change to what the layers read) bumps ``generation``, and so does any change made behind the
-rules' back (tests) through :meth:`LayerSystem.invalidate`. Taking a timestamp (CR 613.7: an
-object entering, an Aura attached, an effect beginning), adding or ending a continuous effect
-and moving a permanent change the key by themselves. A result that read volatile state (a
-static ability with a condition, e.g. threshold, or a filter on tapped or attacking
-creatures) is also keyed on the length of the log, so any event invalidates it. A rollback of
-an illegal action (``Game.transaction``, ``Game.dry_run``) puts back the result kept when the
-state was saved (:meth:`checkpoint`, :meth:`resume`): the restored state is that one.
-``generation`` lives in this object, which a rollback does not copy, so it only grows.
+``(generation, len(effects), len(battlefield))``. The game's one choke point for changes,
+``Game.log``, calls :meth:`LayerSystem.logged` with each event: any event but those of
+:data:`UNCHANGING_EVENTS` (priority, mana, steps, damage, life, the stack, cards drawn: events
+that record no change to what the layers read) and zone changes that don't touch the
+battlefield bumps ``generation`` (a permanent entering or leaving, counters, an Aura attached
+with its new timestamp (CR 613.7e), a control change, turning face up, transforming …), and
+so does any change made behind the rules' back (tests) through :meth:`LayerSystem.invalidate`.
+Adding or ending a continuous effect and moving a permanent change the key by themselves. A
+result that read volatile state (a static ability with a condition, e.g. threshold, or a
+filter on tapped or attacking creatures) is also keyed on the length of the log, so any event
+invalidates it. A rollback of an illegal action (``Game.transaction``, ``Game.dry_run``) puts
+back the result kept when the state was saved (:meth:`checkpoint`, :meth:`resume`): the
+restored state is that one. ``generation`` lives in this object, which a rollback does not
+copy, so it only grows.
 
 Checking mode: with the environment variable ``MTG_JUDGE_CHECK_LAYERS=1`` (read when the game
 is built) every query also recomputes the layers from scratch and raises
@@ -24,7 +26,8 @@ and self-play so).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..objects import GameObject
 from .apply import LayerResult, compute
@@ -38,7 +41,7 @@ __all__ = ["CHECK_ENV", "LayerCacheError", "LayerSystem"]
 #: environment variable that turns the checking mode on (``1``)
 CHECK_ENV = "MTG_JUDGE_CHECK_LAYERS"
 
-Key = tuple[int, int, int, int]
+Key = tuple[int, int, int]
 
 #: Event types that record no change to anything the layers read (docs/FORMAT.md §6): the
 #: turn's structure, priority, mana, the stack, damage and life. Tapping and combat matter only
@@ -51,8 +54,13 @@ UNCHANGING_EVENTS = frozenset({
     "combat_damage_put_on_stack", "combat_damage_resolved", "combat_damage_not_dealt", "tapped", "untapped",
     "attackers_declared", "blockers_declared", "removed_from_combat", "action_rejected", "card_revealed",
     "random_outcome", "library_shuffled", "regeneration_shield_created", "prevention_shield_created",
-    "pt_changed",
+    "pt_changed", "card_drawn", "card_discarded", "game_started", "deck_checked", "spell_copied", "cost_paid",
+    "destroyed", "sacrificed", "spell_countered", "regenerated", "replacement_applied",
 })
+
+#: Events that change what the layers read only when a permanent is involved: a zone change
+#: to or from the battlefield (a card drawn, cast or discarded changes no permanent)
+_ZONE_EVENTS = frozenset({"zone_changed"})
 
 
 class LayerCacheError(AssertionError):
@@ -70,9 +78,9 @@ class LayerSystem:
     the cache was stale.
     """
 
-    __slots__ = ("game", "generation", "check", "_key", "_events", "_result", "_printed", "_extra", "_busy")
+    __slots__ = ("_busy", "_events", "_extra", "_key", "_memo", "_memo_result", "_printed", "_result", "check", "game", "generation")
 
-    def __init__(self, game: "Game", check: bool | None = None) -> None:
+    def __init__(self, game: Game, check: bool | None = None) -> None:
         self.game = game
         self.generation = 0
         self.check = os.environ.get(CHECK_ENV) == "1" if check is None else check
@@ -82,6 +90,8 @@ class LayerSystem:
         self._printed: dict[int, tuple[Any, Characteristics]] = {}
         self._extra: dict[int, tuple[GameObject, Characteristics]] = {}
         self._busy = False
+        self._memo: dict[tuple[str, int], tuple[Any, Any]] = {}
+        self._memo_result: dict[tuple[str, int], tuple[Any, Any]] = {}  # emptied with each new result
 
     def __repr__(self) -> str:  # the same for every game: not game state (tests/test_rollback.py)
         return "LayerSystem()"
@@ -91,15 +101,19 @@ class LayerSystem:
         query recomputes."""
         self.generation += 1
 
-    def logged(self, event_type: str) -> None:
-        """``Game.log`` logged an event of this type: unless it is one of
-        :data:`UNCHANGING_EVENTS`, the next query recomputes."""
-        if event_type not in UNCHANGING_EVENTS:
-            self.generation += 1
+    def logged(self, event_type: str, fields: dict[str, Any]) -> None:
+        """``Game.log`` logged an event of this type with these fields: unless it is one of
+        :data:`UNCHANGING_EVENTS`, or a zone change that neither starts nor ends on the
+        battlefield, the next query recomputes."""
+        if event_type in UNCHANGING_EVENTS:
+            return
+        if event_type in _ZONE_EVENTS and "battlefield" not in (fields.get("from"), fields.get("to")):
+            return
+        self.generation += 1
 
     def _current_key(self) -> Key:
         g = self.game
-        return (self.generation, g.clock, len(g.effects), len(g.battlefield))
+        return (self.generation, len(g.effects), len(g.battlefield))
 
     def checkpoint(self) -> LayerResult | None:
         """The kept result if it is the game's now (before a rollback saves the state)."""
@@ -114,8 +128,20 @@ class LayerSystem:
         self.generation += 1
         self._result = kept
         self._extra = {}
+        self._memo_result = {}
         self._key = self._current_key() if kept is not None else None
         self._events = len(self.game.events)
+
+    def memo(self, kind: str, of: Any, fn: Callable[[Any], Any]) -> Any:
+        """``fn(of)`` for an immutable ``of``, computed once: a card definition's for the
+        whole game, a record's (:class:`Characteristics`) while the result it belongs to is
+        kept; e.g. the triggered abilities a record's keywords stand for."""
+        memo = self._memo_result if type(of) is Characteristics else self._memo
+        hit = memo.get((kind, id(of)))
+        if hit is None or hit[0] is not of:
+            hit = (of, fn(of))
+            memo[(kind, id(of))] = hit
+        return hit[1]
 
     def printed(self, obj: GameObject) -> Characteristics:
         """The record of the object's copiable values (cached per card definition, which is
@@ -140,10 +166,11 @@ class LayerSystem:
         """The layer result for the game as it is now (computed if the game changed)."""
         r = self._result
         g = self.game
-        if (r is None or self._key != (self.generation, g.clock, len(g.effects), len(g.battlefield))
+        if (r is None or self._key != (self.generation, len(g.effects), len(g.battlefield))
                 or (r.volatile and self._events != len(g.events))):
             r = self._result = self._compute()
             self._extra = {}
+            self._memo_result = {}
             self._key = self._current_key()
             self._events = len(g.events)
         return r
@@ -159,7 +186,7 @@ class LayerSystem:
             return hit[1] if hit is not None and hit[0] is chars else self.printed(obj)
         r = self._result
         g = self.game
-        if (r is None or self._key != (self.generation, g.clock, len(g.effects), len(g.battlefield))
+        if (r is None or self._key != (self.generation, len(g.effects), len(g.battlefield))
                 or (r.volatile and self._events != len(g.events))):
             r = self.result()
         rec = r.records.get(id(obj))

@@ -87,8 +87,19 @@ class Draft:
     record). ``creature_base``/``added``: layer 4's creature types (see
     :attr:`Characteristics.layer4`)."""
 
-    __slots__ = ("types", "printed_types", "printed_subtypes", "creature_base", "added", "colors", "keywords",
-                 "abilities", "lost_all", "power", "toughness")
+    __slots__ = (
+        "abilities",
+        "added",
+        "colors",
+        "creature_base",
+        "keywords",
+        "lost_all",
+        "power",
+        "printed_subtypes",
+        "printed_types",
+        "toughness",
+        "types",
+    )
 
     def __init__(self, base: Characteristics, printed_types: tuple[str, ...], changeling: bool) -> None:
         self.types: list[str] = list(base.types)
@@ -103,7 +114,7 @@ class Draft:
         self.power = base.power
         self.toughness = base.toughness
 
-    def clone(self) -> "Draft":
+    def clone(self) -> Draft:
         """An independent copy (to try an effect out, CR 613.8a)."""
         new = Draft.__new__(Draft)
         for name in Draft.__slots__:
