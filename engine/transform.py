@@ -14,7 +14,8 @@ CR 712 (double-faced cards), 701.28 (transform), 701.42 (meld), 202.3b–c (mana
 - Put onto the battlefield transformed (CR 712.14a; finalfantasy.transform.11, .12): the
   back face up; a card that isn't a transforming double-faced card stays where it is.
 - Mana value (CR 202.3b; finalfantasy.transform.05, .08): the front face's, whichever face is
-  up; a melded permanent's is the sum of its fronts' (CR 202.3c; finalfantasy.meld.10).
+  up; a melded permanent's is the sum of its fronts' (CR 202.3c; finalfantasy.meld.10):
+  engine/layers/copiable.py.
 - Meld (CR 701.42a–c, 712.4; finalfantasy.meld.01–09): the two cards are exiled, then, if
   they are a meld pair, both exiled cards and still in exile, put onto the battlefield as one
   new permanent with the characteristics of the combined back face (the ``meld_result`` card),
@@ -53,20 +54,6 @@ def whole_card(obj: "GameObject") -> "CardDefinition":
 def is_transformed(obj: "GameObject") -> bool:
     """The permanent has its back face up (CR 712.8e)."""
     return obj.definition.face == "back" and obj.card_definition is not None
-
-
-def mana_value(obj: "GameObject") -> int:
-    """CR 202.3b: a transforming permanent with its back face up has the mana value of its
-    front face (finalfantasy.transform.05, .08); CR 202.3c: a melded permanent's mana value
-    is the sum of its front faces' (finalfantasy.meld.10). Otherwise the mana value of the
-    characteristics the object has now (a face-down permanent's is 0, CR 708.2a)."""
-    if obj.face_down:
-        return 0
-    if obj.melded_with is not None:
-        return whole_card(obj).mana_cost.mana_value() + obj.melded_with[1].mana_cost.mana_value()
-    if is_transformed(obj):
-        return obj.card_definition.mana_cost.mana_value()
-    return obj.chars.mana_cost.mana_value()
 
 
 def state_fields(obj: "GameObject") -> dict:

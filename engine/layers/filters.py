@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .. import adventure, transform
+from .. import adventure
 from ..objects import GameObject, StackItem
+from . import copiable
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -53,7 +54,7 @@ def stack_mana_value(obj: GameObject | StackItem, target: GameObject) -> int:
     """The mana value of ``target`` (``obj``'s object, or ``obj`` itself): CR 202.3e: while
     a spell is on the stack, each {X} in its mana cost counts as the value chosen for X
     (``obj`` is its StackItem); elsewhere X is 0. A face-down spell's is 0 (CR 708.2a)."""
-    mv = transform.mana_value(target)
+    mv = copiable.mana_value(target)
     if isinstance(obj, StackItem) and obj.kind == "spell" and not target.face_down:
         mv += obj.x * target.chars.mana_cost.x
     return mv
