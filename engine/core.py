@@ -22,6 +22,7 @@ class GameCore:
         """Append an event ``{"type": type_, **fields}`` to the log and return it."""
         ev = {"type": type_, **fields}
         self.events.append(ev)
+        self.layers.logged(type_, fields)  # the layers' cache: a change of the game (engine/layers/system.py)
         return ev
 
     def zone_name(self: Game, zone: str) -> str:
@@ -41,7 +42,7 @@ class GameCore:
     def create_card_object(self: Game, alias: str, definition: CardDefinition, owner: str, zone: str) -> GameObject:
         """A card's first object (from the setup): its reference is its alias."""
         obj = GameObject(ref=alias, card=alias, definition=definition, owner=owner, zone=zone,
-                         timestamp=self.new_timestamp())
+                         timestamp=self.new_timestamp(), layers=self.layers)
         self.incarnation[alias] = 1
         self.objects[alias] = obj
         self.by_card[alias] = obj

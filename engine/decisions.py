@@ -75,11 +75,13 @@ class Decisions:
         an illegal action is reversed as if it never happened); the log is truncated.
         The state is saved by ``rollback.save`` (a shallow copy of what can change) and
         put back in place, so references to the game's objects stay valid."""
+        kept = self.layers.checkpoint()
         saved = rollback.save(self)
         try:
             yield
         except IllegalAction:
             saved.restore()
+            self.layers.resume(kept)  # the state went back: so does the layer system's result
             raise
 
     def dry_run(self: Game, fn: Callable[[Game], object]) -> None:
@@ -87,6 +89,7 @@ class Decisions:
         anything: the game is restored afterwards whatever happens (``rollback``), events
         logged meanwhile are dropped; there is no input source meanwhile (``fn`` may set
         one). IllegalAction (and any other exception) propagates."""
+        kept = self.layers.checkpoint()
         saved = rollback.save(self)
         self.inputs: Any  # the input source, declared for the type checker (Game.__init__)
         self.inputs = None
@@ -94,3 +97,4 @@ class Decisions:
             fn(self)
         finally:
             saved.restore()
+            self.layers.resume(kept)

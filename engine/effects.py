@@ -350,7 +350,7 @@ def _create_token(ctx: Context, eff: dict[str, Any]) -> None:
         ref = g.next_ref("token")
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
                          controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True,
-                         tapped=bool(eff.get("tapped")))
+                         tapped=bool(eff.get("tapped")), layers=g.layers)
         g.battlefield.append(obj)
         g.objects[ref] = obj
         ctx.created.append(ref)
@@ -501,7 +501,7 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
     assert src_obj is not None  # a spell is a card's (or a copy's) object
     obj = GameObject(ref=ref, card=ref, definition=src_obj.definition, owner=ctx.controller, zone="stack",
                      controller=ctx.controller, timestamp=g.new_timestamp(), is_copy=True, face_down=src_obj.face_down,
-                     kicked=original.kicked, cast_face=src_obj.cast_face)  # a copy of an Omen is an Omen (tarkir.omen.12)
+                     kicked=original.kicked, cast_face=src_obj.cast_face, layers=g.layers)  # a copy of an Omen is an Omen (tarkir.omen.12)
     item = StackItem(ref=ref, kind="spell", controller=ctx.controller, ability=original.ability, obj=obj,
                      x=original.x, modes=list(original.modes), targets=list(original.targets), cast=False,
                      kicked=original.kicked, buyback=original.buyback,
@@ -688,7 +688,7 @@ def _set_colors_choice(ctx: Context, eff: dict[str, Any]) -> None:
     g = ctx.game
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if refs:
-        g.effects.append(ContinuousEffect("set_colors", refs, g.new_timestamp(), keywords=tuple(colors),
+        g.effects.append(ContinuousEffect("set_colors", refs, g.new_timestamp(), colors=tuple(colors),
                                           until=eff.get("duration", "end_of_turn")))
 
 
@@ -705,7 +705,7 @@ def _set_creature_type_choice(ctx: Context, eff: dict[str, Any]) -> None:
     g = ctx.game
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if refs:
-        g.effects.append(ContinuousEffect("set_creature_type", refs, g.new_timestamp(), keywords=(chosen,),
+        g.effects.append(ContinuousEffect("set_creature_type", refs, g.new_timestamp(), types=(chosen,),
                                           until=eff.get("duration", "end_of_turn")))
 
 

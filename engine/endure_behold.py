@@ -54,7 +54,8 @@ def create_token_for(game: "Game", controller: str, spec: dict[str, Any]) -> Gam
     definition = CardDefinition.token(dict(spec))
     ref = game.next_ref("token")
     obj = GameObject(ref=ref, card=ref, definition=definition, owner=controller, zone="battlefield",
-                     controller=controller, timestamp=game.new_timestamp(), summoning_sick=True)
+                     controller=controller, timestamp=game.new_timestamp(), summoning_sick=True,
+                     layers=game.layers)
     game.battlefield.append(obj)
     game.objects[ref] = obj
     game.log("token_created", object=ref, card=ref, name=definition.name, controller=controller)

@@ -33,6 +33,7 @@ from .casting import Casting
 from .core import GameCore
 from .costs import Costs
 from .decisions import Decisions
+from .layers import LayerSystem
 from .mana_abilities import ManaAbilities
 from .objects import ContinuousEffect, GameObject, Player, Shield, StackItem
 from .priority import PRIORITY_ACTIONS, Priority
@@ -109,6 +110,7 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.extra_turns: list[str] = []  # CR 500.7: players of pending extra turns (extra_turns.py)
         self.spells_cast_by: dict[str, int] = {}  # spells cast this turn per player (turn_records.py)
         self.loyalty_activations: dict[str, int] = {}  # CR 606.3: permanent ref -> turn (planeswalkers.py)
+        self.layers = LayerSystem(self)  # CR 613: characteristics after continuous effects (engine/layers/)
 
     def state(self) -> dict[str, Any]:
         """The observable state (docs/FORMAT.md §4)."""

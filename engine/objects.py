@@ -81,6 +81,9 @@ class GameObject:
     prepared_for: str | None = None  # that copy: the permanent it is linked to
     phased_out_under: str | None = None  # phased out: the player it phases in for (engine/phasing.py)
     phased_out_indirectly: bool = False  # phased out with the permanent it is attached to (CR 702.26g)
+    #: the game's layer system (engine/layers/system.py), which knows this object's
+    #: characteristics after continuous effects (CR 613); None for an object outside a game
+    layers: Any = field(default=None, repr=False, compare=False)
 
     @property
     def chars(self) -> CardDefinition:
@@ -161,7 +164,12 @@ class ContinuousEffect:
     """A continuous effect from a resolved spell or ability (CR 611.2), with its timestamp.
 
     ``affected`` is the set of object refs it applies to, locked in as it began (CR 611.2c);
-    ``kind`` is ``modify_pt`` or ``grant_keywords``; ``until`` is ``end_of_turn``.
+    ``kind`` names what it does, and so its layer (engine/layers/apply.py ``LAYER_OF``):
+    ``gain_card_types`` / ``lose_card_types`` (``types``), ``all_creature_types``,
+    ``no_creature_types``, ``set_creature_type`` (``types``: the one chosen; layer 4),
+    ``set_colors`` (``colors``; layer 5), ``grant_keywords`` (``keywords``; layer 6),
+    ``set_pt`` (7b), ``modify_pt`` (7c, ``power``/``toughness``), or ``no_combat_damage``
+    (no layer). ``until`` is ``end_of_turn`` (CR 514.2).
     """
 
     kind: str
@@ -171,6 +179,8 @@ class ContinuousEffect:
     toughness: int = 0
     keywords: tuple[str, ...] = ()
     until: str = "end_of_turn"
+    types: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()
 
 
 @dataclass

@@ -77,7 +77,7 @@ def paradigm_copy(ctx: "Context", eff: dict[str, Any]) -> None:
         return
     ref = g.next_ref("copy")
     obj = GameObject(ref=ref, card=ref, definition=card, owner=ctx.controller, zone="exile",
-                     timestamp=g.new_timestamp(), is_copy=True)
+                     timestamp=g.new_timestamp(), is_copy=True, layers=g.layers)
     obj.paradigm_copy = True  # type: ignore[attr-defined]  # (not a prepared copy, engine/prepare.py)
     g.objects[ref] = obj
     g.players[ctx.controller].exile.append(obj)

@@ -61,7 +61,8 @@ def _create_copy(game: "Game", perm: GameObject) -> GameObject:
     assert face is not None  # become_prepared checked it
     owner = perm.controller or perm.owner
     copy = GameObject(ref=ref, card=ref, definition=face, owner=owner, zone="exile",
-                      controller=owner, timestamp=game.new_timestamp(), is_copy=True, prepared_for=perm.ref)
+                      controller=owner, timestamp=game.new_timestamp(), is_copy=True, prepared_for=perm.ref,
+                      layers=game.layers)
     game.objects[ref] = copy
     game.players[owner].exile.append(copy)
     perm.prepared, perm.prepared_copy = True, ref

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
-from . import phasing, planeswalkers, transform, type_gain, type_loss
+from . import phasing, planeswalkers, transform
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
 
@@ -52,7 +52,7 @@ def snapshot(game: "Game") -> dict[str, Any]:
             "damage": perm.damage,
             "counters": dict(sorted(perm.counters.items())),
             "attached_to": game.objects[perm.attached_to].card if perm.attached_to in game.objects else perm.attached_to,
-            "types": type_gain.with_gained(type_loss.card_types(perm), perm),  # engine/type_loss.py, type_gain.py
+            "types": ch.card_types(game, perm),  # after layer 4 (engine/layers/)
             "subtypes": ch.subtypes(game, perm),
             "colors": ch.colors(perm, game),
             "keywords": ch.keyword_names(game, perm),
@@ -62,7 +62,7 @@ def snapshot(game: "Game") -> dict[str, Any]:
             entry["face_down"] = True
         entry.update(transform.state_fields(perm))  # "face": "back", "melded" (FORMAT §11.6)
         entry.update(prepare_state(perm))  # FORMAT §11.9
-        if ch.is_type(perm, "Creature"):
+        if ch.is_type(perm, "Creature", game):
             entry["power"] = power
             entry["toughness"] = toughness
         battlefield[perm.card] = entry

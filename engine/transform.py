@@ -14,7 +14,8 @@ CR 712 (double-faced cards), 701.28 (transform), 701.42 (meld), 202.3b–c (mana
 - Put onto the battlefield transformed (CR 712.14a; finalfantasy.transform.11, .12): the
   back face up; a card that isn't a transforming double-faced card stays where it is.
 - Mana value (CR 202.3b; finalfantasy.transform.05, .08): the front face's, whichever face is
-  up; a melded permanent's is the sum of its fronts' (CR 202.3c; finalfantasy.meld.10).
+  up; a melded permanent's is the sum of its fronts' (CR 202.3c; finalfantasy.meld.10):
+  engine/layers/copiable.py.
 - Meld (CR 701.42a–c, 712.4; finalfantasy.meld.01–09): the two cards are exiled, then, if
   they are a meld pair, both exiled cards and still in exile, put onto the battlefield as one
   new permanent with the characteristics of the combined back face (the ``meld_result`` card),
@@ -53,20 +54,6 @@ def whole_card(obj: "GameObject") -> "CardDefinition":
 def is_transformed(obj: "GameObject") -> bool:
     """The permanent has its back face up (CR 712.8e)."""
     return obj.definition.face == "back" and obj.card_definition is not None
-
-
-def mana_value(obj: "GameObject") -> int:
-    """CR 202.3b: a transforming permanent with its back face up has the mana value of its
-    front face (finalfantasy.transform.05, .08); CR 202.3c: a melded permanent's mana value
-    is the sum of its front faces' (finalfantasy.meld.10). Otherwise the mana value of the
-    characteristics the object has now (a face-down permanent's is 0, CR 708.2a)."""
-    if obj.face_down:
-        return 0
-    if obj.melded_with is not None:
-        return whole_card(obj).mana_cost.mana_value() + obj.melded_with[1].mana_cost.mana_value()
-    if is_transformed(obj):
-        return obj.card_definition.mana_cost.mana_value()
-    return obj.chars.mana_cost.mana_value()
 
 
 def state_fields(obj: "GameObject") -> dict:
@@ -196,7 +183,8 @@ def create_token_copy(ctx: Any, eff: dict) -> None:
         definition, card_definition = copiable_faces(src)
         definition = with_exceptions(definition, eff.get("except"))  # CR 707.9b
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
-                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True)
+                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True,
+                         layers=g.layers)
         obj.card_definition = card_definition
         g.battlefield.append(obj)
         g.objects[ref] = obj
@@ -234,13 +222,11 @@ def exile_and_return(ctx: Any, eff: dict) -> None:
                 g.move(card, "battlefield", controller=controller, cause=eff["type"])
 
 
-def _is_creature(obj: "GameObject") -> bool:
-    """A creature now, after type-changing effects (layer 4: engine/type_gain.py's and
-    engine/type_loss.py's marks, as ``characteristics.is_type`` reads them): "any creature
+def _is_creature(game: "Game", obj: "GameObject") -> bool:
+    """A creature now, after type-changing effects (layer 4, engine/layers/): "any creature
     on the battlefield" includes a land animated into a creature and excludes a creature
     that "isn't a creature until end of turn" (CR 707.2 copies the copiable values only)."""
-    return (("Creature" in obj.chars.types or "Creature" in getattr(obj, "gained_card_types", ()))
-            and "Creature" not in getattr(obj, "lost_card_types", ()))
+    return game.layers.of(obj).is_type("Creature")
 
 
 def enter_as_copy(game: "Game", obj: "GameObject") -> None:
@@ -258,7 +244,7 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
     if not spec or spec.get("choose") != "copy" or obj.card_definition is not None:
         return
-    options = [o for o in game.battlefield if o is not obj and _is_creature(o)]
+    options = [o for o in game.battlefield if o is not obj and _is_creature(game, o)]
     if not options:
         return
 
@@ -347,7 +333,7 @@ def meld(game: "Game", exiled: list, controller: str) -> "GameObject | None":
         del game.objects[o.ref]
         game.incarnation[o.card] += 1
     new = GameObject(ref=f"{a.card}#{game.incarnation[a.card]}", card=a.card, definition=result, owner=a.owner,
-                     zone="battlefield", timestamp=game.new_timestamp())
+                     zone="battlefield", timestamp=game.new_timestamp(), layers=game.layers)
     new.card_definition = ca
     new.melded_with = (b.card, cb)
     new.controller = controller
@@ -375,7 +361,7 @@ def partner_leaves(game: "Game", old: "GameObject", to: str, position: str, caus
     game.incarnation[alias] += 1
     zone = to if to not in ("battlefield", "stack") else "exile"
     new = GameObject(ref=f"{alias}#{game.incarnation[alias]}", card=alias, definition=card, owner=old.owner,
-                     zone=zone, timestamp=game.new_timestamp())
+                     zone=zone, timestamp=game.new_timestamp(), layers=game.layers)
     player = game.players[old.owner]
     if zone == "library" and position == "bottom":
         player.library.append(new)

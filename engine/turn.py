@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import (
-    bookkeeping,
-    combat,
-    end_turn,
-    extra_turns,
-    phasing,
-    sagas,
-    turn_records,
-    type_gain,
-    type_loss,
-)
+from . import bookkeeping, combat, end_turn, extra_turns, phasing, sagas, turn_records
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -207,8 +197,6 @@ class TurnStructure:
                 perm.dealt_deathtouch_damage = False
             self.effects: list[ContinuousEffect]  # declared for the type checker (Game.__init__)
             self.effects = [e for e in self.effects if e.until != "end_of_turn"]
-            type_loss.end_of_turn(self)  # "isn't a creature until end of turn" (engine/type_loss.py)
-            type_gain.end_of_turn(self)  # "becomes a land … until end of turn" (engine/type_gain.py)
             self.shields: list[Shield]  # declared for the type checker (Game.__init__)
             self.shields = []
             if self.check_state() or self.pending_triggers:

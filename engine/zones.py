@@ -78,7 +78,8 @@ class Zones:
             self.incarnation[obj.card] += 1
             new_ref = f"{obj.card}#{self.incarnation[obj.card]}"
         new = GameObject(ref=new_ref, card=obj.card, definition=faces.card_of(obj), owner=obj.owner, zone=to,
-                         timestamp=self.new_timestamp(), face_down=face_down and to in ("stack", "battlefield"))
+                         timestamp=self.new_timestamp(), face_down=face_down and to in ("stack", "battlefield"),
+                         layers=self.layers)
         new.is_copy = obj.is_copy
         for attr, value in (init or {}).items():  # what the new object remembers (kicked …)
             setattr(new, attr, value)

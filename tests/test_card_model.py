@@ -10,8 +10,8 @@ import pytest
 
 from mtg_judge.conformance import lint
 from mtg_judge.engine import load_card_db
-from mtg_judge.engine.card_model import face_mana_value, meld_pair, melded_mana_value
 from mtg_judge.engine.errors import IllegalAction
+from mtg_judge.engine.layers.copiable import face_mana_value, meld_pair, melded_mana_value
 from mtg_judge.engine.mana import ManaCost, ManaPool
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -160,3 +160,16 @@ def test_game_is_composed_of_one_mixin_per_part_of_the_rules():
             if callable(v) or isinstance(v, (staticmethod, classmethod)):
                 assert n not in defined, f"{n} is defined by {defined.get(n)} and {cls.__name__}"
                 defined[n] = cls.__name__
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ENGINE / "layers").glob("*.py")))
+def test_the_layers_package_imports_at_the_top_and_not_the_game(name):
+    """engine/layers/ (CR 613) follows the same house rules: imports at the top of each
+    module, and ``Game`` only for annotations."""
+    tree = ast.parse((ENGINE / "layers" / f"{name}.py").read_text(encoding="utf-8"))
+    assert nested_imports(tree) == []
+    runtime = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level >= 1:
+            runtime.add((node.level, node.module or ""))
+    assert (2, "game") not in runtime, "engine/layers imports Game at run time"

@@ -203,8 +203,9 @@ def build(case: Case):
     if case.pump == "before" or case.pump == "pump":
         pump()
     if case.base == "land":  # Natural Affinity: layer 4 Creature, layer 7b 2/2 (engine/type_gain.py)
-        target.gained_card_types = ("Creature",)
-        game.effects.append(ContinuousEffect("set_pt", [target.ref], game.new_timestamp(), power=2, toughness=2))
+        ts = game.new_timestamp()
+        game.effects.append(ContinuousEffect("gain_card_types", [target.ref], ts, types=("Creature",)))
+        game.effects.append(ContinuousEffect("set_pt", [target.ref], ts, power=2, toughness=2))
     if case.pump == "after":
         pump()
     if case.base == "clone":
@@ -497,10 +498,11 @@ def test_clone_copies_copiable_values(source: str, ruleset: str):
     if source == "pumped_goblin":
         game.effects.append(ContinuousEffect("modify_pt", [obj.ref], game.new_timestamp(), power=3, toughness=3))
     elif source == "animated_land":
-        obj.gained_card_types = ("Creature",)
-        game.effects.append(ContinuousEffect("set_pt", [obj.ref], game.new_timestamp(), power=2, toughness=2))
+        ts = game.new_timestamp()
+        game.effects.append(ContinuousEffect("gain_card_types", [obj.ref], ts, types=("Creature",)))
+        game.effects.append(ContinuousEffect("set_pt", [obj.ref], ts, power=2, toughness=2))
     elif source == "uncreatured_goblin":
-        obj.lost_card_types = ("Creature",)
+        game.effects.append(ContinuousEffect("lose_card_types", [obj.ref], game.new_timestamp(), types=("Creature",)))
     game.move(game.find("S"), "battlefield", controller="alice")
     s = game.find("S")
     assert ("G" in (src.offered or [])) == (want is not None)
@@ -575,7 +577,7 @@ def type_check(case: TypeCase) -> str | None:
         if eff in kinds:
             game.effects.append(ContinuousEffect(kinds[eff], [ref], game.new_timestamp()))
         else:
-            game.effects.append(ContinuousEffect("set_creature_type", [ref], game.new_timestamp(), keywords=(eff[4:],)))
+            game.effects.append(ContinuousEffect("set_creature_type", [ref], game.new_timestamp(), types=(eff[4:],)))
     want = type_oracle(case)
     for name, w in want.items():
         obj = game.find(name)

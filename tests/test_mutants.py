@@ -21,15 +21,17 @@ CASES = {LEGEND: list(mutants._cases(str(DEFAULT_ROOT), LEGEND))}
 
 def engine_namespaces():
     """Everything a mutation may patch: the engine's classes (``Game`` and the mixins it is
-    composed of, where its methods are defined), every module of the engine package (found,
-    not listed: a new module can't be forgotten) and the effect handlers' table."""
+    composed of, where its methods are defined), every module of the engine package and of its
+    subpackages such as ``layers`` (found, not listed: a new module can't be forgotten) and the
+    effect handlers' table."""
     import importlib
     import pkgutil
 
     from mtg_judge import engine
     from mtg_judge.engine import combat, effects, game
-    modules = {m.name: importlib.import_module(f"mtg_judge.engine.{m.name}")
-               for m in pkgutil.iter_modules(engine.__path__)}
+    prefix = "mtg_judge.engine."
+    modules = {m.name[len(prefix):]: importlib.import_module(m.name)
+               for m in pkgutil.walk_packages(engine.__path__, prefix=prefix)}
     mixins = {cls.__name__: cls for cls in game.Game.__mro__ if cls is not object}
     return {**mixins, **modules, "Combat": combat.Combat, "HANDLERS": effects.HANDLERS}
 
