@@ -21,7 +21,7 @@ import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -68,6 +68,17 @@ class Case:
     def name(self) -> str:
         """The case's test id, ``<fixture id>[<ruleset>]``."""
         return f"{self.fixture_id}[{self.ruleset}]"
+
+    @cached_property
+    def scenario_json(self) -> str:
+        """``scenario`` as canonical JSON text (sorted keys, compact, UTF-8 as is): what
+        :func:`run_case` parses into the fresh copy the reference engine receives, written
+        once per case rather than once per run (``scenario`` is not changed in place once
+        collected). Raises ``TypeError`` naming the JSON path for data canonical JSON
+        refuses (:func:`mtg_judge.conformance.canonical.dumps`); that is not cached."""
+        if not _is_canonical(self.scenario):
+            dumps(self.scenario)  # raises the TypeError
+        return json.dumps(self.scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -376,7 +387,7 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
                                   message=f"the reference engine has no ruleset {case.ruleset}")
             # What a protocol engine receives: a fresh canonical copy (sorted keys), so both
             # paths see the same data and no run can alter the case for the next one.
-            scenario = _canonical_copy(case.scenario)
+            scenario = json.loads(case.scenario_json)
             result = run_scenario(scenario, case.ruleset, cards=scenario.get("cards"))
         else:
             result = engine.run(case.scenario, case.ruleset)
@@ -453,14 +464,6 @@ def _is_canonical(value: object) -> bool:
         else:
             return False
     return True
-
-
-def _canonical_copy(scenario: dict) -> dict:
-    """``json.loads(dumps(scenario))`` (a fresh copy with sorted keys, TypeError naming the
-    path for data canonical JSON refuses), with the check done by :func:`_is_canonical`."""
-    if not _is_canonical(scenario):
-        dumps(scenario)  # raises the TypeError
-    return json.loads(json.dumps(scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
 def _engine_error_message(exc: EngineError) -> str:
