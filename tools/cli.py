@@ -214,8 +214,10 @@ def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtur
             raise click.ClickException(f"cannot write the report into {report_dir}: "
                                        f"{exc}") from None
 
+    memo: dict = {}  # case_record's, for the whole run
+
     def on_result(result) -> None:
-        record = case_record(result, root)
+        record = case_record(result, root, memo)
         if positions is not None:
             record["position"] = positions[record["name"]]
         partial.add(record)
