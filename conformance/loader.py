@@ -48,8 +48,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema_rs
-
 from mtg_judge.conformance.resources import CARDS_DIR, FIXTURES_DIR, RULINGS_FILE, SCHEMA_DIR
 
 
@@ -177,12 +175,16 @@ def _schema(schema_name: str) -> dict:
 @functools.cache
 def _fast_registry() -> Any:
     """Every schema by its ``$id`` as a ``jsonschema_rs.Registry``."""
+    import jsonschema_rs  # imported on the first validation: a cached collection needs none
+
     return jsonschema_rs.Registry(list(_schema_documents().items()))
 
 
 @functools.cache
 def _fast_validator(schema_name: str) -> Any:
     """The compiled ``jsonschema_rs`` validator of ``schema_name`` (the yes/no stage)."""
+    import jsonschema_rs
+
     return jsonschema_rs.Draft202012Validator(_schema(schema_name), registry=_fast_registry(), offline=True)
 
 
@@ -394,7 +396,9 @@ def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
                              and Path(dirpath, d) not in skip_dirs)
         found += [Path(dirpath, name) for name in filenames if name.endswith(".json")]
     for path in sorted(found):
-        if path != skip_file and not any(skip in path.parents for skip in skip_dirs):
+        # ``skip in path.parents``, without building every parent of every path
+        if path != skip_file and not any(path != skip and path.is_relative_to(skip)
+                                         for skip in skip_dirs):
             yield path
 
 

@@ -288,27 +288,55 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
     ``mtg-judge validate``, naming both files) when two fixture files use one id, whatever
     the selection: both would run and report cases of one name.
 
+    The cases of the suite's own fixtures directory (:data:`DEFAULT_ROOT`) come from a disk
+    cache keyed by the content of the fixture, card, schema and code files when nothing in
+    them changed (:mod:`mtg_judge.conformance.collection_cache`; ``MTG_JUDGE_CACHE_DIR=``
+    turns it off): the same cases as collecting them again.
+
     Symlinked folders are followed once (:func:`~mtg_judge.conformance.loader.iter_fixture_paths`).
     A file outside the ``<document>/<mechanic>/<name>.json`` layout gets its relative path
     as ``document`` and ``""`` as ``mechanic``, so that it is reported under its path.
     """
     root = Path(root)
     keep = set(rulesets) if rulesets is not None else None
+    paths = list(iter_fixture_paths(root))
+    if paths:  # a malformed -k raises before any file is read (its parse needs no name)
+        keyword_matches(keyword, "")
+    cases = _collect_all(root, paths)
+    return [case for case in cases
+            if (keep is None or (case.ruleset != "-" and case.ruleset in keep))  # an invalid file: no ruleset
+            and keyword_matches(keyword, case.name)]
+
+
+def _collect_all(root: Path, paths: list[Path]) -> list[Case]:
+    """Every case of the fixture files ``paths`` (the walk of ``root``), in order; from the
+    disk cache for the suite's own fixtures directory when its key matches
+    (:mod:`mtg_judge.conformance.collection_cache`), stored there after a collection
+    without problems."""
+    folder = key = None
+    if os.path.abspath(root) == os.path.abspath(DEFAULT_ROOT):
+        from mtg_judge.conformance import collection_cache
+
+        folder = collection_cache.cache_dir()
+        if folder is not None:
+            key = collection_cache.source_key(root, paths)
+            cached = collection_cache.load(root, key, folder)
+            if cached is not None:
+                return cached
     cards, card_problems = load_cards_lenient(root / "cards")
     bad_cards = "; ".join(str(p) for p in card_problems)
-    cases = []
+    cases: list[Case] = []
     ids: dict[str, str] = {}  # fixture id -> the file that uses it first
-    for path in iter_fixture_paths(root):
+    for path in paths:
         found = _file_cases(path, root, cards, bad_cards)
         if found and found[0].ruleset != "-":  # a valid fixture: its id is its own
             label = file_label(path, root)
             first = ids.setdefault(found[0].fixture_id, label)
             if first != label:
                 raise duplicate_id_error(label, found[0].fixture_id, first)
-        for case in found:
-            wanted = keep is None or (case.ruleset != "-" and case.ruleset in keep)  # an invalid file: no ruleset
-            if wanted and keyword_matches(keyword, case.name):
-                cases.append(case)
+        cases += found
+    if key is not None and not card_problems:
+        collection_cache.store(root, key, cases, folder)
     return cases
 
 
