@@ -40,8 +40,9 @@ import marshal
 import os
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from mtg_judge.conformance.resources import SCHEMA_DIR
 
@@ -124,7 +125,7 @@ def source_key(root: Path, fixture_paths: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
-def load(root: Path, key: str, folder: Path | None) -> list["Case"] | None:
+def load(root: Path, key: str, folder: Path | None) -> list[Case] | None:
     """The cases stored for ``root`` under ``key``, or None (no cache, another key, a file
     that cannot be read or is not the expected shape)."""
     if folder is None:
@@ -143,7 +144,7 @@ def load(root: Path, key: str, folder: Path | None) -> list["Case"] | None:
         return None
 
 
-def store(root: Path, key: str, cases: list["Case"], folder: Path | None) -> None:
+def store(root: Path, key: str, cases: list[Case], folder: Path | None) -> None:
     """Store ``cases`` (a collection without problems) for ``root`` under ``key``; nothing
     happens when that fails (the next run collects again)."""
     if folder is None or any(case.problem for case in cases):
