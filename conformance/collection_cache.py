@@ -39,7 +39,6 @@ import importlib.util
 import marshal
 import os
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -155,6 +154,8 @@ def store(root: Path, key: str, cases: list[Case], folder: Path | None) -> None:
         data = marshal.dumps((CACHE_VERSION, key, rows))
         folder.mkdir(parents=True, exist_ok=True)
         target = cache_file(root, folder)
+        import tempfile  # only to store: a hit does not need it
+
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=target.name, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
