@@ -22,11 +22,13 @@ the loader itself. Reading the key costs about 0.03 s (the walk and every file r
 hit about 0.02 s more; a miss costs the write (atomic: a temporary file renamed, so that
 parallel processes never read half a file). The cached cases are the same data as a
 fresh collection, sharing among cases included (a card's dict is one object for every
-case that uses it).
+case that uses it), each with its :attr:`~mtg_judge.conformance.runner.Case.scenario_json`
+already written (the text the reference engine's copy is parsed from).
 
 Where: ``$MTG_JUDGE_CACHE_DIR`` if set (an empty value turns the cache off), else
 ``$XDG_CACHE_HOME/mtg-judge``, else ``~/.cache/mtg-judge``; one file per fixtures directory
-(``collect-<digest of its path>.marshal``), replaced when the key changes. A cache that
+(``collect-<digest of its path>.marshal``), replaced when the key changes; the folder keeps
+the :data:`KEEP_FILES` most recently written. A cache that
 cannot be read or written (a read-only home, a corrupt file) is ignored: the cases are
 then collected as without it. The format is :mod:`marshal` of plain data (strings, lists,
 dicts; no code and no pickled objects).
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
     from mtg_judge.conformance.runner import Case
 
 #: Raised whenever the stored layout changes.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 #: The environment variable naming the cache folder (empty: no cache).
 CACHE_ENV = "MTG_JUDGE_CACHE_DIR"
 #: The packages whose modules are part of the key.
@@ -137,8 +139,12 @@ def load(root: Path, key: str, folder: Path | None) -> list[Case] | None:
         version, stored_key, rows = stored
         if version != CACHE_VERSION or stored_key != key:
             return None
-        return [Case(fixture_id, ruleset, Path(path), document, mechanic, scenario)
-                for fixture_id, ruleset, path, document, mechanic, scenario in rows]
+        cases = []
+        for fixture_id, ruleset, path, document, mechanic, scenario, text in rows:
+            case = Case(fixture_id, ruleset, Path(path), document, mechanic, scenario)
+            case.__dict__["scenario_json"] = text  # the cached_property, already worked out
+            cases.append(case)
+        return cases
     except (OSError, EOFError, ValueError, TypeError):
         return None
 
@@ -148,8 +154,11 @@ def store(root: Path, key: str, cases: list[Case], folder: Path | None) -> None:
     happens when that fails (the next run collects again)."""
     if folder is None or any(case.problem for case in cases):
         return
-    rows = [(c.fixture_id, c.ruleset, str(c.path), c.document, c.mechanic, c.scenario)
-            for c in cases]
+    try:
+        rows = [(c.fixture_id, c.ruleset, str(c.path), c.document, c.mechanic, c.scenario,
+                 c.scenario_json) for c in cases]
+    except TypeError:  # a scenario canonical JSON refuses: run_case will say so
+        return
     try:
         data = marshal.dumps((CACHE_VERSION, key, rows))
         folder.mkdir(parents=True, exist_ok=True)
@@ -165,8 +174,27 @@ def store(root: Path, key: str, cases: list[Case], folder: Path | None) -> None:
             with _quiet():
                 os.unlink(temporary)
             raise
+        _prune(folder, keep=target)
     except (OSError, ValueError):
         return
+
+
+#: How many cache files (fixtures directories) a cache folder keeps.
+KEEP_FILES = 8
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove the least recently written cache files beyond :data:`KEEP_FILES` (fixtures
+    directories of temporary installs, old checkouts), never ``keep``."""
+    found = []
+    for path in folder.glob("collect-*.marshal"):
+        with _quiet():
+            found.append((path.stat().st_mtime_ns, path.name, path))
+    found.sort(reverse=True)
+    for _time, _name, path in found[KEEP_FILES:]:
+        if path != keep:
+            with _quiet():
+                path.unlink()
 
 
 def _quiet():

@@ -98,3 +98,20 @@ def test_where_the_cache_lives(monkeypatch, tmp_path):
     monkeypatch.delenv(collection_cache.CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert collection_cache.cache_dir() == tmp_path / "xdg" / "mtg-judge"
+
+
+def test_the_folder_keeps_the_latest_files(tmp_path):
+    root = _copy(DEFAULT_ROOT, tmp_path)
+    cases = collect(root)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for i in range(collection_cache.KEEP_FILES + 3):
+        old = cache / f"collect-{i:016x}.marshal"
+        old.write_bytes(b"")
+        os.utime(old, ns=(10**9 * i, 10**9 * i))
+    collection_cache.store(root, "k", cases, cache)
+    left = sorted(p.name for p in cache.glob("collect-*.marshal"))
+    assert len(left) == collection_cache.KEEP_FILES
+    assert collection_cache.cache_file(root, cache).name in left
+    assert "collect-0000000000000000.marshal" not in left
+    assert _fields(collection_cache.load(root, "k", cache)) == _fields(cases)
