@@ -26,7 +26,11 @@ need the schema files in its key, a place on disk to live (read-only installs, C
 clones) and would not help a cold run; compiling the ``jsonschema`` validators once was
 already done (``functools.cache``), the cost is in the Python evaluation itself. The
 two-stage check keeps the wording in one place (the ``jsonschema`` path, unchanged), so
-the fast path can only change *speed*, never a message.
+the fast path can only change *speed*, never a message. (Issue 21 added such a cache on
+top, for the suite's own folder only: :mod:`mtg_judge.conformance.collection_cache`. Its key
+holds the schemas and the code, it lives in the user's cache folder and is ignored where
+it cannot be written, and it stores only collections without problems, so this module
+still words every error; the first run of a fresh clone is as cold as before.)
 
 The fast path is trusted only for a *valid* verdict, so the two validators need only agree
 on what is valid. Known differences all make ``jsonschema_rs`` stricter, which just falls
