@@ -45,7 +45,7 @@ VALUES = st.recursive(LEAVES, lambda inner: st.one_of(
     max_leaves=10)
 
 
-@settings(max_examples=600, deadline=None, derandomize=True)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(VALUES)
 def test_is_canonical_says_what_check_says(value):
     assert _is_canonical(value) is _verdict(value)

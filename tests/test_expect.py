@@ -322,7 +322,7 @@ def test_matches_gives_the_rules_verdict_on_random_patterns():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    @settings(max_examples=250, deadline=None, derandomize=True)
+    @settings(max_examples=200, deadline=None, derandomize=True)
     @given(_patterns(), _json_values(), st.booleans())
     def run(pattern, value, use_self):
         if not _operators_well_formed(pattern):

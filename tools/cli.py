@@ -362,6 +362,7 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
     with _stop_on_signals() as signals:
         try:
             results = _run_with_progress(cases, "running", on_result=on_result,
+                                         keep_passed_results=False,  # only failures are shown
                                          workers=workers, engine_command=engine_command,
                                          timeout=timeout, validate=validate_protocol,
                                          max_fail=max_fail, on_start=on_start)
