@@ -46,7 +46,6 @@ import hashlib
 import io
 import json
 import os
-import shutil
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath

@@ -51,9 +51,10 @@ def normalize(result: dict) -> dict:
     Missing keys become ``[]`` / ``{}``; extra keys are dropped; tuples become lists; the
     output is a fresh copy with keys in sorted order. Raises ``TypeError`` like :func:`dumps`.
     """
-    defaults = {"events": [], "state": {}, "checkpoints": []}
+    defaults: dict[str, Any] = {"events": [], "state": {}, "checkpoints": []}
     picked = {key: result.get(key, defaults[key]) for key in RESULT_KEYS}
-    return json.loads(dumps(picked))
+    copy: dict = json.loads(dumps(picked))
+    return copy
 
 
 def snapshot_text(result: dict) -> str:

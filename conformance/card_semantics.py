@@ -127,7 +127,7 @@ def target_zones(spec: dict) -> frozenset[str]:
     ``card`` target is in its ``zone``, default graveyard)."""
     if spec.get("kind") == "card":
         return frozenset({spec.get("zone", "graveyard")})
-    return TARGET_ZONES.get(spec.get("kind"), frozenset())
+    return TARGET_ZONES.get(spec.get("kind") or "", frozenset())
 
 
 def _is_spell_card(card: dict) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from mtg_judge.conformance.loader import UNTESTABLE_FILE, load_audits, load_rulings
+from mtg_judge.conformance.loader import UNTESTABLE_FILE, load_rulings
 from mtg_judge.conformance.loader import load_untestable as _load_untestable
 from mtg_judge.conformance.runner import DEFAULT_ROOT, CaseResult
 

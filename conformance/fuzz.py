@@ -39,7 +39,6 @@ never reaches).
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import os
@@ -48,12 +47,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from mtg_judge.conformance import selfplay as sp
 from mtg_judge.conformance.canonical import dumps
-
-from mtg_judge.conformance.protocol import DEFAULT_STATE_PARTS as DEFAULT_PARTS, STATE_PARTS  # noqa: E402
+from mtg_judge.conformance.protocol import DEFAULT_STATE_PARTS as DEFAULT_PARTS  # noqa: E402
+from mtg_judge.conformance.protocol import STATE_PARTS
 
 #: Keys dropped from events before they are compared: free text and input indexes.
 EVENT_KEYS_IGNORED = frozenset({"message", "at"})
@@ -126,7 +125,9 @@ def _subtypes(subtypes: list[str], keywords: list[str]) -> list[str]:
     creature types compared as the one entry :data:`EVERY_CREATURE_TYPE`; its other
     subtypes as they are. A changeling that lost all creature types (it reports none) is
     compared as it is."""
-    from mtg_judge.engine.creature_types import creature_types  # CR 205.3m (engine/data/creature_types.json)
+    from mtg_judge.engine.creature_types import (
+        creature_types,  # CR 205.3m (engine/data/creature_types.json)
+    )
     every = creature_types()
     mine = [s for s in subtypes if s in every]
     if mine and ("changeling" in keywords or every <= set(subtypes)):
@@ -134,7 +135,7 @@ def _subtypes(subtypes: list[str], keywords: list[str]) -> list[str]:
     return sorted(subtypes)
 
 
-def comparable_state(state: dict, names: dict[str, str], parts: list[str] | tuple[str, ...]) -> dict:
+def comparable_state(state: dict, names: dict[str, str], parts: Collection[str]) -> dict:
     """The parts ``parts`` (:data:`STATE_PARTS`) of a state (FORMAT §4), normalised so that
     two engines playing the same scenario can be compared: objects by card name (no object
     references, aliases or token numbers), hidden orders as multisets (sorted lists),
@@ -335,10 +336,10 @@ def compare(script: list, names: dict[str, str], ref: dict, other: dict, parts: 
     states = [(after, st, theirs.get(after)) for after, st in checkpoints if after in theirs]
     if "state" in ref and "state" in other:
         states.append((len(script) - 1, ref["state"], other["state"]))
-    for after, a, b in sorted(states, key=lambda t: t[0]):
-        if not isinstance(b, dict) or a == b:
+    for after, ref_state, other_state in sorted(states, key=lambda t: t[0]):
+        if not isinstance(other_state, dict) or ref_state == other_state:
             continue
-        ca, cb = comparable_state(a, names, parts), comparable_state(b, names, parts)
+        ca, cb = comparable_state(ref_state, names, parts), comparable_state(other_state, names, parts)
         d = first_difference(ca, cb)
         if d:
             path, x, y = d
@@ -487,7 +488,7 @@ def kept_setup(setup: dict, fz: FuzzSettings) -> dict:
 
 def make_fixture(record: sp.Record, script: list, checkpoints: list | None, fid: str, title: str) -> dict:
     """A scenario in the fixture format (FORMAT §3) for ``script`` from ``record``'s setup."""
-    fixture = {"id": fid, "title": title, "rulings": [], "rulesets": [record.ruleset], "setup": record.setup,
+    fixture: dict[str, Any] = {"id": fid, "title": title, "rulings": [], "rulesets": [record.ruleset], "setup": record.setup,
                "script": script, "expect": {}}
     if checkpoints:
         fixture["expect"]["checkpoints"] = checkpoints
@@ -511,7 +512,8 @@ def reference_run(fixture: dict, ruleset: str) -> dict:
     from mtg_judge.engine import run_scenario
     db = sp._card_db()
     used = build_scenario(fixture, {n: c for n, c in card_files().items() if n in db})["cards"]
-    return json.loads(dumps(run_scenario(fixture, ruleset, cards={name: db[name] for name in used})))
+    result: dict = json.loads(dumps(run_scenario(fixture, ruleset, cards={name: db[name] for name in used})))
+    return result
 
 
 class Duel:
@@ -519,7 +521,10 @@ class Duel:
     engine: plays a fixture on both and compares."""
 
     def __init__(self, command: str, fz: FuzzSettings) -> None:
-        from mtg_judge.conformance.protocol import ProtocolEngine, reference_implementation
+        from mtg_judge.conformance.protocol import (
+            ProtocolEngine,
+            reference_implementation,
+        )
         self.fz = fz
         self.cards = card_files()
         self.engine = ProtocolEngine(command, timeout=fz.timeout)
@@ -554,6 +559,7 @@ class Duel:
         if run.skipped is not None:
             return None, run
         names = alias_names(fixture["setup"])
+        assert run.result is not None  # neither errored nor skipped
         return compare(fixture["script"], names, ref, run.result, self.parts, self.events, self.rejections), run
 
     def game(self, index: int) -> tuple[GameOutcome, sp.Record]:
@@ -656,7 +662,7 @@ def fixture_draft(record: sp.Record, script: list, original: Divergence, shrunk:
              f"engine and {name} diverge ({d.signature}): {d.detail}. Shrunk from {n_inputs} inputs to "
              f"{len(script)} ({essential} kept by delta debugging, {tests} replays on both engines). "
              "To do: decide which engine is right, then the title, the rulings it shows, the expectation.")
-    draft = {
+    draft: dict[str, Any] = {
         "id": f"fuzz.{_slug(d.kind)}.seed-{record.seed}",
         "title": f"Fuzz: {d.signature} (seed {record.seed})",
         "rulings": [],
@@ -766,6 +772,7 @@ class Report:
     def groups(self) -> dict[str, list[GameOutcome]]:
         out: dict[str, list] = {}
         for o in self.divergent:
+            assert o.divergence is not None  # divergent
             out.setdefault(o.divergence.signature, []).append(o)
         return dict(sorted(out.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
@@ -784,7 +791,7 @@ class Report:
             "skip_reasons": self.skip_reasons(),
             "by_signature": [
                 {"signature": sig, "games": len(os_), "first_game": os_[0].index, "first_seed": os_[0].seed,
-                 "detail": os_[0].divergence.detail,
+                 "detail": os_[0].divergence.detail if os_[0].divergence is not None else None,  # all divergent
                  **next(({"shrunk_inputs": len(s.script), "draft": s.draft["id"]} for s in self.shrunk
                          if s.signature == sig), {})}
                 for sig, os_ in self.groups().items()],

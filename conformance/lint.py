@@ -16,18 +16,17 @@ from typing import Any
 
 from mtg_judge.conformance.card_semantics import card_problems
 from mtg_judge.conformance.loader import (
-    AUDIT_DIR,
     FIXTURES_DIR,
     UNTESTABLE_FILE,
     FixtureError,
+    _validate,
     duplicate_id_error,
     file_label,
-    json_path,
     iter_audit_paths,
     iter_fixture_paths,
+    json_path,
     load_json,
     load_rulings,
-    _validate,
 )
 
 #: Bases of the references of objects created during play (FORMAT §1): ``token#1``…

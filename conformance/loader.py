@@ -170,7 +170,8 @@ def _registry() -> Any:
 def _schema(schema_name: str) -> dict:
     """The schema document of ``schema_name``; ValueError naming the known ones if none."""
     try:
-        return _schema_documents()[SCHEMA_BASE_URI + _schema_file_name(schema_name)]
+        document: dict = _schema_documents()[SCHEMA_BASE_URI + _schema_file_name(schema_name)]
+        return document
     except KeyError:
         known = sorted(p.name.removesuffix(".schema.json") for p in SCHEMA_DIR.glob("*.schema.json"))
         raise ValueError(f"no schema {schema_name!r} in {SCHEMA_DIR} (known: {', '.join(known)})") from None
@@ -371,7 +372,8 @@ def load_fixture(path: str | Path) -> dict:
     most relevant schema error. (Cross-file checks — unknown cards, aliases, ruling ids,
     duplicate ids — are :func:`mtg_judge.conformance.lint.lint`'s job.)
     """
-    return _first(load_json(path), "scenario", path)
+    scenario: dict = _first(load_json(path), "scenario", path)
+    return scenario
 
 
 def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
@@ -445,7 +447,8 @@ def load_untestable(path: str | Path = FIXTURES_DIR / UNTESTABLE_FILE) -> list[d
     """
     if not Path(path).exists():
         return []
-    return _first(load_json(path), "untestable", path)
+    entries: list[dict] = _first(load_json(path), "untestable", path)
+    return entries
 
 
 def iter_audit_paths(root: str | Path = FIXTURES_DIR) -> list[Path]:
@@ -477,4 +480,5 @@ def load_rulings(path: str | Path = RULINGS_FILE) -> dict:
     "rulings": [{"id", "doc", "lines": [first, last], "heading", "kind", "sha1"}]}``.
     Raises FixtureError for invalid JSON or a schema error (``schema/rulings.schema.json``).
     """
-    return _first(load_json(path), "rulings", path)
+    rulings: dict = _first(load_json(path), "rulings", path)
+    return rulings

@@ -91,7 +91,7 @@ def case_needs(scenario: dict, card_memo: dict | None = None) -> dict[str, list[
             known = card_memo[id(card)] = (card, own)
         for category, values in known[1].items():
             found[category].update(values)
-    expect = scenario.get("expect") if isinstance(scenario.get("expect"), dict) else {}
+    expect = given if isinstance(given := scenario.get("expect"), dict) else {}
     for key in ("events", "absent"):
         for pattern in _list(expect.get(key)):
             if isinstance(pattern, dict) and isinstance(pattern.get("type"), str):

@@ -126,9 +126,11 @@ def _homepage() -> str:
         for entry in meta.get_all("Project-URL") or []:
             label, _, url = entry.partition(",")
             if label.strip().lower() in ("homepage", "home", "source", "repository"):
-                return url.strip()
-        if meta.get("Home-page"):
-            return str(meta["Home-page"])
+                homepage: str = url.strip()
+                return homepage
+        home = (meta.get_all("Home-page") or [None])[0]
+        if home:
+            return str(home)
     return ""  # pyproject.toml declares no [project.urls] Homepage yet
 
 
@@ -305,6 +307,7 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
         line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         if not line.strip():
             continue
+        reply: dict | None
         try:
             msg = json.loads(line)
         except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
@@ -317,7 +320,7 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
         try:
             text = dumps(reply)
         except TypeError as exc:  # a result (or implementation) that is not canonical JSON
-            text = dumps(_errored(reply.get("seq"), f"the result is not canonical JSON: {exc}",
+            text = dumps(_errored(reply.get("seq") if reply is not None else None, f"the result is not canonical JSON: {exc}",
                                   exc))
         try:
             _write_line(stdout, text)
@@ -623,7 +626,8 @@ class ProtocolEngine:
             except (EngineError, ValueError):
                 pass
             with contextlib.suppress(OSError):
-                proc.stdin.close()
+                if proc.stdin is not None:  # a pipe (_spawn)
+                    proc.stdin.close()
             try:
                 proc.wait(timeout=grace)
             except subprocess.TimeoutExpired:
@@ -721,26 +725,30 @@ class ProtocolEngine:
                 raise ValueError(f"invalid {kind} request: " + "; ".join(errors))
         if not self._alive():
             raise self._failure("crash", "the engine is not running")
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None  # alive, with a pipe (_spawn)
         try:
-            self._proc.stdin.write(dumps(msg).encode("utf-8") + b"\n")
-            self._proc.stdin.flush()
+            proc.stdin.write(dumps(msg).encode("utf-8") + b"\n")
+            proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise self._failure("crash", f"cannot write to the engine: {exc}") from None
 
     def _receive(self, kind: str) -> dict:
         """Read the next non-blank reply line within the timeout and decode it."""
         deadline = time.monotonic() + self.timeout
+        proc, lines = self._proc, self._lines
+        assert proc is not None and lines is not None  # started (_spawn)
         while True:
             if time.monotonic() > deadline:  # also when blank lines keep arriving
                 raise self._failure("timeout", f"no reply within {self.timeout:g} s")
             try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 raise self._failure("timeout", f"no reply within {self.timeout:g} s") from None
             if line is None:
                 rc = None
                 with contextlib.suppress(subprocess.TimeoutExpired):
-                    rc = self._proc.wait(timeout=2)
+                    rc = proc.wait(timeout=2)
                 raise self._failure("crash", f"the engine exited (return code {rc}) "
                                     "before replying")
             if line.strip():

@@ -33,8 +33,12 @@ installed suite's fixtures), ``--mtg-ruleset NAME`` (repeatable), ``--mtg-timeou
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from mtg_judge.conformance.protocol import ProtocolEngine
 
 _SUITE = pytest.StashKey["_Suite"]()
 
@@ -69,7 +73,7 @@ class _Suite:
                  timeout: float, validate: bool):
         self.command, self.fixtures, self.rulesets = command, fixtures, rulesets
         self.timeout, self.validate = timeout, validate
-        self.engine = None
+        self.engine: ProtocolEngine | None = None
         self.fatal: str | None = None  # why the engine could not start at all
 
     def cases(self) -> list:

@@ -852,9 +852,11 @@ class PartialReport:
             self._write(record)
 
     def _write(self, record: dict) -> None:
+        fd = self._fd
+        assert fd is not None  # open
         data = (dumps(record) + "\n").encode("utf-8")
         while data:
-            data = data[os.write(self._fd, data):]
+            data = data[os.write(fd, data):]
 
     def close(self) -> None:
         """Close the partial file (it stays on disk). Safe to call more than once."""
@@ -957,14 +959,15 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
         raise ReportError(name, 1, "not a slice (no selection.shard) while others are: merge "
                                    "the reports of one sharded run")
     if all(sharded):
-        counts = {n for _, n in shards}
+        slices = [s for s in shards if s is not None]  # all of them
+        counts = {n for _, n in slices}
         if len(counts) > 1:
             raise ReportError(reports[0][0], 1, "slices of different runs: "
                               + ", ".join(f"{name} is {k}/{n}"
-                                          for (name, _), (k, n) in zip(reports, shards)))
+                                          for (name, _), (k, n) in zip(reports, slices)))
         total = counts.pop()
         seen: dict[int, str] = {}
-        for (name, _), (k, _n) in zip(reports, shards):
+        for (name, _), (k, _n) in zip(reports, slices):
             if k in seen:
                 raise ReportError(name, 1, f"slice {k}/{total} given twice (also {seen[k]})")
             seen[k] = name
@@ -973,7 +976,7 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
             raise ReportError("--merge", 0, f"slice {', '.join(missing)} missing: every slice "
                               f"1/{total} to {total}/{total} must be merged")
     owner: dict[str, str] = {}
-    merged: list[tuple[int, int, dict]] = []
+    merged: list[tuple[tuple[int, int], int, dict]] = []  # (sort key, number, record)
     for order, (name, report) in enumerate(reports):
         for number, case in enumerate(report.cases):
             if case["name"] in owner:
@@ -999,7 +1002,7 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
     header = dict(first.header)
     header["selection"] = selection(first.header)
     header["rulesets"] = sorted({c["ruleset"] for c in cases if c["ruleset"] != "-"})
-    starts = [r.header.get("started") for _, r in reports if isinstance(r.header.get("started"), str)]
+    starts = [started for _, r in reports if isinstance(started := r.header.get("started"), str)]
     if starts:
         header["started"] = min(starts)
     return Report(header, cases, footer_record(cases, not_run, interrupted))

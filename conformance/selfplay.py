@@ -208,7 +208,8 @@ class Record:
 
     @property
     def seed(self) -> int:
-        return self.setup["seed"]
+        seed: int = self.setup["seed"]
+        return seed
 
     def as_json(self) -> dict:
         return {"ruleset": self.ruleset, "setup": self.setup, "inputs": self.inputs, "marks": self.marks,
@@ -544,7 +545,8 @@ class SelfPlayInputs:
                 ok, _ = self._accepts(game, decision, cand.input, k)
             if ok:
                 self.stats.action_kinds[cand.kind] = self.stats.action_kinds.get(cand.kind, 0) + 1
-                return cand.input
+                chosen: dict = cand.input
+                return chosen
             self.stats.dry_run_refusals += 1
         raise InvariantFailure("stuck", f"no legal answer to the {decision.get('kind')} decision of "
                                f"{decision.get('player')} ({_show(decision)}) in turn {game.turn}, {game.step}: "
@@ -736,7 +738,8 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
     then an input, so that rare rules get their turn)."""
     from mtg_judge.engine import characteristics as ch
 
-    kind, player = decision.get("kind"), decision.get("player")
+    kind: str = decision["kind"]  # Game.ask: every decision has a kind
+    player = decision.get("player")
     other = next((p for p in game.order if p != player), player)
     groups: dict[str, list[dict]] = {}
     me = game.players[player] if player in game.players else None
@@ -911,7 +914,7 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
     return groups
 
 
-def _sorcery_timing(game: Any, player: str) -> bool:
+def _sorcery_timing(game: Any, player: str | None) -> bool:
     """CR 307.1: the player's own main phase with an empty stack (computed here, not asked
     of the engine: a hostile input must not depend on the rule it tests)."""
     return player == game.active and game.step in ("precombat_main", "postcombat_main") and not game.stack
@@ -922,11 +925,12 @@ def _expected_action(kind: str) -> str:
     return DECISION_ACTIONS.get(kind, ("choose",))[0]
 
 
-def _minimal_fields(kind: str) -> dict:
-    return {"declare_attackers": {"attackers": []}, "declare_blockers": {"blocks": []},
+def _minimal_fields(kind: str) -> dict[str, Any]:
+    fields: dict[str, dict[str, Any]] = {"declare_attackers": {"attackers": []}, "declare_blockers": {"blocks": []},
             "assign_damage": {"attacker": ZZ, "assignment": {ZZ: 1}}, "order_triggers": {"order": [ZZ]},
             "choose_targets": {"targets": [ZZ]}, "discard": {"cards": [ZZ]}, "choose": {"choice": "no"},
-            "may_cast": {"choice": "no"}}.get(kind, {})
+            "may_cast": {"choice": "no"}}
+    return fields.get(kind, {})
 
 
 def _spoiled_casts(game: Any, decision: dict) -> list[tuple[str, dict]]:
@@ -976,7 +980,7 @@ def _decks_for(index: int, decks: list[Deck]) -> tuple[Deck, Deck]:
     return pairs[(index // len(RULESETS)) % len(pairs)]
 
 
-def _ruleset_for(index: int, rulesets: tuple) -> str:
+def _ruleset_for(index: int, rulesets: tuple[str, ...]) -> str:
     return rulesets[index % len(rulesets)]
 
 
@@ -1002,9 +1006,9 @@ def play_record(record: Record, settings: Settings, stats: Stats, **source_args:
         return game, "failed", err
     except Exception as exc:  # noqa: BLE001 - an exception escaped the engine
         at = len(record.inputs) - 1 if record.inputs else None
-        err = InvariantFailure("exception", f"{type(exc).__name__}: {exc}", at)
-        err.__cause__ = exc
-        return game, "failed", err
+        failure = InvariantFailure("exception", f"{type(exc).__name__}: {exc}", at)
+        failure.__cause__ = exc
+        return game, "failed", failure
     try:  # the end of the game: the last input still needs its legality check
         source._after_previous(game, len(record.inputs))
         stats.check("conservation")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from typing import TypeVar
 
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 
@@ -76,7 +77,10 @@ def assign(cases: list, n: int) -> list[int]:
     return out
 
 
-def select(cases: list, k: int, n: int) -> list[tuple[int, object]]:
+C = TypeVar("C")  # a case (runner.Case, or anything with a name and a scenario)
+
+
+def select(cases: list[C], k: int, n: int) -> list[tuple[int, C]]:
     """The cases of shard ``k`` of ``n`` as ``(position, case)`` pairs in run order,
     ``position`` being the case's index in ``cases``. Raises ``ValueError`` for a bad
     ``k``/``n`` (as :func:`parse_shard`)."""

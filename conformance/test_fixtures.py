@@ -23,8 +23,10 @@ def test_fixture(case, log_snapshot):
     # The snapshot is compared even when expectations fail, so that --snapshot-update keeps
     # (and refreshes) the snapshot of a failing case instead of deleting it as unused.
     snapshot_error = None
+    result = outcome.result
+    assert result is not None  # a case that ran (skipped and errored ones stopped above)
     try:
-        assert normalize(outcome.result) == log_snapshot
+        assert normalize(result) == log_snapshot
     except AssertionError as exc:
         snapshot_error = exc
     if outcome.mismatches:

@@ -4,25 +4,27 @@ sacrifice, counters, life gain and loss, and damage with its prevention (CR 701,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping
+from . import bookkeeping, planeswalkers
 from . import characteristics as ch
-from . import planeswalkers
 from .errors import IllegalAction
 from .keywords import MADNESS_CAST, SUSPEND_CAST
 from .objects import GameObject, StackItem
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class Actions:
     """Keyword actions, life and damage (a mixin of :class:`~.game.Game`)."""
 
-    def tap(self, obj: GameObject) -> None:
+    def tap(self: Game, obj: GameObject) -> None:
         """Tap the permanent (the keyword action "tap", CR 701); logged as ``tapped``."""
         obj.tapped = True
         self.log("tapped", object=obj.ref, card=obj.card)
 
-    def untap(self, obj: GameObject) -> None:
+    def untap(self: Game, obj: GameObject) -> None:
         """Untap the permanent if it is tapped (the keyword action "untap", CR 701); logged as
         ``untapped``; "whenever … becomes untapped" abilities trigger."""
         if obj.tapped:
@@ -30,7 +32,7 @@ class Actions:
             self.log("untapped", object=obj.ref, card=obj.card)
             self.fire_triggers({"event": "becomes_untapped", "object": obj})
 
-    def draw(self, player: str, n: int = 1) -> None:
+    def draw(self: Game, player: str, n: int = 1) -> None:
         """CR 121: draw the top card; drawing from an empty library makes the player lose
         at the next state-based action check (CR 704.5b)."""
         p = self.players[player]
@@ -43,7 +45,7 @@ class Actions:
             new = self.move(top, "hand")
             self.log("card_drawn", player=player, object=new.ref, card=new.card)
 
-    def discard(self, obj: GameObject) -> None:
+    def discard(self: Game, obj: GameObject) -> None:
         """CR 701.9: put a card from its owner's hand into their graveyard. Madness (CR
         702.35a) replaces that: its owner may exile it instead, and then its madness
         ability triggers; the card was still discarded."""
@@ -51,10 +53,10 @@ class Actions:
         if any(k["keyword"] == "madness" for k in obj.definition.keywords):
             to = "exile"
             if self.rules.madness_exile_optional:
-                def answer(inp: dict) -> bool:
+                def answer(inp: dict[str, Any]) -> bool:
                     if inp.get("choice") not in ("yes", "no"):
                         raise IllegalAction("invalid_choice", "madness: exile it instead? answer yes or no")
-                    return inp["choice"] == "yes"
+                    return bool(inp["choice"] == "yes")
                 if not self.decide("choose", obj.owner, "choose", answer, reason="madness", card=obj.card):
                     to = "graveyard"
         new = self.move(obj, to, cause="discard")
@@ -64,7 +66,7 @@ class Actions:
         if to == "exile":
             self.add_trigger(new, "madness", MADNESS_CAST, {"event": "madness_exiled", "object": new})
 
-    def destroy(self, obj: GameObject, can_regenerate: bool = True) -> None:
+    def destroy(self: Game, obj: GameObject, can_regenerate: bool = True) -> None:
         """CR 701.8: move a permanent to its owner's graveyard, unless it has indestructible
         (CR 702.12b: nothing happens) or a regeneration shield replaces it (CR 701.19: tap
         it, remove all damage, remove it from combat)."""
@@ -85,12 +87,12 @@ class Actions:
         self.log("destroyed", object=obj.ref, card=obj.card)
         self.move(obj, "graveyard", cause="destroy")
 
-    def sacrifice(self, obj: GameObject) -> None:
+    def sacrifice(self: Game, obj: GameObject) -> None:
         """CR 701.17: the controller moves it to its owner's graveyard (no regeneration)."""
         self.log("sacrificed", object=obj.ref, card=obj.card)
         self.move(obj, "graveyard", cause="sacrifice")
 
-    def gain_life(self, player: str, n: int) -> None:
+    def gain_life(self: Game, player: str, n: int) -> None:
         """CR 119.3: the player gains ``n`` life (nothing for ``n`` of 0 or less)."""
         if n <= 0:
             return
@@ -99,7 +101,7 @@ class Actions:
         bookkeeping.life_gained(self, player, n)
         self.log("life_gained", player=player, amount=n, life=p.life)
 
-    def lose_life(self, player: str, n: int) -> None:
+    def lose_life(self: Game, player: str, n: int) -> None:
         """CR 119.3: the player loses ``n`` life (nothing for ``n`` of 0 or less); losing the
         game at 0 life is a state-based action (CR 704.5a)."""
         if n <= 0:
@@ -108,7 +110,7 @@ class Actions:
         p.life -= n
         self.log("life_lost", player=player, amount=n, life=p.life)
 
-    def deal_damage(self, source: Any, target: Any, amount: int, combat: bool = False) -> int:
+    def deal_damage(self: Game, source: Any, target: Any, amount: int, combat: bool = False) -> int:
         """CR 120: ``source`` (GameObject or StackItem) deals ``amount`` damage to
         ``target`` (a GameObject or a player id). Prevention (CR 615) applies first:
         protection (CR 702.16e), then shields in creation order. Damage to a player causes
@@ -155,7 +157,7 @@ class Actions:
                             "source_object": src_obj, "amount": dealt})
         return dealt
 
-    def remove_counters(self, obj: GameObject, kind: str, n: int) -> None:
+    def remove_counters(self: Game, obj: GameObject, kind: str, n: int) -> None:
         """Remove ``n`` counters of ``kind``; removing the last time counter from an exiled
         card with suspend triggers its cast ability, whatever removed it (CR 702.62a)."""
         have = obj.counters.get(kind, 0)

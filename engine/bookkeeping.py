@@ -56,24 +56,24 @@ INCREMENT: dict[str, Any] = {
 }
 
 
-def spent_total(spent: dict | None) -> int:
+def spent_total(spent: dict[str, Any] | None) -> int:
     """The amount of mana in a record of mana spent (CR 601.2h); ``None`` is nothing."""
     return sum((spent or {}).values())
 
 
-def spent_colors(spent: dict | None) -> int:
+def spent_colors(spent: dict[str, Any] | None) -> int:
     """The number of colors of mana in a record of mana spent: 0 to 5, colorless is not a
     color (CR 105.1, 106.1b; ruling ``strixhaven.converge.04``)."""
     return sum(1 for c in COLORS if (spent or {}).get(c, 0) > 0)
 
 
-def record(paid: dict | None) -> dict:
+def record(paid: dict[str, Any] | None) -> dict[str, Any]:
     """The record kept on a spell for the mana ``paid`` to cast it (CR 601.2h; a fresh dict,
     symbols in ``C W U B R G`` order, zero amounts dropped)."""
     return {k: n for k, n in (paid or {}).items() if n}
 
 
-def triggering_spell_spent(event: dict | None) -> dict | None:
+def triggering_spell_spent(event: dict[str, Any] | None) -> dict[str, Any] | None:
     """The mana spent to cast the spell whose casting triggered an ability: read from the
     live trigger event (``{"event": "spell_cast", "spell": item}``) or from the information
     a triggered ability remembers (``spell_mana_spent``, see :func:`event_info`; rulings
@@ -82,11 +82,13 @@ def triggering_spell_spent(event: dict | None) -> dict | None:
         return None
     spell = event.get("spell")
     if spell is not None and getattr(spell, "obj", None) is not None:
-        return spell.obj.mana_spent
-    return event.get("spell_mana_spent")
+        spent: dict[str, Any] | None = spell.obj.mana_spent
+        return spent
+    remembered: dict[str, Any] | None = event.get("spell_mana_spent")
+    return remembered
 
 
-def event_info(event: dict) -> dict:
+def event_info(event: dict[str, Any]) -> dict[str, Any]:
     """What a triggered ability remembers of a spell-cast event: the mana spent to cast the
     spell, as it was when the spell was cast (ruling ``strixhaven.opus.04``: the ability
     resolves even if the spell has left the stack)."""
@@ -96,7 +98,7 @@ def event_info(event: dict) -> dict:
     return {}
 
 
-def condition(game: "Game", key: str, want: Any, *, own: dict | None, event: dict | None,
+def condition(game: "Game", key: str, want: int, *, own: dict[str, Any] | None, event: dict[str, Any] | None,
               controller: str | None, current: "GameObject | None") -> bool:
     """Whether one bookkeeping condition holds (FORMAT §11.1; an intervening "if", CR 603.4,
     or a static ability's condition).
@@ -130,7 +132,7 @@ def is_amount(value: Any) -> bool:
     return isinstance(value, dict) and ("mana_spent" in value or "life_gained_this_turn" in value)
 
 
-def amount(game: "Game", value: dict, *, own: dict | None, event: dict | None, controller: str) -> int:
+def amount(game: "Game", value: dict[str, Any], *, own: dict[str, Any] | None, event: dict[str, Any] | None, controller: str) -> int:
     """Compute a bookkeeping amount (FORMAT §11.1): the amount or the number of colors of
     mana spent to cast this spell / the spell that became this permanent (``"spell":
     "this"``, the default) or the spell that triggered the ability (``"triggering"``);
@@ -146,12 +148,12 @@ def amount(game: "Game", value: dict, *, own: dict | None, event: dict | None, c
     raise ValueError(f"unknown mana_spent amount {kind!r}")
 
 
-def mode_additional_costs(spell: dict | None, modes: list) -> tuple[ManaCost | None, dict]:
+def mode_additional_costs(spell: dict[str, Any] | None, modes: list[int]) -> tuple[ManaCost | None, dict[str, Any]]:
     """CR 700.2h, 601.2b: the additional costs of the chosen ``modes`` of a modal spell: the
     sum of their mana (``None`` if no mode has any) and their other parts (``pay_life``
     summed, ``discard`` summed). Tiered: ruling ``finalfantasy.tiered.01``."""
     mana: ManaCost | None = None
-    other: dict = {}
+    other: dict[str, Any] = {}
     all_modes = (spell or {}).get("modes") or []
     for m in modes:
         extra = (all_modes[m].get("additional_cost") if m < len(all_modes) else None) or {}

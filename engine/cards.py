@@ -21,7 +21,7 @@ CARD_TYPES = ("Artifact", "Creature", "Enchantment", "Instant", "Land", "Sorcery
 PERMANENT_TYPES = {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}
 
 
-class FrozenDict(dict):
+class FrozenDict(dict[str, Any]):
     """A read-only dict: card data is shared by every game and never copied."""
 
     def _readonly(self, *args: Any, **kwargs: Any) -> None:
@@ -29,7 +29,7 @@ class FrozenDict(dict):
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
 
-    def __deepcopy__(self, memo: dict) -> "FrozenDict":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "FrozenDict":
         return self
 
     def __copy__(self) -> "FrozenDict":
@@ -59,29 +59,29 @@ class CardDefinition:
 
     name: str
     mana_cost: ManaCost
-    types: tuple
-    subtypes: tuple = ()
-    supertypes: tuple = ()
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
     oracle_text: str = ""
     power: int | None = None
     toughness: int | None = None
-    colors: tuple = ()
-    keywords: tuple = ()
-    abilities: tuple = ()
+    colors: tuple[str, ...] = ()
+    keywords: tuple[dict[str, Any], ...] = ()
+    abilities: tuple[dict[str, Any], ...] = ()
     spell: Any = None
     enchant: Any = None
     is_token: bool = False
     layout: str = "normal"
-    faces: tuple = ()
+    faces: tuple[CardDefinition, ...] = ()
     meld: Any = None
     face: str | None = None
     raw: Any = field(default=None, compare=False, repr=False)
 
-    def __deepcopy__(self, memo: dict) -> "CardDefinition":  # immutable: share it
+    def __deepcopy__(self, memo: dict[int, Any]) -> "CardDefinition":  # immutable: share it
         return self
 
     @cached_property
-    def static_abilities(self) -> tuple:
+    def static_abilities(self) -> tuple[dict[str, Any], ...]:
         """The card's static abilities (``"kind": "static"``), computed once (the definition
         is immutable): most cards have none, and the layers look at every permanent's."""
         return tuple(ab for ab in self.abilities if ab.get("kind") == "static")
@@ -107,7 +107,7 @@ class CardDefinition:
         return any(t in PERMANENT_TYPES for t in self.types)
 
     @staticmethod
-    def from_dict(data: dict, source: str = "card") -> "CardDefinition":
+    def from_dict(data: dict[str, Any], source: str = "card") -> "CardDefinition":
         """Build a definition from a card file's JSON object.
 
         Raises ScenarioError naming ``source`` and the field when a field is malformed.
@@ -142,7 +142,7 @@ class CardDefinition:
         )
 
     @staticmethod
-    def token(spec: dict) -> "CardDefinition":
+    def token(spec: dict[str, Any]) -> "CardDefinition":
         """A token's definition from a ``create_token`` effect's ``token`` spec (CR 111.4)."""
         data = dict(spec)
         data.setdefault("mana_cost", None)
@@ -159,14 +159,14 @@ def describe(data: Any) -> str:
     return json.dumps(data, sort_keys=True, default=dict)
 
 
-def normalize_keyword(k: Any) -> dict:
+def normalize_keyword(k: Any) -> dict[str, Any]:
     """``"flying"`` → ``{"keyword": "flying"}``; an object is returned as a plain dict."""
     if isinstance(k, str):
         return {"keyword": k}
     return dict(k)
 
 
-def load_card_db(cards: str | Path | dict | None = None) -> dict[str, CardDefinition]:
+def load_card_db(cards: str | Path | dict[str, Any] | None = None) -> dict[str, CardDefinition]:
     """Load card definitions.
 
     ``cards`` is a folder of card files (default: the project's ``fixtures/cards``), or a

@@ -4,14 +4,22 @@ buyback 702.27, flashback 702.34, madness 702.35, morph 702.37, storm 702.40).""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, ward
+from . import (
+    adventure,
+    bookkeeping,
+    faces,
+    graveyard_abilities,
+    harmonize,
+    library_top,
+    planeswalkers,
+    prepare,
+    spell_statics,
+    turn_records,
+    ward,
+)
 from . import characteristics as ch
-from . import graveyard_abilities, harmonize
-from . import adventure, faces, library_top
-from . import planeswalkers, prepare
-from . import spell_statics, turn_records
 from .cards import CardDefinition
 from .endure_behold import declare_behold, pay_behold
 from .errors import IllegalAction
@@ -20,11 +28,14 @@ from .mana import ManaCost
 from .objects import GameObject, StackItem
 from .turn import MAIN_PHASES
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 class Casting:
     """Casting spells and activating abilities (a mixin of :class:`~.game.Game`)."""
 
-    def cast(self, player: str, inp: dict, *, forced: str | None = None) -> StackItem:
+    def cast(self: Game, player: str, inp: dict[str, Any], *, forced: str | None = None) -> StackItem:
         """CR 601.2: cast a spell: announce it (move it to the stack), choose modes, kicker
         and buyback (additional costs), an alternative cost, X and targets; determine the
         total cost (CR 601.2f: the mana cost or an alternative cost, plus additional
@@ -86,7 +97,8 @@ class Casting:
         if alternative == "morph":
             if "morph" not in card_kws:
                 raise IllegalAction("invalid_alternative", f"{d.name} has no morph: it can't be cast face down (CR 702.37c)")
-            spell_ability, modes = {"targets": [], "effects": []}, []
+            spell_ability: dict[str, Any] = {"targets": [], "effects": []}
+            modes: list[int] = []
         else:
             spell_ability, modes = self._spell_ability(d, inp.get("modes"))
         kicked = self._kicker_choice(card_kws.get("kicker"), inp.get("kicker"))
@@ -118,8 +130,10 @@ class Casting:
             probe.obj = obj.copy()
             probe.obj.face_down = True
         targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
-        self.dry_run(lambda g: (g.pay_costs(player, {"mana": cost, **mode_parts}, inp, x=x, source=None),
-                                harmonize.pay_tap(g, harmonized)))
+        def pay(g: Game) -> None:
+            g.pay_costs(player, {"mana": cost, **mode_parts}, inp, x=x, source=None)
+            harmonize.pay_tap(g, harmonized)
+        self.dry_run(pay)
         # now the spell is cast
         if prepare.is_prepared_copy(obj):  # the copy itself goes to the stack (strixhaven.prepare.05)
             stack_obj = prepare.to_stack(self, obj, player)
@@ -143,9 +157,9 @@ class Casting:
         stack_obj.mana_spent = bookkeeping.record(paid)  # CR 601.2h: the mana spent to cast it
         self.spells_cast_this_turn += 1
         nth = turn_records.record_spell_cast(self, player)  # per player (flurry)
-        extra = {"face_down": True} if stack_obj.face_down else {}
+        face_down = {"face_down": True} if stack_obj.face_down else {}
         self.log("spell_cast", player=player, object=item.ref, card=item.card, name=stack_obj.name,
-                 targets=[t for t in item.targets if t is not None], modes=modes, x=x, mana_paid=paid, **extra,
+                 targets=[t for t in item.targets if t is not None], modes=modes, x=x, mana_paid=paid, **face_down,
                  **({"kicked": list(kicked)} if kicked else {}), **({"buyback": True} if buyback else {}),
                  **({"alternative": item.alternative} if item.alternative else {}), **faces.face_fields(stack_obj))
         if stack_obj.prepared_for is not None:  # it unprepares its permanent (strixhaven.prepare.05, .21)
@@ -160,7 +174,7 @@ class Casting:
         ward.fire_becomes_target(self, item)  # CR 702.21a
         return item
 
-    def spell_keywords(self, item: StackItem) -> list[str]:
+    def spell_keywords(self: Game, item: StackItem) -> list[str]:
         """Keywords static abilities give to spells on the stack (``affected: {"spells":
         filter}``, e.g. "Instant and sorcery spells you cast have storm")."""
         out = []
@@ -170,7 +184,7 @@ class Casting:
                 out += [k if isinstance(k, str) else k["keyword"] for k in eff.get("keywords", ())]
         return out
 
-    def check_can_cast(self, player: str, obj: GameObject, ignore_timing: bool = False,
+    def check_can_cast(self: Game, player: str, obj: GameObject, ignore_timing: bool = False,
                        face_down: bool = False) -> None:
         """The restrictions on casting ``obj`` now, apart from costs and targets: timing
         (CR 307.1; flash, CR 702.8, or a static ``cast_as_though_flash`` of a permanent the
@@ -195,7 +209,7 @@ class Casting:
         if not instant_speed and not self.sorcery_timing_ok(player):
             raise IllegalAction("sorcery_timing", f"{d.name} can be cast only in your main phase with an empty stack")
 
-    def _kicker_choice(self, kicker: dict | None, chosen: Any) -> list[int]:
+    def _kicker_choice(self: Game, kicker: dict[str, Any] | None, chosen: Any) -> list[int]:
         """CR 702.33: which kicker costs the player declares (each at most once)."""
         if not chosen:
             return []
@@ -205,7 +219,7 @@ class Casting:
             raise IllegalAction("invalid_choice", f"kicker: choose among {len(costs)} kicker cost(s), each once (CR 702.33c)")
         return sorted(chosen)
 
-    def _total_cost(self, player: str, obj: GameObject, alternative: Any, kws: dict, kicked: list[int],
+    def _total_cost(self: Game, player: str, obj: GameObject, alternative: Any, kws: dict[str, Any], kicked: list[int],
                     buyback: bool, extra: ManaCost | None = None, x: int | None = None) -> ManaCost:
         """CR 601.2f: the mana cost or the one alternative cost (flashback, madness, morph's
         {3}, "without paying its mana cost", or one granted by a permanent such as Fist of
@@ -266,7 +280,7 @@ class Casting:
                                     cost.hybrid)
         return cost
 
-    def _spell_ability(self, d: CardDefinition, modes: Any) -> tuple[dict, list]:
+    def _spell_ability(self: Game, d: CardDefinition, modes: Any) -> tuple[dict[str, Any], list[int]]:
         """The spell ability as data: ``{"targets": [...], "effects": [...]}``, with the
         chosen modes' parts concatenated (CR 700.2). Auras target what they enchant
         (CR 303.4a)."""
@@ -287,7 +301,7 @@ class Casting:
             raise IllegalAction("invalid_mode", f"{d.name} is not modal")
         return spell, []
 
-    def _x_value(self, cost: ManaCost, inp: dict) -> int:
+    def _x_value(self: Game, cost: ManaCost, inp: dict[str, Any]) -> int:
         x = inp.get("x")
         if cost.x:
             if not isinstance(x, int) or isinstance(x, bool) or x < 0:
@@ -297,7 +311,7 @@ class Casting:
             raise IllegalAction("invalid_x", "this cost has no X")
         return 0
 
-    def activate(self, player: str, inp: dict) -> None:
+    def activate(self: Game, player: str, inp: dict[str, Any]) -> None:
         """CR 602: activate an activated ability (it goes on the stack) or a mana ability
         (CR 605: it resolves at once). ``ability`` is the index in the card's abilities, or
         the name of a keyword ability that is activated (``landcycling``, from the hand,

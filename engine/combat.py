@@ -31,11 +31,11 @@ class Combat:
     """
 
     declared: bool = False
-    attackers: dict = field(default_factory=dict)
-    blockers: dict = field(default_factory=dict)
-    blocked: set = field(default_factory=set)
-    dealt_first_strike: set = field(default_factory=set)
-    attacked: dict = field(default_factory=dict)
+    attackers: dict[str, Any] = field(default_factory=dict)
+    blockers: dict[str, Any] = field(default_factory=dict)
+    blocked: set[str] = field(default_factory=set)
+    dealt_first_strike: set[str] = field(default_factory=set)
+    attacked: dict[str, Any] = field(default_factory=dict)
 
     def remove(self, ref: str) -> bool:
         """CR 506.4: remove a creature from combat; return True if it was in combat."""
@@ -85,7 +85,7 @@ def can_attack(game: "Game", obj: "GameObject", player: str) -> None:
         raise IllegalAction("cannot_attack", f"{obj.name} can't attack")
 
 
-def _declare_attackers(game: "Game", inp: dict) -> None:
+def _declare_attackers(game: "Game", inp: dict[str, Any]) -> None:
     refs = inp.get("attackers") or []
     defenders = game.opponents(game.active)
     chosen: list["GameObject"] = []
@@ -139,7 +139,7 @@ def put_onto_battlefield_attacking(game: "Game", obj: "GameObject") -> str | Non
         return None
     defender = options[0]
     if len(options) > 1:
-        def valid(inp: dict) -> str:
+        def valid(inp: dict[str, Any]) -> str:
             choice = inp.get("choice")
             found = game.find(choice) if isinstance(choice, str) and choice not in game.players else None
             choice = found.ref if found is not None else choice
@@ -209,14 +209,14 @@ def can_block(game: "Game", blocker: "GameObject", attacker: "GameObject", playe
         raise IllegalAction("cannot_block", f"{blocker.name} can block only creatures with flying")
 
 
-def _declare_blockers(game: "Game", defender: str, inp: dict) -> None:
+def _declare_blockers(game: "Game", defender: str, inp: dict[str, Any]) -> None:
     blocks = inp.get("blocks") or []
     pairs: list[tuple["GameObject", "GameObject"]] = []
     for entry in blocks:
         if not isinstance(entry, dict):
             raise IllegalAction("invalid_block", "each block is {\"blocker\": …, \"attacker\": …}")
-        b = game.find(entry.get("blocker")) if isinstance(entry.get("blocker"), str) else None
-        a = game.find(entry.get("attacker")) if isinstance(entry.get("attacker"), str) else None
+        b = game.find(blocker_ref) if isinstance(blocker_ref := entry.get("blocker"), str) else None
+        a = game.find(attacker_ref) if isinstance(attacker_ref := entry.get("attacker"), str) else None
         if b is None or a is None:
             raise IllegalAction("unknown_object", f"no such blocker or attacker in {entry}")
         if a.ref not in game.combat.attackers:
@@ -289,9 +289,10 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
         elif len(blockers) == 1 and not trample:
             assignments.append((attacker, blockers[0], power))
         else:
-            chosen = game.decide("assign_damage", game.active, "assign_damage",
-                                 lambda inp: _check_assignment(game, inp, attacker, blockers, defender, power, trample),
-                                 attacker=a_ref)
+            def check(inp: dict[str, Any], attacker: "GameObject" = attacker, defender: str | None = defender
+                      ) -> list[tuple["GameObject | str", int]]:
+                return _check_assignment(game, inp, attacker, blockers, defender, power, trample)
+            chosen = game.decide("assign_damage", game.active, "assign_damage", check, attacker=a_ref)
             game.log("combat_damage_assigned", attacker=a_ref, card=attacker.card,
                      assignment={(t if isinstance(t, str) else t.ref): n for t, n in chosen})
             assignments += [(attacker, t, n) for t, n in chosen if n > 0]
@@ -318,11 +319,11 @@ def combat_damage_step(game: "Game", first_strike: bool) -> None:
         game.deal_damage(src, planeswalkers.as_damage_target(game, target), n, combat=True)
 
 
-def put_combat_damage_on_stack(game: "Game", assignments: list) -> None:
+def put_combat_damage_on_stack(game: "Game", assignments: list[tuple["GameObject", "GameObject | str", int]]) -> None:
     """1999/2006 rules: assigned combat damage is put on the stack as one object; players
     get priority; it is dealt when that object resolves (``resolve_combat_damage``)."""
     ref = game.next_ref("combat_damage")
-    parts = [{"source": src.copy(), "target": t if isinstance(t, str) else t.ref, "amount": n}
+    parts: list[dict[str, Any]] = [{"source": src.copy(), "target": t if isinstance(t, str) else t.ref, "amount": n}
              for src, t, n in assignments]
     item = StackItem(ref=ref, kind="combat_damage", controller=game.active,
                      ability={"targets": [], "effects": [], "combat_damage": parts})
@@ -350,8 +351,8 @@ def resolve_combat_damage(game: "Game", item: Any) -> None:
         game.deal_damage(src, target, part["amount"], combat=True)
 
 
-def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers: list, defender: str,
-                      power: int, trample: bool) -> list:
+def _check_assignment(game: "Game", inp: dict[str, Any], attacker: "GameObject", blockers: list["GameObject"],
+                      defender: str | None, power: int, trample: bool) -> list[tuple["GameObject | str", int]]:
     """Validate an ``assign_damage`` input (CR 510.1c–d, 702.19b): the attacker named, the
     amounts whole and adding up to its power, only its blockers (and, with trample, the
     defending player once every blocker has lethal damage)."""
@@ -360,7 +361,7 @@ def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers:
     assignment = inp.get("assignment")
     if not isinstance(assignment, dict):
         raise IllegalAction("invalid_damage_assignment", "assignment is {blocker or player: amount}")
-    out: list = []
+    out: list[tuple["GameObject | str", int]] = []
     total = 0
     to_player = 0
     for key, n in assignment.items():
@@ -370,7 +371,7 @@ def _check_assignment(game: "Game", inp: dict, attacker: "GameObject", blockers:
             if not trample:
                 raise IllegalAction("invalid_damage_assignment", f"{attacker.name} has no trample")
             to_player = n
-            out.append((defender, n))
+            out.append((key, n))  # key == defender
         else:
             obj = game.find(key)
             if obj is None or obj not in blockers:

@@ -3,7 +3,7 @@ conditional static abilities such as threshold (CR 207.2c), checked against the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import bookkeeping, game_end, transform
 from .creature_types import card_has_subtype
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .objects import GameObject
 
 
-def _card_has(card: "GameObject", quality: dict) -> bool:
+def _card_has(card: "GameObject", quality: dict[str, Any]) -> bool:
     """A card (not a permanent: its printed characteristics, CR 109.3) with every card type
     in ``quality["types"]`` and every subtype in ``quality["subtypes"]``; a changeling
     creature card has every creature type here too (CR 702.73a, engine/creature_types.py)."""
@@ -21,7 +21,7 @@ def _card_has(card: "GameObject", quality: dict) -> bool:
             and all(card_has_subtype(card, s) for s in quality.get("subtypes", ())))
 
 
-def condition_holds(game: "Game", source: "GameObject", cond: dict | None, event: dict | None = None) -> bool:
+def condition_holds(game: "Game", source: "GameObject", cond: dict[str, Any] | None, event: dict[str, Any] | None = None) -> bool:
     """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
     ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
     (suspend, CR 702.62b), ``kicked`` (an index), ``cards_in_graveyard_at_least`` /

@@ -3,17 +3,22 @@ discards, counters and sacrifices (CR 118, 601.2g–h, 602.2b, 302.6)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import characteristics as ch
 from . import graveyard_abilities, planeswalkers
 from .errors import IllegalAction
 from .mana import ManaCost
 from .objects import GameObject
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 class Costs:
     """Paying costs (a mixin of :class:`~.game.Game`)."""
 
-    def pay_costs(self, player: str, cost: dict, inp: dict, x: int, source: GameObject | None) -> dict:
+    def pay_costs(self: Game, player: str, cost: dict[str, Any], inp: dict[str, Any], x: int, source: GameObject | None) -> dict[str, Any]:
         """CR 601.2g–h, 602.2: activate the mana abilities named in ``pay_with`` (an entry
         is a ref or ``{"source", "color", "extra_color"}``: the entry is the activation's
         input, so ``extra_color`` names the color a triggered mana ability adds), then pay
@@ -38,7 +43,7 @@ class Costs:
             source.tapped = False
             self.log("untapped", object=source.ref, card=source.card)
         mana = cost.get("mana")
-        paid: dict = {}
+        paid: dict[str, Any] = {}
         if mana is not None:
             mc = mana if isinstance(mana, ManaCost) else ManaCost.parse(mana)
             if mc.present or source is None:
@@ -72,7 +77,7 @@ class Costs:
             graveyard_abilities.pay_exile_self(self, source)
         return paid
 
-    def _pay_tap(self, source: GameObject) -> None:
+    def _pay_tap(self: Game, source: GameObject) -> None:
         """CR 302.6 / 602.5a: {T} needs an untapped permanent; a creature's {T} ability needs
         it to be under its controller's control since their most recent turn began, or
         haste."""

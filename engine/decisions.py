@@ -5,37 +5,42 @@ dry runs through ``rollback``)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from . import rollback
 from .errors import IllegalAction
 from .inputs import rejection_fields, shape_problem
 
+if TYPE_CHECKING:
+    from .game import Game
+
+T = TypeVar("T")  # what a decision's handler returns
+
 
 class Decisions:
     """Asking players to decide and undoing illegal answers (a mixin of :class:`~.game.Game`)."""
 
-    def ask(self, kind: str, player: str | None, **info: Any) -> dict:
+    def ask(self: Game, kind: str, player: str | None, **info: Any) -> dict[str, Any]:
         """Ask the input source for the answer to a decision; return the raw input dict
         (with its script index under ``at``). An input of the wrong shape is rejected
         with ``bad_input`` and the question is asked again."""
         while True:
-            inp = self.inputs.next(self, {"kind": kind, "player": player, **info})
+            inp: dict[str, Any] = self.inputs.next(self, {"kind": kind, "player": player, **info})
             problem = shape_problem(inp)
             if problem is None:
                 return inp
             self.reject(inp, IllegalAction("bad_input", problem))
 
-    def reject(self, inp: Any, err: IllegalAction) -> None:
+    def reject(self: Game, inp: Any, err: IllegalAction) -> None:
         """Log a typed rejection of an input (docs/FORMAT.md §8); its ``at``, ``player``
         and ``action`` are echoed only when of their documented shape (else null)."""
         self.log("action_rejected", **rejection_fields(inp), code=err.code, message=err.message)
 
-    def decide(self, kind: str, player: str, action: str, handler: Any, transactional: bool = False,
-               **info: Any) -> Any:
+    def decide(self: Game, kind: str, player: str, action: str, handler: Callable[[dict[str, Any]], T],
+               transactional: bool = False, **info: Any) -> T:
         """Ask ``player`` until an input of type ``action`` is accepted by ``handler``.
 
-        ``handler(inp)`` applies the answer or raises IllegalAction (then the input is
+        ``handler(inp)`` applies the answer (returned) or raises IllegalAction (then the input is
         rejected and asked again). With ``transactional`` the game state is restored on a
         rejection, so a handler may fail half-way.
         """
@@ -56,16 +61,16 @@ class Decisions:
             except IllegalAction as err:
                 self.reject(inp, err)
 
-    def _yes(self, player: str, reason: str, about: str) -> bool:
+    def _yes(self: Game, player: str, reason: str, about: str) -> bool:
         """A yes/no ``choose`` decision ("you may …", CR 603.5)."""
-        def answer(inp: dict) -> bool:
+        def answer(inp: dict[str, Any]) -> bool:
             if inp.get("choice") not in ("yes", "no"):
                 raise IllegalAction("invalid_choice", "answer yes or no")
-            return inp["choice"] == "yes"
+            return bool(inp["choice"] == "yes")
         return self.decide("choose", player, "choose", answer, reason=reason, about=about)
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self: Game) -> Iterator[None]:
         """Restore the whole game state if the body raises IllegalAction (CR 732-like:
         an illegal action is reversed as if it never happened); the log is truncated.
         The state is saved by ``rollback.save`` (a shallow copy of what can change) and
@@ -77,12 +82,13 @@ class Decisions:
             saved.restore()
             raise
 
-    def dry_run(self, fn: Any) -> None:
+    def dry_run(self: Game, fn: Callable[[Game], object]) -> None:
         """Run ``fn(game)`` to check that something would succeed without changing
         anything: the game is restored afterwards whatever happens (``rollback``), events
         logged meanwhile are dropped; there is no input source meanwhile (``fn`` may set
         one). IllegalAction (and any other exception) propagates."""
         saved = rollback.save(self)
+        self.inputs: Any  # the input source, declared for the type checker (Game.__init__)
         self.inputs = None
         try:
             fn(self)

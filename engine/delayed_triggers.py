@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from .effects import Context
     from .game import Game
+    from .objects import GameObject
 
 
-def create_delayed_trigger(ctx: "Context", eff: dict) -> None:
+def create_delayed_trigger(ctx: "Context", eff: dict[str, Any]) -> None:
     """CR 603.7a: a resolving spell or ability creates a delayed triggered ability. Its
     source is the source of the creating ability, its controller the player who
     controlled that ability as it resolved (CR 603.7d–e); it remembers the tokens the
@@ -34,8 +35,8 @@ def create_delayed_trigger(ctx: "Context", eff: dict) -> None:
                              {"created_tokens": list(ctx.created)}, targets=ability_targets)
 
 
-def schedule_delayed_trigger(ctx: "Context", trigger: dict, effects: list, remembered: dict,
-                             targets: list | None = None) -> None:
+def schedule_delayed_trigger(ctx: "Context", trigger: dict[str, Any], effects: list[dict[str, Any]], remembered: dict[str, Any],
+                             targets: list[str | None] | None = None) -> None:
     """Add a delayed triggered ability (CR 603.7a) created by the resolving ``ctx.item``:
     ``trigger`` a trigger dict of the card format (``beginning_of_step`` defaults to each
     player's step), ``effects`` its effect dicts, ``remembered`` what it acts on later
@@ -63,7 +64,7 @@ def schedule_delayed_trigger(ctx: "Context", trigger: dict, effects: list, remem
     }]
 
 
-def fire_delayed_triggers(game: "Game", event: dict, matches: Callable[..., bool]) -> None:
+def fire_delayed_triggers(game: "Game", event: dict[str, Any], matches: Callable[..., bool]) -> None:
     """CR 603.7c: a delayed triggered ability triggers only once, the next time its
     trigger event occurs; then it is gone. Called with every event the game checks
     triggers against (``TriggeredAbilities.fire_triggers``), with ``matches`` the trigger
@@ -86,7 +87,7 @@ def fire_delayed_triggers(game: "Game", event: dict, matches: Callable[..., bool
         game.add_trigger(rec["source"], rec["key"], rec["ability"], {**event, "remembered": rec["remembered"]})
 
 
-def remembered_objects(ctx: "Context", name: str) -> list:
+def remembered_objects(ctx: "Context", name: str) -> list[GameObject]:
     """The objects a reference such as ``created_tokens`` names: while the creating
     ability resolves, the tokens it has created so far; while a delayed ability resolves,
     the ones it remembered, those that still exist on the battlefield (CR 603.7c)."""

@@ -7,20 +7,30 @@ Effects are data (docs/FORMAT.md §5); each ``type`` has one function here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from . import bookkeeping, ward
+from . import (
+    bookkeeping,
+    combat,
+    delayed_triggers,
+    end_turn,
+    endure_behold,
+    equipment,
+    extra_turns,
+    flicker,
+    game_end,
+    no_combat_damage,
+    paradigm,
+    phasing,
+    prepare,
+    proliferate,
+    sagas,
+    transform,
+    type_gain,
+    type_loss,
+    ward,
+)
 from . import characteristics as ch
-from . import combat
-from . import delayed_triggers
-from . import endure_behold
-from . import game_end, proliferate
-from . import equipment
-from . import end_turn, extra_turns, flicker, no_combat_damage
-from . import paradigm, phasing, type_gain, type_loss
-from . import prepare
-from . import sagas
-from . import transform
 from .cards import CardDefinition, describe
 from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
@@ -39,8 +49,8 @@ class Context:
 
     game: "Game"
     item: StackItem
-    legal: list
-    created: list = field(default_factory=list)  # refs of the tokens created so far (created_tokens)
+    legal: list[bool]
+    created: list[str] = field(default_factory=list)  # refs of the tokens created so far (created_tokens)
 
     @property
     def controller(self) -> str:
@@ -58,19 +68,21 @@ class Context:
         if value == "X":
             return self.item.x
         if value == "damage_dealt":  # "that much": the damage dealt in the triggering event
-            return (self.item.trigger_event or {}).get("damage_dealt", 0)
+            dealt: int = (self.item.trigger_event or {}).get("damage_dealt", 0)
+            return dealt
         if bookkeeping.is_amount(value):  # mana spent, life gained this turn (FORMAT §11.1)
             src = self.source
             return bookkeeping.amount(self.game, value, own=src.mana_spent if src is not None else None,
                                       event=self.item.trigger_event, controller=self.controller)
         if isinstance(value, dict) and "blockers_beyond_first" in value:
             g = self.game
-            src = self.item.source
-            blockers = len(g.combat.blockers_of(src)) if g.combat is not None and src else 0
-            return value["blockers_beyond_first"] * max(0, blockers - 1)
+            source_ref = self.item.source
+            blockers = len(g.combat.blockers_of(source_ref)) if g.combat is not None and source_ref else 0
+            each: int = value["blockers_beyond_first"]
+            return each * max(0, blockers - 1)
         return int(value)
 
-    def refs(self, spec: Any) -> list:
+    def refs(self, spec: Any) -> Sequence[GameObject | StackItem | str]:
         """Resolve a reference (docs/FORMAT.md §5) to a list of GameObjects, StackItems or
         player ids. A target that is no longer legal resolves to nothing."""
         g = self.game
@@ -84,7 +96,7 @@ class Context:
             item = next((s for s in g.stack if s.ref == ref), None)
             if item is not None:
                 return [item]
-            obj = g.objects.get(ref)
+            obj = g.objects.get(ref) if ref is not None else None
             return [obj] if obj is not None else []
         if isinstance(spec, dict) and "all" in spec:
             return ch.all_matching(g, list(g.battlefield), spec["all"], self.controller,
@@ -132,7 +144,7 @@ class Context:
             obj = g.objects.get(ref) if ref else None
             return [obj] if obj is not None and obj.zone == "battlefield" else []
         if isinstance(spec, (list, tuple)):
-            out: list = []
+            out: list[GameObject | StackItem | str] = []
             for s in spec:
                 out += self.refs(s)
             return out
@@ -157,7 +169,7 @@ def run(ctx: Context, effects: Any) -> None:
 
 
 # ---------------------------------------------------------------- handlers
-def _deal_damage(ctx: Context, eff: dict) -> None:
+def _deal_damage(ctx: Context, eff: dict[str, Any]) -> None:
     n = ctx.amount(eff["amount"])
     source = ctx.item if ctx.item.kind == "spell" else ctx.item.source_lki
     for target in ctx.refs(eff["to"]):
@@ -168,16 +180,16 @@ def _deal_damage(ctx: Context, eff: dict) -> None:
         ctx.game.deal_damage(source, target, n)
 
 
-def _destroy(ctx: Context, eff: dict) -> None:
+def _destroy(ctx: Context, eff: dict[str, Any]) -> None:
     for obj in ctx.objects(eff["what"]):
         ctx.game.destroy(obj, can_regenerate=not eff.get("cant_be_regenerated", False))
 
 
-def _move(to: str) -> Callable[[Context, dict], None]:
+def _move(to: str) -> Callable[[Context, dict[str, Any]], None]:
     """Move objects (a permanent, or a card named by ``triggering_card`` wherever it is), or
     a target spell off the stack without countering it ("return target spell to its owner's
     hand"; a copy ceases to exist, CR 707.10a)."""
-    def handler(ctx: Context, eff: dict) -> None:
+    def handler(ctx: Context, eff: dict[str, Any]) -> None:
         for item in ctx.refs(eff["what"]):
             if isinstance(item, StackItem) and item.kind == "spell" and item in ctx.game.stack:
                 ctx.game._leave_stack(item, to, cause=eff["type"])
@@ -187,24 +199,24 @@ def _move(to: str) -> Callable[[Context, dict], None]:
     return handler
 
 
-def _sacrifice(ctx: Context, eff: dict) -> None:
+def _sacrifice(ctx: Context, eff: dict[str, Any]) -> None:
     for obj in ctx.objects(eff["what"]):
         if obj.zone == "battlefield":
             ctx.game.sacrifice(obj)
 
 
-def _tap(ctx: Context, eff: dict) -> None:
+def _tap(ctx: Context, eff: dict[str, Any]) -> None:
     for obj in ctx.objects(eff["what"]):
         if not obj.tapped:
             ctx.game.tap(obj)
 
 
-def _untap(ctx: Context, eff: dict) -> None:
+def _untap(ctx: Context, eff: dict[str, Any]) -> None:
     for obj in ctx.objects(eff["what"]):
         ctx.game.untap(obj)
 
 
-def _counter(ctx: Context, eff: dict) -> None:
+def _counter(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 701.6; ``exile_instead`` and ``may_cast_free`` (Spelljack: exile it; its
     controller may cast it without paying its mana cost while it stays exiled)."""
     for item in ctx.refs(eff["what"]):
@@ -213,12 +225,12 @@ def _counter(ctx: Context, eff: dict) -> None:
                              may_cast_free_by=ctx.controller if eff.get("may_cast_free") else None)
 
 
-def _draw(ctx: Context, eff: dict) -> None:
+def _draw(ctx: Context, eff: dict[str, Any]) -> None:
     for p in ctx.players(eff.get("player", "controller")):
         ctx.game.draw(p, ctx.amount(eff.get("count", 1)))
 
 
-def _discard(ctx: Context, eff: dict) -> None:
+def _discard(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 701.9: the player chooses unless the discard is random (a random outcome)."""
     g = ctx.game
     for p in ctx.players(eff.get("player", "controller")):
@@ -230,7 +242,7 @@ def _discard(ctx: Context, eff: dict) -> None:
             for _ in range(n):
                 g.discard(random_choice(g, "random_discard", p, list(g.players[p].hand)))
             continue
-        def choose(inp: dict, p: str = p, n: int = n) -> list[GameObject]:
+        def choose(inp: dict[str, Any], p: str = p, n: int = n) -> list[GameObject]:
             cards = inp.get("cards") or []
             objs = [g.find(c) if isinstance(c, str) else None for c in cards]
             if len(objs) != n or len({id(o) for o in objs}) != n:
@@ -238,12 +250,12 @@ def _discard(ctx: Context, eff: dict) -> None:
             for c, o in zip(cards, objs):
                 if o is None or o.zone != "hand" or o.owner != p:
                     raise IllegalAction("not_in_hand", f"{c} is not in {p}'s hand")
-            return objs
+            return [o for o in objs if o is not None]  # all of them (checked above)
         for obj in g.decide("discard", p, "discard", choose, count=n):
             g.discard(obj)
 
 
-def _mill(ctx: Context, eff: dict) -> None:
+def _mill(ctx: Context, eff: dict[str, Any]) -> None:
     g = ctx.game
     for p in ctx.players(eff.get("player", "controller")):
         for _ in range(ctx.amount(eff.get("count", 1))):
@@ -251,17 +263,17 @@ def _mill(ctx: Context, eff: dict) -> None:
                 g.move(g.players[p].library[0], "graveyard", cause="mill")
 
 
-def _gain_life(ctx: Context, eff: dict) -> None:
+def _gain_life(ctx: Context, eff: dict[str, Any]) -> None:
     for p in ctx.players(eff.get("player", "controller")):
         ctx.game.gain_life(p, ctx.amount(eff["amount"]))
 
 
-def _lose_life(ctx: Context, eff: dict) -> None:
+def _lose_life(ctx: Context, eff: dict[str, Any]) -> None:
     for p in ctx.players(eff.get("player", "controller")):
         ctx.game.lose_life(p, ctx.amount(eff["amount"]))
 
 
-def _modify_pt(ctx: Context, eff: dict) -> None:
+def _modify_pt(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 611.2c: the affected set is locked in as the effect begins."""
     g = ctx.game
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
@@ -275,7 +287,7 @@ def _modify_pt(ctx: Context, eff: dict) -> None:
             g.log("pt_changed", object=r, card=obj.card, power=p, toughness=t)
 
 
-def _grant_keywords(ctx: Context, eff: dict) -> None:
+def _grant_keywords(ctx: Context, eff: dict[str, Any]) -> None:
     g = ctx.game
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if refs:
@@ -284,7 +296,7 @@ def _grant_keywords(ctx: Context, eff: dict) -> None:
                                           until=eff.get("duration", "end_of_turn")))
 
 
-def _regenerate(ctx: Context, eff: dict) -> None:
+def _regenerate(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 701.19a: the next time the permanent would be destroyed this turn, instead…"""
     for obj in ctx.objects(eff["what"]):
         if obj.zone == "battlefield":
@@ -292,7 +304,7 @@ def _regenerate(ctx: Context, eff: dict) -> None:
             ctx.game.log("regeneration_shield_created", object=obj.ref, card=obj.card)
 
 
-def _prevent_damage(ctx: Context, eff: dict) -> None:
+def _prevent_damage(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 615.7: prevent the next N damage that would be dealt to the target this turn."""
     amount = eff.get("amount")
     for t in ctx.refs(eff["to"]):
@@ -301,13 +313,13 @@ def _prevent_damage(ctx: Context, eff: dict) -> None:
         ctx.game.log("prevention_shield_created", target=ref, amount=amount)
 
 
-def _prevent_from_chosen_source(ctx: Context, eff: dict) -> None:
+def _prevent_from_chosen_source(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 615: the controller chooses a source as the ability resolves; the next time that
     source would deal damage to the protected player this turn, prevent that damage."""
     g = ctx.game
     flt = eff.get("source_filter")
 
-    def choose(inp: dict) -> Any:
+    def choose(inp: dict[str, Any]) -> Any:
         ref = inp.get("choice")
         src = g.resolve_target_ref(ref) if isinstance(ref, str) else None
         if src is None or isinstance(src, str) or not ch.matches(g, src, flt, ctx.controller):
@@ -324,11 +336,11 @@ def _prevent_from_chosen_source(ctx: Context, eff: dict) -> None:
         g.log("prevention_shield_created", target=ref, source=src_ref, amount=None)
 
 
-def _add_mana(ctx: Context, eff: dict) -> None:
+def _add_mana(ctx: Context, eff: dict[str, Any]) -> None:
     ctx.game.add_mana(ctx.controller, parse_mana_symbols(eff["mana"]), None)
 
 
-def _create_token(ctx: Context, eff: dict) -> None:
+def _create_token(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 111.1: a token is created on the battlefield under the controller's control;
     ``tapped``: it enters tapped; ``attacking``: it enters attacking (CR 508.4, see
     ``combat.put_onto_battlefield_attacking``)."""
@@ -348,14 +360,14 @@ def _create_token(ctx: Context, eff: dict) -> None:
         g.fire_triggers({"event": "enters_battlefield", "object": obj})
 
 
-def _add_counters(ctx: Context, eff: dict) -> None:
+def _add_counters(ctx: Context, eff: dict[str, Any]) -> None:
     """Put counters on objects; counter doublers apply and lore counters trigger chapter
     abilities (engine/sagas.py, CR 714.2b)."""
     for obj in ctx.objects(eff["what"]):
         sagas.put_counters(ctx.game, obj, eff["counter"], ctx.amount(eff.get("count", 1)))
 
 
-def _remove_all_counters(ctx: Context, eff: dict) -> None:
+def _remove_all_counters(ctx: Context, eff: dict[str, Any]) -> None:
     """Remove every counter from the objects (Vampire Hexmage); removing lore counters
     triggers no chapter ability (CR 714.2b)."""
     for obj in ctx.objects(eff["what"]):
@@ -363,12 +375,12 @@ def _remove_all_counters(ctx: Context, eff: dict) -> None:
             ctx.game.remove_counters(obj, kind, obj.counters[kind])
 
 
-def _remove_counters(ctx: Context, eff: dict) -> None:
+def _remove_counters(ctx: Context, eff: dict[str, Any]) -> None:
     for obj in ctx.objects(eff["what"]):
         ctx.game.remove_counters(obj, eff["counter"], ctx.amount(eff.get("count", 1)))
 
 
-def _additional_combat_phase(ctx: Context, eff: dict) -> None:
+def _additional_combat_phase(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 500.8: an additional combat phase followed by an additional main phase, after
     the current main phase."""
     g = ctx.game
@@ -379,7 +391,7 @@ def _additional_combat_phase(ctx: Context, eff: dict) -> None:
     g.log("phases_added", phases=["combat", "postcombat_main"])
 
 
-def _gain_control(ctx: Context, eff: dict) -> None:
+def _gain_control(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 108.4 / 613.1b: the controller changes; the permanent is new to its controller
     for the purpose of summoning sickness (CR 302.6)."""
     g = ctx.game
@@ -392,7 +404,7 @@ def _gain_control(ctx: Context, eff: dict) -> None:
             g.log("control_changed", object=obj.ref, card=obj.card, controller=ctx.controller)
 
 
-def _exchange_control(ctx: Context, eff: dict) -> None:
+def _exchange_control(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 701.12b: if either object is gone or both have one controller, nothing happens."""
     g = ctx.game
     objs = ctx.objects(eff["what"])
@@ -401,24 +413,25 @@ def _exchange_control(ctx: Context, eff: dict) -> None:
     a, b = objs
     a.controller, b.controller = b.controller, a.controller
     for obj in (a, b):
+        assert obj.controller is not None  # a permanent has a controller (CR 108.4)
         obj.summoning_sick = True
         obj.upkeep_mark = g.players[obj.controller].upkeeps
         g.log("control_changed", object=obj.ref, card=obj.card, controller=obj.controller)
 
 
-def _shuffle_library(ctx: Context, eff: dict) -> None:
+def _shuffle_library(ctx: Context, eff: dict[str, Any]) -> None:
     for p in ctx.players(eff.get("player", "controller")):
         shuffle_library(ctx.game, p)
 
 
-def _pay_optional(ctx: Context, eff: dict) -> None:
+def _pay_optional(ctx: Context, eff: dict[str, Any]) -> None:
     """"You may pay COST. If you do, …": a yes/no ``choose``; ``yes`` pays the mana cost
     from the pool (``mana`` may name the mana, as on casting) and carries out the
     effects. Mana abilities are activated before, while the player has priority."""
     g = ctx.game
     cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
 
-    def answer(inp: dict) -> bool:
+    def answer(inp: dict[str, Any]) -> bool:
         choice = inp.get("choice")
         if choice == "no":
             return False
@@ -432,7 +445,7 @@ def _pay_optional(ctx: Context, eff: dict) -> None:
         run(ctx, eff.get("effects", ()))
 
 
-def condition_true(ctx: Context, cond: dict) -> bool:
+def condition_true(ctx: Context, cond: dict[str, Any]) -> bool:
     """Conditions of ``conditional`` effects: ``kicked`` (a kicker index: the spell's, or
     for a triggered ability the permanent's, CR 702.33d), ``cast_during_your_main_phase``
     (a copy wasn't cast, so it's false for copies), ``threshold`` (cards in the
@@ -467,14 +480,14 @@ def condition_true(ctx: Context, cond: dict) -> bool:
     return True
 
 
-def _behold(ctx: Context, eff: dict) -> None:
+def _behold(ctx: Context, eff: dict[str, Any]) -> None:
     """Behold as an effect ("you may behold a Dragon. If you do, …", CR 701.4a): the choice
     is ``endure_behold.behold_effect``'s; if something was beheld, the ``then`` effects."""
     if endure_behold.behold_effect(ctx, eff):
         run(ctx, eff.get("then", ()))
 
 
-def _conditional(ctx: Context, eff: dict) -> None:
+def _conditional(ctx: Context, eff: dict[str, Any]) -> None:
     run(ctx, eff.get("then", ()) if condition_true(ctx, eff["condition"]) else eff.get("else", ()))
 
 
@@ -485,6 +498,7 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
     g = ctx.game
     ref = g.next_ref("copy")
     src_obj = original.obj
+    assert src_obj is not None  # a spell is a card's (or a copy's) object
     obj = GameObject(ref=ref, card=ref, definition=src_obj.definition, owner=ctx.controller, zone="stack",
                      controller=ctx.controller, timestamp=g.new_timestamp(), is_copy=True, face_down=src_obj.face_down,
                      kicked=original.kicked, cast_face=src_obj.cast_face)  # a copy of an Omen is an Omen (tarkir.omen.12)
@@ -505,13 +519,13 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
     return item
 
 
-def _copy_spell(ctx: Context, eff: dict) -> None:
+def _copy_spell(ctx: Context, eff: dict[str, Any]) -> None:
     for item in ctx.refs(eff["what"]):
         if isinstance(item, StackItem) and item.kind == "spell":
             copy_spell(ctx, item, eff.get("new_targets", True))
 
 
-def _storm_copies(ctx: Context, eff: dict) -> None:
+def _storm_copies(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 702.40a: a copy for each spell cast before it this turn (the count is fixed as
     the spell was cast); copies of the spell as it last existed if it has left the stack."""
     g = ctx.game
@@ -525,14 +539,14 @@ def _storm_copies(ctx: Context, eff: dict) -> None:
         copy_spell(ctx, original, True)
 
 
-def _cast_exiled(ctx: Context, eff: dict) -> None:
+def _cast_exiled(ctx: Context, eff: dict[str, Any]) -> None:
     """Suspend's and madness's cast abilities: the cast is offered as this ability finishes
     resolving (``Game._offer_pending_casts``)."""
     card = (ctx.item.trigger_event or {}).get("triggering_card") or ctx.item.source_card
     ctx.game.pending_cast.append({"card": card, "kind": eff["alternative"]})
 
 
-def _search_library(ctx: Context, eff: dict) -> None:
+def _search_library(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 701.19: search a library for a card matching the filter (finding none is
     allowed, 701.19b); reveal it, put it where the effect says; then shuffle (701.20)."""
     g = ctx.game
@@ -540,7 +554,7 @@ def _search_library(ctx: Context, eff: dict) -> None:
         lib = g.players[p].library
         flt = dict(eff.get("filter") or {})
 
-        def pick(inp: dict) -> GameObject | None:
+        def pick(inp: dict[str, Any]) -> GameObject | None:
             choice = inp.get("choice")
             if choice == "none":
                 return None
@@ -560,7 +574,7 @@ def _search_library(ctx: Context, eff: dict) -> None:
         shuffle_library(g, p)
 
 
-def _pay_or_sacrifice(ctx: Context, eff: dict) -> None:
+def _pay_or_sacrifice(ctx: Context, eff: dict[str, Any]) -> None:
     """"Sacrifice it unless you pay COST" (echo, CR 702.30a): ``choose`` yes (pay, with
     ``pay_with``/``mana``) or no (sacrifice)."""
     g = ctx.game
@@ -569,7 +583,7 @@ def _pay_or_sacrifice(ctx: Context, eff: dict) -> None:
         return
     cost = ManaCost.parse(eff["cost"])
 
-    def answer(inp: dict) -> bool:
+    def answer(inp: dict[str, Any]) -> bool:
         if inp.get("choice") == "no":
             return False
         if inp.get("choice") != "yes":
@@ -583,7 +597,7 @@ def _pay_or_sacrifice(ctx: Context, eff: dict) -> None:
         g.sacrifice(perm)
 
 
-def _turn_face_down(ctx: Context, eff: dict) -> None:
+def _turn_face_down(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 701.34a: the permanent becomes a face-down 2/2 (same object)."""
     for obj in ctx.objects(eff["what"]):
         if obj.zone == "battlefield" and not obj.face_down:
@@ -591,16 +605,16 @@ def _turn_face_down(ctx: Context, eff: dict) -> None:
             ctx.game.log("turned_face_down", object=obj.ref, card=obj.card)
 
 
-def _turn_face_up(ctx: Context, eff: dict) -> None:
+def _turn_face_up(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 701.34b: turned face up by an effect, without paying its morph cost."""
     for obj in ctx.objects(eff["what"]):
         if obj.zone == "battlefield" and obj.face_down:
             ctx.game.turn_face_up(obj)
 
 
-def _creature_types(kind: str) -> Callable[[Context, dict], None]:
+def _creature_types(kind: str) -> Callable[[Context, dict[str, Any]], None]:
     """Type-changing effects (layer 4): gains all creature types / loses all of them."""
-    def handler(ctx: Context, eff: dict) -> None:
+    def handler(ctx: Context, eff: dict[str, Any]) -> None:
         g = ctx.game
         refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
         if refs:
@@ -615,11 +629,11 @@ def _choose_on_resolution(ctx: Context, reason: str, valid: Callable[[Any], Any]
     return ctx.game.decide("choose", ctx.controller, "choose", lambda inp: valid(inp.get("choice")), reason=reason)
 
 
-def _grant_keyword_choice(ctx: Context, eff: dict) -> None:
+def _grant_keyword_choice(ctx: Context, eff: dict[str, Any]) -> None:
     """"Gains your choice of …" (Greater Morphling): the answer names the keyword as the
     state does (``flying``, ``rampage:1``, ``landwalk:Island``, ``protection:red``)."""
 
-    def valid(choice: Any) -> dict:
+    def valid(choice: Any) -> dict[str, Any]:
         if not isinstance(choice, str):
             raise IllegalAction("invalid_choice", "name a keyword, e.g. flying or rampage:1")
         name, _, param = choice.partition(":")
@@ -644,26 +658,27 @@ def _grant_keyword_choice(ctx: Context, eff: dict) -> None:
     _grant_keywords(ctx, {"what": eff["what"], "keywords": [kw], "duration": eff.get("duration", "end_of_turn")})
 
 
-def _modify_pt_choice(ctx: Context, eff: dict) -> None:
+def _modify_pt_choice(ctx: Context, eff: dict[str, Any]) -> None:
     """"Gets +2/-2 or -2/+2": the answer is one of ``options`` as ``[power, toughness]``."""
     options = [list(o) for o in eff["options"]]
 
-    def valid(choice: Any) -> list:
+    def valid(choice: Any) -> list[int]:
         if choice not in options and not (isinstance(choice, str) and choice in [f"{p:+d}/{t:+d}" for p, t in options]):
             raise IllegalAction("invalid_choice", f"choose one of {[f'{p:+d}/{t:+d}' for p, t in options]}")
         if isinstance(choice, str):
             return options[[f"{p:+d}/{t:+d}" for p, t in options].index(choice)]
-        return choice
+        picked: list[int] = choice
+        return picked
 
     p, t = _choose_on_resolution(ctx, "pt_choice", valid)
     _modify_pt(ctx, {"what": eff["what"], "power": p, "toughness": t, "duration": eff.get("duration", "end_of_turn")})
 
 
-def _set_colors_choice(ctx: Context, eff: dict) -> None:
+def _set_colors_choice(ctx: Context, eff: dict[str, Any]) -> None:
     """"Becomes the colors of your choice" (layer 5): the answer is a list of color names."""
     names = list(COLOR_NAMES.values())
 
-    def valid(choice: Any) -> list:
+    def valid(choice: Any) -> list[str]:
         chosen = [choice] if isinstance(choice, str) else choice
         if not isinstance(chosen, list) or not chosen or any(c not in names for c in chosen):
             raise IllegalAction("invalid_choice", f"choose one or more of {names}")
@@ -677,13 +692,14 @@ def _set_colors_choice(ctx: Context, eff: dict) -> None:
                                           until=eff.get("duration", "end_of_turn")))
 
 
-def _set_creature_type_choice(ctx: Context, eff: dict) -> None:
+def _set_creature_type_choice(ctx: Context, eff: dict[str, Any]) -> None:
     """"Becomes the creature type of your choice" (layer 4): its creature types are
     replaced by the one chosen."""
     def valid(choice: Any) -> str:
         if choice not in ch.all_creature_types():
             raise IllegalAction("invalid_choice", "name a creature type")
-        return choice
+        named: str = choice
+        return named
 
     chosen = _choose_on_resolution(ctx, "creature_type", valid)
     g = ctx.game
@@ -693,7 +709,7 @@ def _set_creature_type_choice(ctx: Context, eff: dict) -> None:
                                           until=eff.get("duration", "end_of_turn")))
 
 
-HANDLERS: dict[str, Callable[[Context, dict], None]] = {
+HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     "deal_damage": _deal_damage,
     "destroy": _destroy,
     "exile": _move("exile"),

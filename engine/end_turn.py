@@ -45,7 +45,7 @@ class TurnEnded(Exception):
     actions are checked (CR 723.1a–c): the rest of the current step doesn't happen."""
 
 
-def end_the_turn(ctx: Any, eff: dict) -> None:
+def end_the_turn(ctx: Any, eff: dict[str, Any]) -> None:
     """CR 723.1a–c: exile the stack (the resolving object included), end combat, check
     state-based actions without giving priority. Raises :class:`TurnEnded` (CR 723.1d)."""
     g = ctx.game

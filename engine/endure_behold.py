@@ -42,13 +42,13 @@ ENDURE_CHOICES = ("counters", "token")
 
 
 # ------------------------------------------------------------------------------- endure
-def spirit_token(n: int) -> dict:
+def spirit_token(n: int) -> dict[str, Any]:
     """The token endure N creates: an N/N white Spirit creature token (CR 701.63a)."""
     return {"name": "Spirit", "types": ["Creature"], "subtypes": ["Spirit"], "colors": ["white"],
             "power": n, "toughness": n}
 
 
-def create_token_for(game: "Game", controller: str, spec: dict) -> GameObject:
+def create_token_for(game: "Game", controller: str, spec: dict[str, Any]) -> GameObject:
     """CR 111.1: create one token with the characteristics ``spec`` under ``controller``'s
     control on the battlefield (logs ``token_created``; enters-the-battlefield triggers)."""
     definition = CardDefinition.token(dict(spec))
@@ -69,7 +69,7 @@ def can_put_counters(game: "Game", obj: GameObject | None) -> bool:
     return obj is not None and obj.zone == "battlefield" and game.objects.get(obj.ref) is obj
 
 
-def endure(ctx: "Context", eff: dict) -> None:
+def endure(ctx: "Context", eff: dict[str, Any]) -> None:
     """CR 701.63a (ruling tarkir.endure.01): the permanent ``what`` endures ``n``: its
     controller creates an N/N white Spirit creature token unless they put N +1/+1 counters
     on it. The choice is made as the effect happens (a ``choose`` decision answered
@@ -89,11 +89,12 @@ def endure(ctx: "Context", eff: dict) -> None:
         who = lki.controller if lki is not None and lki.controller else ctx.controller
         create_token_for(g, who, spirit_token(n))
         return
+    assert perm is not None  # can_put_counters: a permanent on the battlefield
     who = perm.controller or ctx.controller
 
-    def valid(inp: dict) -> str:
+    def valid(inp: dict[str, Any]) -> str:
         choice = inp.get("choice")
-        if choice not in ENDURE_CHOICES:
+        if not isinstance(choice, str) or choice not in ENDURE_CHOICES:
             raise IllegalAction("invalid_choice", f"endure {n}: answer 'counters' (put {n} +1/+1 counter(s) on "
                                 f"{perm.name}) or 'token' (create a {n}/{n} white Spirit creature token)")
         return choice
@@ -108,7 +109,7 @@ def endure(ctx: "Context", eff: dict) -> None:
 
 
 # ------------------------------------------------------------------------------- behold
-def behold_spec(definition: CardDefinition) -> dict | None:
+def behold_spec(definition: CardDefinition) -> dict[str, Any] | None:
     """The card's behold cost (``behold`` in its card data), or None: ``filter`` (the
     quality), ``optional`` ("you may behold") or ``or_pay`` ("behold … or pay {1}");
     neither: the behold is mandatory."""
@@ -116,7 +117,7 @@ def behold_spec(definition: CardDefinition) -> dict | None:
     return raw.get("behold") if isinstance(raw, dict) else None
 
 
-def can_behold(game: "Game", player: str, obj: GameObject | None, flt: dict | None) -> str | None:
+def can_behold(game: "Game", player: str, obj: GameObject | None, flt: dict[str, Any] | None) -> str | None:
     """Why ``obj`` can't be beheld by ``player`` for the quality ``flt``, or None if it can
     (CR 701.4a): a card in that player's hand or a permanent they control, that has the
     quality. "A Dragon card" is a card with the subtype Dragon, not a card that merely shows
@@ -137,7 +138,7 @@ def can_behold(game: "Game", player: str, obj: GameObject | None, flt: dict | No
     return None
 
 
-def declare_behold(game: "Game", player: str, obj: GameObject, inp: dict) -> tuple[dict | None, ManaCost | None]:
+def declare_behold(game: "Game", player: str, obj: GameObject, inp: dict[str, Any]) -> tuple[dict[str, Any] | None, ManaCost | None]:
     """CR 601.2b, 601.2f: the player declares a behold cost with the cast input's
     ``behold`` (the alias of the card or permanent beheld). Checked before anything
     changes; returns ``(beheld, extra mana)``: ``beheld`` is ``{"object", "card", "name",
@@ -231,7 +232,7 @@ def behold_options(game: "Game", player: str, obj: GameObject, limit: int = 2) -
     return out
 
 
-def behold_effect(ctx: "Context", eff: dict) -> bool:
+def behold_effect(ctx: "Context", eff: dict[str, Any]) -> bool:
     """Behold as an effect, ``{"type": "behold", "filter": F, "optional": true, "then":
     [...]}`` ("you may behold a Dragon. If you do, …", CR 701.4a): the controller chooses a
     card with the quality F in their hand (revealed: ``card_revealed``) or a permanent they
@@ -248,7 +249,7 @@ def behold_effect(ctx: "Context", eff: dict) -> bool:
         return False
     optional = bool(eff.get("optional"))
 
-    def valid(inp: dict) -> GameObject | None:
+    def valid(inp: dict[str, Any]) -> GameObject | None:
         choice = inp.get("choice")
         if optional and choice == "no":
             return None

@@ -27,7 +27,7 @@ finalfantasy.job-select.04): ``state_based_action`` ``704.5n`` then ``unattached
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
 from .errors import IllegalAction
@@ -43,7 +43,7 @@ def is_equipment(obj: "GameObject") -> bool:
     return "Equipment" in obj.chars.subtypes
 
 
-def attach(ctx: "Context", eff: dict) -> None:
+def attach(ctx: "Context", eff: dict[str, Any]) -> None:
     """CR 701.3a: attach ``what`` to ``to`` (see the module docstring for when nothing
     happens)."""
     g = ctx.game
@@ -59,8 +59,8 @@ def attach(ctx: "Context", eff: dict) -> None:
     if len(hosts) > 1:  # finalfantasy.job-select.06: attached to only one of them
         refs = [h.ref for h in hosts]
 
-        def pick(inp: dict) -> "GameObject":
-            obj = g.find(inp.get("choice")) if isinstance(inp.get("choice"), str) else None
+        def pick(inp: dict[str, Any]) -> "GameObject":
+            obj = g.find(choice_ref) if isinstance(choice_ref := inp.get("choice"), str) else None
             if obj is None or obj.ref not in refs:
                 raise IllegalAction("invalid_choice", f"choose one of {refs} to attach {equipment.ref} to")
             return obj

@@ -42,12 +42,13 @@ PHASE_STEPS = {
 _PHASE_OF = {step: phase for phase, steps in PHASE_STEPS.items() if phase != "main" for step in steps}
 
 
-def pending(game: "Game") -> list:
+def pending(game: "Game") -> list[str]:
     """The extra turns still to be taken, oldest first (``Game.extra_turns``)."""
-    return getattr(game, "extra_turns", [])
+    turns: list[str] = getattr(game, "extra_turns", [])
+    return turns
 
 
-def extra_turn(ctx: Any, eff: dict) -> None:
+def extra_turn(ctx: Any, eff: dict[str, Any]) -> None:
     """CR 500.7: add an extra turn for each player the effect names, after this turn."""
     g = ctx.game
     for p in ctx.players(eff.get("player", "controller")):
@@ -97,7 +98,7 @@ def _current_phase_end(game: "Game") -> int:
     return i
 
 
-def additional_phase(ctx: Any, eff: dict) -> None:
+def additional_phase(ctx: Any, eff: dict[str, Any]) -> None:
     """CR 500.8: an additional phase directly after the current phase (an additional main
     phase after it with ``then_main``)."""
     g = ctx.game
@@ -112,7 +113,7 @@ def additional_phase(ctx: Any, eff: dict) -> None:
     g.log("phases_added", phases=phases)
 
 
-def additional_step(ctx: Any, eff: dict) -> None:
+def additional_step(ctx: Any, eff: dict[str, Any]) -> None:
     """CR 500.10: an additional step directly after the current step."""
     g = ctx.game
     at = g.plan.index(g.step) + 1

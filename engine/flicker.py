@@ -30,17 +30,20 @@ Nothing here knows a particular card.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
-from .errors import IllegalAction
 from .delayed_triggers import schedule_delayed_trigger
+from .errors import IllegalAction
 from .late_binding import late_handler
+
+if TYPE_CHECKING:
+    from .objects import GameObject
 
 NEXT_END_STEP = {"event": "beginning_of_step", "step": "end", "next": True}
 
 
-def return_to_battlefield(ctx: Any, eff: dict) -> None:
+def return_to_battlefield(ctx: Any, eff: dict[str, Any]) -> None:
     """Put each card ``what`` names from a graveyard or from exile onto the battlefield
     (CR 400.7: a new object), under its owner's control or the effect's controller's."""
     g = ctx.game
@@ -48,7 +51,7 @@ def return_to_battlefield(ctx: Any, eff: dict) -> None:
         if obj.zone not in ("graveyard", "exile") or obj.is_token or g.objects.get(obj.ref) is not obj:
             continue
         controller = obj.owner if eff.get("under", "owner") == "owner" else ctx.controller
-        init: dict = {"tapped": True} if eff.get("tapped") else {}
+        init: dict[str, Any] = {"tapped": True} if eff.get("tapped") else {}
         if obj.definition.enchant is not None:  # an Aura (CR 303.4f)
             host = choose_aura_host(g, obj, controller)
             if host is None:
@@ -59,7 +62,7 @@ def return_to_battlefield(ctx: Any, eff: dict) -> None:
             g.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)
 
 
-def aura_hosts(game: Any, aura: Any) -> list:
+def aura_hosts(game: Any, aura: Any) -> list[GameObject]:
     """CR 303.4f: the permanents an Aura put onto the battlefield without being cast could
     enchant: those its enchant ability allows (kind and filter) and that don't have
     protection from it. It doesn't target, so shroud and hexproof don't matter."""
@@ -82,7 +85,7 @@ def choose_aura_host(game: Any, aura: Any, player: str) -> Any:
     if not hosts:
         return None
 
-    def valid(inp: dict) -> Any:
+    def valid(inp: dict[str, Any]) -> Any:
         ref = inp.get("choice")
         host = game.find(ref) if isinstance(ref, str) else None
         if host is None or host not in hosts:
@@ -92,7 +95,7 @@ def choose_aura_host(game: Any, aura: Any, player: str) -> Any:
     return game.decide("choose", player, "choose", valid, reason="aura_host", options=[h.ref for h in hosts])
 
 
-def exiled_cards(ctx: Any) -> list:
+def exiled_cards(ctx: Any) -> list[GameObject]:
     """The reference ``"exiled_cards"``: the cards a delayed return remembers that are
     still the same objects in exile (CR 400.7, 603.7c)."""
     g = ctx.game
@@ -105,7 +108,7 @@ def exiled_cards(ctx: Any) -> list:
     return out
 
 
-def exile_and_return_later(ctx: Any, eff: dict) -> None:
+def exile_and_return_later(ctx: Any, eff: dict[str, Any]) -> None:
     """Exile the permanents, then create the delayed triggered ability that returns them
     (CR 603.7a; its source is this effect's source, its controller this effect's
     controller, CR 603.7d–e)."""

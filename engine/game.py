@@ -44,7 +44,14 @@ from .special_actions import SpecialActions
 from .state import snapshot
 from .targets import Targeting, target_spec_active, with_x
 from .triggers import TriggeredAbilities
-from .turn import COMBAT_STEPS, MAIN_PHASES, NO_PRIORITY_STEPS, PHASE_OF, STEPS, TurnStructure
+from .turn import (
+    COMBAT_STEPS,
+    MAIN_PHASES,
+    NO_PRIORITY_STEPS,
+    PHASE_OF,
+    STEPS,
+    TurnStructure,
+)
 from .zones import Zones
 
 # names other modules have imported from here
@@ -61,6 +68,10 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
     ``state()`` (docs/FORMAT.md §4). The rules are in the mixins it is composed of (see the
     module docstring); this class holds the game's attributes.
     """
+
+    # Set only once they happen (absent before: their modules read them with a default).
+    normal_turn_player: str  # the last normal turn's player, once an extra turn is pending (extra_turns.py)
+    paradigm_resolved: tuple[tuple[str, str | None], ...]  # (player, spell name) pairs (paradigm.py)
 
     def __init__(self, cards: dict[str, CardDefinition], ruleset: Ruleset, seed: int, inputs: Any) -> None:
         self.cards = cards
@@ -79,8 +90,8 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.clock = 0
         self.effects: list[ContinuousEffect] = []
         self.shields: list[Shield] = []
-        self.pending_triggers: list[dict] = []
-        self.events: list[dict] = []
+        self.pending_triggers: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
         self.turn = 1
         self.active = ""
         self.step = "precombat_main"
@@ -90,15 +101,15 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.priority: str | None = None
         self.combat: Any = None
         self.over = False
-        self.result: dict | None = None
-        self.start_of_game: dict | None = None  # {"deck_rules": ...} until CR 103 is done
+        self.result: dict[str, Any] | None = None
+        self.start_of_game: dict[str, Any] | None = None  # {"deck_rules": ...} until CR 103 is done
         self.spells_cast_this_turn = 0  # CR 702.40a (storm counts them)
-        self.pending_cast: list[dict] = []  # casts offered as a resolving ability finishes
-        self.delayed_triggers: list[dict] = []  # CR 603.7 (delayed_triggers.py)
+        self.pending_cast: list[dict[str, Any]] = []  # casts offered as a resolving ability finishes
+        self.delayed_triggers: list[dict[str, Any]] = []  # CR 603.7 (delayed_triggers.py)
         self.extra_turns: list[str] = []  # CR 500.7: players of pending extra turns (extra_turns.py)
         self.spells_cast_by: dict[str, int] = {}  # spells cast this turn per player (turn_records.py)
         self.loyalty_activations: dict[str, int] = {}  # CR 606.3: permanent ref -> turn (planeswalkers.py)
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """The observable state (docs/FORMAT.md §4)."""
         return snapshot(self)

@@ -54,7 +54,7 @@ def win_game(game: "Game", player: str) -> None:
     game.check_game_over()  # game_ended (and CR 708.9's reveals); raises GameOver
 
 
-def condition(game: "Game", key: str, want: Any, controller: str) -> bool:
+def condition(game: "Game", key: str, want: int, controller: str) -> bool:
     """The conditions of :data:`CONDITIONS` for a source controlled by ``controller``:
     ``life_at_least`` (their life total is ``want`` or more), ``life_at_most`` (``want``
     or less: "if your life total is less than or equal to half your starting life total",
@@ -66,12 +66,12 @@ def condition(game: "Game", key: str, want: Any, controller: str) -> bool:
     raise ValueError(f"unknown condition {key!r}")
 
 
-def _lose_game(ctx: Any, eff: dict) -> None:
+def _lose_game(ctx: Any, eff: dict[str, Any]) -> None:
     for player in ctx.players(eff["player"]):
         lose_game(ctx.game, player)
 
 
-def _win_game(ctx: Any, eff: dict) -> None:
+def _win_game(ctx: Any, eff: dict[str, Any]) -> None:
     for player in ctx.players(eff["player"]):
         win_game(ctx.game, player)
 

@@ -22,10 +22,11 @@ from .errors import IllegalAction
 from .objects import GameObject
 
 
-def ability_zone(ab: dict) -> str:
+def ability_zone(ab: dict[str, Any]) -> str:
     """Where an activated ability can be activated: ``battlefield`` (CR 113.6) unless the
     ability says ``graveyard`` (CR 113.6k: its cost exiles the card from there)."""
-    return ab.get("zone", "battlefield")
+    zone: str = ab.get("zone", "battlefield")
+    return zone
 
 
 def graveyard_ability_indexes(obj: GameObject) -> list[int]:

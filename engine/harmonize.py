@@ -19,24 +19,27 @@ stays that of the mana cost (``tarkir.harmonize.06``): nothing here changes eith
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
 from .errors import IllegalAction
 from .mana import ManaCost
 from .objects import GameObject
 
+if TYPE_CHECKING:
+    from .game import Game
+
 #: The rule the exile replacement of a harmonized spell logs (``replacement_applied``).
 EXILE_RULE = "702.180a"
 
 
-def harmonize_keyword(obj: GameObject) -> dict | None:
+def harmonize_keyword(obj: GameObject) -> dict[str, Any] | None:
     """The object's harmonize keyword data (``{"keyword": "harmonize", "cost": ...}``), or
     None (CR 702.180a)."""
     return next((dict(k) for k in obj.chars.keywords if k.get("keyword") == "harmonize"), None)
 
 
-def tap_choice(game: Any, player: str, alternative: Any, inp: dict) -> GameObject | None:
+def tap_choice(game: Game, player: str, alternative: Any, inp: dict[str, Any]) -> GameObject | None:
     """The creature named by the cast input's ``harmonize_tap`` (CR 702.180a: "tapping up to
     one untapped creature you control", an optional part of the harmonize cost), or None when
     the input names none. Checked before anything changes (CR 601.2b: the choice is
@@ -68,7 +71,7 @@ def tap_choice(game: Any, player: str, alternative: Any, inp: dict) -> GameObjec
     return creature
 
 
-def reduced_cost(game: Any, cost: ManaCost, x: int, creature: GameObject | None) -> ManaCost:
+def reduced_cost(game: Game, cost: ManaCost, x: int, creature: GameObject | None) -> ManaCost:
     """CR 702.180a, 601.2f: the total cost (alternative cost plus increases, already in
     ``cost``) with X's value included, then reduced by an amount of generic mana equal to the
     tapped creature's power: generic mana only, X included, never colored mana and never
@@ -81,7 +84,7 @@ def reduced_cost(game: Any, cost: ManaCost, x: int, creature: GameObject | None)
     return ManaCost(max(0, total.generic - power), total.colored, 0, total.present, total.hybrid)
 
 
-def pay_tap(game: Any, creature: GameObject | None) -> None:
+def pay_tap(game: Game, creature: GameObject | None) -> None:
     """CR 601.2h: tap the creature chosen for harmonize as the cost is paid (after the mana
     abilities of ``pay_with``: a creature tapped for mana can't also be tapped for
     harmonize). Raises IllegalAction ``already_tapped``."""
@@ -92,7 +95,7 @@ def pay_tap(game: Any, creature: GameObject | None) -> None:
     game.tap(creature)
 
 
-def best_tap(game: Any, player: str) -> GameObject | None:
+def best_tap(game: Game, player: str) -> GameObject | None:
     """The creature a legal-action generator offers to tap for harmonize (CR 702.180a): the
     untapped creature of greatest power ``player`` controls (ties: the first on the
     battlefield), or None if there is none with power above 0."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 #: the input actions of docs/FORMAT.md §3.2 (the enum ``action`` of schema/common.schema.json)
 ACTIONS = ("pass", "resolve", "advance", "play_land", "cast", "activate", "declare_attackers",
@@ -23,7 +23,7 @@ _PLAYER_ID = re.compile(r"[a-z][a-z0-9_]*")
 NOT_AN_OBJECT = "$not_an_object"
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -94,7 +94,7 @@ def shape_problem(inp: Any) -> str | None:
     return None
 
 
-def rejection_fields(inp: Any) -> dict:
+def rejection_fields(inp: Any) -> dict[str, Any]:
     """The fields of an input an ``action_rejected`` event echoes (docs/FORMAT.md §8):
     ``{"at": int | None, "player": str | None, "action": str | None}``. A value not of its
     documented shape (a list as the player, an unknown action, a negative index) is echoed as
@@ -125,4 +125,5 @@ def json_type(v: Any) -> str:
         return "boolean"
     if isinstance(v, (int, float)):
         return "number"
-    return {dict: "object", list: "array", str: "string"}.get(type(v), type(v).__name__)
+    names: dict[type, str] = {dict: "object", list: "array", str: "string"}
+    return names.get(type(v), type(v).__name__)

@@ -13,10 +13,10 @@ from typing import Any
 from . import bookkeeping, job_select, ward
 
 
-def triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
+def triggered_from_keywords(keywords: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """Triggered abilities of keywords on a permanent (CR 702.25 flanking, 702.23 rampage,
     702.30 echo)."""
-    out: list[tuple[str, dict]] = []
+    out: list[tuple[str, dict[str, Any]]] = []
     for kw in keywords:
         name = kw["keyword"]
         if name == "flanking":
@@ -57,7 +57,7 @@ WARRIOR_TOKEN: dict[str, Any] = {"name": "Warrior", "types": ["Creature"], "subt
                                  "colors": ["red"], "power": 1, "toughness": 1, "keywords": []}
 
 
-def mobilize_ability(n: int) -> dict:
+def mobilize_ability(n: int) -> dict[str, Any]:
     """Mobilize N (CR 702.181a; rulings tarkir.mobilize.01–05): "Whenever this creature
     attacks, create N tapped and attacking 1/1 red Warrior creature tokens. Sacrifice them
     at the beginning of the next end step." The tokens are created even if the creature
@@ -71,10 +71,10 @@ def mobilize_ability(n: int) -> dict:
                          "effects": [{"type": "sacrifice", "what": "created_tokens"}]}]}
 
 
-def exile_triggered_from_keywords(keywords: list[dict]) -> list[tuple[str, dict]]:
+def exile_triggered_from_keywords(keywords: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """Triggered abilities that work while the card is exiled: suspend's upkeep trigger
     (CR 702.62a)."""
-    out: list[tuple[str, dict]] = []
+    out: list[tuple[str, dict[str, Any]]] = []
     for kw in keywords:
         if kw["keyword"] == "suspend":
             out.append(("suspend", {"kind": "triggered",
@@ -111,7 +111,7 @@ STORM: dict[str, Any] = {
 }
 
 
-def landcycling_ability(kw: dict) -> dict:
+def landcycling_ability(kw: dict[str, Any]) -> dict[str, Any]:
     """CR 702.29: "[Type]cycling [cost]" = "[Cost], Discard this card: Search your library
     for a [type] card, reveal it, put it into your hand, then shuffle." Activated from hand."""
     return {"kind": "activated", "zone": "hand", "cycling": True,
@@ -120,7 +120,7 @@ def landcycling_ability(kw: dict) -> dict:
                          "filter": {"subtypes": [kw["land_type"]]}, "to": "hand", "reveal": True}]}
 
 
-def cycling_ability(kw: dict) -> dict:
+def cycling_ability(kw: dict[str, Any]) -> dict[str, Any]:
     """CR 702.29a: "Cycling [cost]" = "[Cost], Discard this card: Draw a card." From hand."""
     return {"kind": "activated", "zone": "hand", "cycling": True,
             "cost": {"mana": kw["cost"], "discard_self": True},

@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 
-def late_handler(namespace: dict[str, Any], name: str) -> Callable[[Any, dict], None]:
+def late_handler(namespace: dict[str, Any], name: str) -> Callable[[Any, dict[str, Any]], None]:
     """An effect handler ``(ctx, effect dict) -> None`` that calls ``namespace[name]`` (a
     module's ``globals()``) when it runs. Raises KeyError at call time if the module has no
     such function."""
-    def handler(ctx: Any, eff: dict) -> None:
+    def handler(ctx: Any, eff: dict[str, Any]) -> None:
         namespace[name](ctx, eff)
     handler.__name__ = name
     return handler

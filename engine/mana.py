@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import IllegalAction
 
@@ -25,10 +26,10 @@ class ManaCost:
     """
 
     generic: int = 0
-    colored: tuple = ()  # sorted (color, n) pairs; a tuple keeps the dataclass hashable
+    colored: tuple[tuple[str, int], ...] = ()  # sorted (color, n) pairs; a tuple keeps the dataclass hashable
     x: int = 0
     present: bool = True
-    hybrid: tuple = ()  # hybrid symbols in cost order, e.g. ("U/R", "U/R") or ("2/W",)
+    hybrid: tuple[str, ...] = ()  # hybrid symbols in cost order, e.g. ("U/R", "U/R") or ("2/W",)
 
     @staticmethod
     def parse(text: str | None) -> "ManaCost":
@@ -39,7 +40,9 @@ class ManaCost:
         """
         if text is None:
             return ManaCost(present=False)
-        generic, x, colored, hybrid = 0, 0, {}, []
+        generic, x = 0, 0
+        colored: dict[str, int] = {}
+        hybrid: list[str] = []
         rest = _SYMBOL.sub("", text).strip()
         if rest:
             raise ValueError(f"mana cost {text!r}: text outside braces")
@@ -104,7 +107,7 @@ class ManaCost:
         out: list[ManaCost] = []
         options = [[(h[0], 0), (h[2], 0)] if h[0] != "2" else [(h[2], 0), (None, 2)] for h in self.hybrid]
 
-        def walk(i: int, colored: dict, generic: int) -> None:
+        def walk(i: int, colored: dict[str, Any], generic: int) -> None:
             if i == len(options):
                 out.append(ManaCost(generic, tuple(sorted(colored.items())), self.x, self.present))
                 return
@@ -136,7 +139,7 @@ def parse_mana_symbols(text: str) -> dict[str, int]:
 class ManaPool:
     """A player's mana pool (CR 106.4): amounts by symbol ``W U B R G C``."""
 
-    mana: dict = field(default_factory=dict)
+    mana: dict[str, Any] = field(default_factory=dict)
 
     def add(self, mana: dict[str, int]) -> None:
         for k, n in mana.items():

@@ -4,19 +4,22 @@ permanent is tapped for mana; what an ability produces goes into its player's ma
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
 from .errors import IllegalAction
 from .mana import parse_mana_symbols
 from .objects import GameObject
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 class ManaAbilities:
     """Mana abilities and mana pools (a mixin of :class:`~.game.Game`)."""
 
-    def activate_mana_ability(self, player: str, src: GameObject, idx: int, color: Any,
-                              inp: dict | None = None) -> None:
+    def activate_mana_ability(self: Game, player: str, src: GameObject, idx: int, color: Any,
+                              inp: dict[str, Any] | None = None) -> None:
         """CR 605.3: a mana ability doesn't use the stack: pay its cost, add the mana now.
         An ability that adds X mana in a combination of colors (storage lands) takes ``x``
         and ``produce`` (``{"W": 1, "U": 2}``) from the input."""
@@ -38,7 +41,7 @@ class ManaAbilities:
         if cost.get("tap"):
             self._triggered_mana_abilities(src, inp)
 
-    def mana_triggers(self) -> list[tuple[GameObject, dict]]:
+    def mana_triggers(self: Game) -> list[tuple[GameObject, dict[str, Any]]]:
         """CR 605.1b: the triggered mana abilities on the battlefield that trigger when a
         permanent is tapped for mana, as ``(source permanent, ability)`` pairs (Fertile
         Ground's). :meth:`mana_triggered_by` says which apply to one permanent."""
@@ -52,13 +55,13 @@ class ManaAbilities:
         return out
 
     @staticmethod
-    def mana_triggered_by(triggers: list[tuple[GameObject, dict]], tapped: GameObject
-                          ) -> list[tuple[GameObject, dict, str]]:
+    def mana_triggered_by(triggers: list[tuple[GameObject, dict[str, Any]]], tapped: GameObject
+                          ) -> list[tuple[GameObject, dict[str, Any], str | None]]:
         """Of ``triggers`` (:meth:`mana_triggers`), the ``add_mana`` effects that tapping
         ``tapped`` for mana triggers: ``(source permanent, effect, player who adds the
         mana)``. A trigger on ``"enchanted"`` applies only to the permanent its source
         enchants."""
-        out = []
+        out: list[tuple[GameObject, dict[str, Any], str | None]] = []
         for perm, ab in triggers:
             if ab["trigger"].get("object") == "enchanted" and perm.attached_to != tapped.ref:
                 continue
@@ -68,7 +71,7 @@ class ManaAbilities:
                     out.append((perm, eff, who))
         return out
 
-    def _triggered_mana_abilities(self, tapped: GameObject, inp: dict) -> None:
+    def _triggered_mana_abilities(self: Game, tapped: GameObject, inp: dict[str, Any]) -> None:
         """CR 605.1b / 605.4a: triggered mana abilities ("whenever enchanted land is tapped
         for mana, its controller adds …") resolve at once, without the stack. The color of an
         "any color" one is the input's ``extra_color`` (else its ``color``)."""
@@ -83,9 +86,10 @@ class ManaAbilities:
                                     f"(W, U, B, R or G)") from None
             self.log("ability_triggered", controller=perm.controller, object=self.next_ref("ability"),
                      source=perm.ref, source_card=perm.card, ability="mana", trigger="tapped_for_mana")
+            assert who is not None  # a permanent has a controller (CR 108.4)
             self.add_mana(who, produced, perm)
 
-    def mana_produced(self, add: Any, color: Any, x: int = 0, produce: Any = None) -> dict:
+    def mana_produced(self: Game, add: Any, color: Any, x: int = 0, produce: Any = None) -> dict[str, Any]:
         """What a mana ability's ``add`` produces: ``"{G}"``, ``{"one_of": [...]}``,
         ``{"any_color": n}`` (the ``color`` chosen) or ``{"combination_of": ["W", "U"],
         "amount": "X"}`` (``produce`` says which). Raises IllegalAction ``invalid_choice``."""
@@ -110,7 +114,7 @@ class ManaAbilities:
             return {color: add["any_color"]}
         raise IllegalAction("invalid_choice", f"unknown mana production {add!r}")
 
-    def add_mana(self, player: str, mana: dict, src: GameObject | None) -> None:
+    def add_mana(self: Game, player: str, mana: dict[str, Any], src: GameObject | None) -> None:
         """CR 106.4: mana goes into the player's mana pool."""
         self.players[player].pool.add(mana)
         self.log("mana_added", player=player, mana=mana, source=src.ref if src else None,

@@ -15,7 +15,7 @@ each attacking creature no blocker was declared for, once blockers are declared 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .objects import ContinuousEffect
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .objects import GameObject
 
 
-def assign_no_combat_damage(ctx: "Context", eff: dict) -> None:
+def assign_no_combat_damage(ctx: "Context", eff: dict[str, Any]) -> None:
     """The effect ``assign_no_combat_damage``: the objects ``eff["what"]`` names (on the
     battlefield) assign no combat damage until the effect ends (``duration``, this turn)."""
     g = ctx.game

@@ -19,10 +19,10 @@ class Player:
 
     id: str
     life: int = 20
-    library: list = field(default_factory=list)
-    hand: list = field(default_factory=list)
-    graveyard: list = field(default_factory=list)
-    exile: list = field(default_factory=list)
+    library: list[GameObject] = field(default_factory=list)
+    hand: list[GameObject] = field(default_factory=list)
+    graveyard: list[GameObject] = field(default_factory=list)
+    exile: list[GameObject] = field(default_factory=list)
     pool: ManaPool = field(default_factory=ManaPool)
     lost: bool = False
     drew_from_empty: bool = False  # CR 704.5b, checked at the next state-based action check
@@ -30,8 +30,10 @@ class Player:
     upkeeps: int = 0  # upkeep steps of this player's turns begun so far (echo, CR 702.30a)
     life_gained_this_turn: int = 0  # CR 119.3; infusion (engine/bookkeeping.py)
 
-    def zone(self, name: str) -> list:
-        return getattr(self, name)
+    def zone(self, name: str) -> list[GameObject]:
+        """The player's zone of that name (``library``, ``hand``, ``graveyard``, ``exile``)."""
+        cards: list[GameObject] = getattr(self, name)
+        return cards
 
 
 @dataclass
@@ -54,14 +56,14 @@ class GameObject:
     timestamp: int = 0
     tapped: bool = False
     damage: int = 0
-    counters: dict = field(default_factory=dict)
+    counters: dict[str, Any] = field(default_factory=dict)
     attached_to: str | None = None
     summoning_sick: bool = False
     regen_shields: int = 0
     attacked_this_turn: bool = False
     dealt_deathtouch_damage: bool = False
     face_down: bool = False
-    kicked: tuple = ()
+    kicked: tuple[int, ...] = ()
     upkeep_mark: int = -1
     haste_from_suspend: str | None = None
     exile_on_leaving_stack: bool = False
@@ -72,8 +74,8 @@ class GameObject:
     cast_face: str | None = None  # a spell cast as a face, e.g. "omen" (engine/faces.py)
     adventure_by: str | None = None  # exiled on an adventure: who may cast it (engine/adventure.py)
     card_definition: CardDefinition | None = None  # then: the whole card (``definition`` is the face)
-    mana_spent: dict | None = None  # mana spent to cast it, CR 601.2h (engine/bookkeeping.py)
-    melded_with: tuple | None = None  # a melded permanent: (alias, card) of its other card (engine/transform.py)
+    mana_spent: dict[str, Any] | None = None  # mana spent to cast it, CR 601.2h (engine/bookkeeping.py)
+    melded_with: tuple[str, CardDefinition] | None = None  # a melded permanent: (alias, card) of its other card (engine/transform.py)
     prepared: bool = False  # the prepared designation (engine/prepare.py)
     prepared_copy: str | None = None  # a prepared permanent: its prepare spell's copy in exile
     prepared_for: str | None = None  # that copy: the permanent it is linked to
@@ -124,13 +126,13 @@ class StackItem:
     source_card: str | None = None
     source_lki: GameObject | None = None
     ability_index: int | None = None
-    targets: list = field(default_factory=list)
+    targets: list[str | None] = field(default_factory=list)
     x: int = 0
-    modes: list = field(default_factory=list)
-    trigger_event: dict | None = None
+    modes: list[int] = field(default_factory=list)
+    trigger_event: dict[str, Any] | None = None
     cast: bool = True
     cast_in_main_phase: bool = False
-    kicked: tuple = ()
+    kicked: tuple[int, ...] = ()
     buyback: bool = False
     alternative: str | None = None
     spell_lki: Any = None  # storm: the spell as it last existed
@@ -163,11 +165,11 @@ class ContinuousEffect:
     """
 
     kind: str
-    affected: list
+    affected: list[str]
     timestamp: int
     power: int = 0
     toughness: int = 0
-    keywords: tuple = ()
+    keywords: tuple[str, ...] = ()
     until: str = "end_of_turn"
 
 

@@ -23,7 +23,7 @@ never changed in place (engine/rollback.py copies the game's attributes).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from . import characteristics as ch
 from .objects import GameObject
@@ -38,7 +38,7 @@ KEYWORD = "paradigm"
 DELAYED_TRIGGER = {"event": "beginning_of_step", "step": "precombat_main", "player": "you"}
 
 
-def has_paradigm(obj: GameObject | None) -> bool:
+def has_paradigm(obj: GameObject | None) -> TypeGuard[GameObject]:
     return obj is not None and any(k.get("keyword") == KEYWORD for k in obj.chars.keywords)
 
 
@@ -51,7 +51,7 @@ def resolves(game: "Game", item: "StackItem") -> bool:
     if item.kind != "spell" or not has_paradigm(obj):
         return False
     key = (item.controller, obj.name)
-    done = getattr(game, "paradigm_resolved", ())
+    done: tuple[tuple[str, str | None], ...] = getattr(game, "paradigm_resolved", ())
     if key not in done:
         game.paradigm_resolved = done + (key,)
         lki = obj.copy()
@@ -67,7 +67,7 @@ def resolves(game: "Game", item: "StackItem") -> bool:
     return True
 
 
-def paradigm_copy(ctx: "Context", eff: dict) -> None:
+def paradigm_copy(ctx: "Context", eff: dict[str, Any]) -> None:
     """The delayed ability's effect: create a copy of the card in exile (CR 707.12) owned by
     the ability's controller, and offer its cast without paying its mana cost as the ability
     finishes resolving (``Game._offer_pending_casts``, reason ``paradigm``)."""
@@ -78,7 +78,7 @@ def paradigm_copy(ctx: "Context", eff: dict) -> None:
     ref = g.next_ref("copy")
     obj = GameObject(ref=ref, card=ref, definition=card, owner=ctx.controller, zone="exile",
                      timestamp=g.new_timestamp(), is_copy=True)
-    obj.paradigm_copy = True  # type: ignore[attr-defined]  (not a prepared copy, engine/prepare.py)
+    obj.paradigm_copy = True  # type: ignore[attr-defined]  # (not a prepared copy, engine/prepare.py)
     g.objects[ref] = obj
     g.players[ctx.controller].exile.append(obj)
     g.pending_cast.append({"card": ref, "kind": KEYWORD})
@@ -99,7 +99,7 @@ def copies_cease_to_exist(game: "Game") -> bool:
     return done
 
 
-def targets_match(game: "Game", spell: Any, spec: dict | None, controller: str) -> bool:
+def targets_match(game: "Game", spell: Any, spec: dict[str, Any] | None, controller: str | None) -> bool:
     """Repartee's trigger condition (``"targeting": F`` on a ``spell_cast`` trigger): the
     spell has at least one target that is a permanent matching F as it is cast ("that
     targets a creature"). The spell is cast once, so the ability triggers once however many

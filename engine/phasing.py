@@ -62,6 +62,7 @@ def _phase_in(game: "Game", obj: "GameObject") -> None:
     obj.zone = "battlefield"
     obj.controller = obj.phased_out_under or obj.controller
     obj.phased_out_under, obj.phased_out_indirectly = None, False
+    assert obj.controller is not None  # a permanent has a controller (CR 108.4)
     game.battlefield.append(obj)
     if obj.controller == game.active:
         obj.summoning_sick = False  # under its controller's control since the turn began
@@ -82,7 +83,7 @@ def untap_step_phasing(game: "Game") -> None:
         _phase_in(game, obj)
 
 
-def phase_out_effect(ctx: Any, eff: dict) -> None:
+def phase_out_effect(ctx: Any, eff: dict[str, Any]) -> None:
     """The effect ``{"type": "phase_out", "what": ref}`` (CR 702.26d): each permanent ``ref``
     names phases out (:func:`phase_out`)."""
     for obj in ctx.objects(eff["what"]):

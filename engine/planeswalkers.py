@@ -63,7 +63,7 @@ def check_exists(game: "Game", obj: "GameObject") -> None:
                             f"{game.rules.name} rules have no planeswalkers (introduced in 2007)")
 
 
-def setup_counters(obj: "GameObject") -> dict:
+def setup_counters(obj: "GameObject") -> dict[str, Any]:
     """The counters a planeswalker has when a fixture's setup puts it on the battlefield
     without listing ``counters``: its printed loyalty (CR 306.5b); {} for anything else."""
     n = printed_loyalty(obj)
@@ -132,7 +132,7 @@ def damage_removes_loyalty(game: "Game", obj: "GameObject", dealt: int) -> None:
         game.remove_counters(obj, LOYALTY, dealt)
 
 
-def zero_loyalty(game: "Game") -> list:
+def zero_loyalty(game: "Game") -> list[tuple[GameObject, str, bool]]:
     """CR 704.5i: the planeswalkers with 0 loyalty, as state-based actions
     ``(permanent, "704.5i", False)`` (put into the graveyard, not destroyed)."""
     if not game.rules.planeswalkers:
@@ -167,6 +167,7 @@ def attack_target(game: "Game", attacker: "GameObject", target: Any, default: st
     if pw is None or pw.ref not in attackable(game, game.active):
         raise IllegalAction("cannot_attack", f"{target!r} is not a player or a planeswalker an opponent controls: "
                             f"{attacker.name} can't attack it (CR 508.1b)")
+    assert pw.controller is not None  # a permanent has a controller (CR 108.4)
     return pw.controller, pw
 
 

@@ -25,20 +25,22 @@ Nothing here knows a particular card.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import faces
 from .errors import IllegalAction
 from .objects import GameObject
 
 if TYPE_CHECKING:
+    from .cards import CardDefinition
+    from .effects import Context
     from .game import Game
 
 # the face role of a prepare spell (FORMAT §5.1)
 PREPARE_FACE = "prepare"
 
 
-def prepare_spell(obj: GameObject):
+def prepare_spell(obj: GameObject) -> CardDefinition | None:
     """The prepare spell face of ``obj``'s card, or None (ruling strixhaven.prepare.15: a
     permanent without one can't become prepared). A permanent that became a copy of a prepare
     card has its prepare spell (.12: an alternative characteristic, copied; the designation
@@ -56,6 +58,7 @@ def _create_copy(game: "Game", perm: GameObject) -> GameObject:
     game.serial.setdefault("prepared", 0)
     ref = game.next_ref("prepared")
     face = prepare_spell(perm)
+    assert face is not None  # become_prepared checked it
     owner = perm.controller or perm.owner
     copy = GameObject(ref=ref, card=ref, definition=face, owner=owner, zone="exile",
                       controller=owner, timestamp=game.new_timestamp(), is_copy=True, prepared_for=perm.ref)
@@ -91,7 +94,7 @@ def _copy_ceases(game: "Game", perm: GameObject, reason: str) -> None:
     to exist."""
     ref = perm.prepared_copy
     copy = game.objects.get(ref) if ref else None
-    if copy is not None and copy.zone == "exile" and copy.prepared_for == perm.ref:
+    if ref and copy is not None and copy.zone == "exile" and copy.prepared_for == perm.ref:
         lst = game.players[copy.owner].exile
         if copy in lst:
             lst.remove(copy)
@@ -130,7 +133,7 @@ def is_prepared_copy(obj: GameObject) -> bool:
     return obj.prepared_for is not None and obj.zone == "exile"
 
 
-def check_cast(game: "Game", obj: GameObject, player: str, alternative) -> GameObject:
+def check_cast(game: "Game", obj: GameObject, player: str, alternative: str | None) -> GameObject:
     """Where-from check of casting a prepared copy (rulings strixhaven.prepare.05, .10,
     .19): its permanent is prepared and on the battlefield, and ``player`` controls it now
     (else ``not_controller``). Casting it is not casting it for an alternative cost, but an
@@ -138,7 +141,7 @@ def check_cast(game: "Game", obj: GameObject, player: str, alternative) -> GameO
     Suns: ``alternative`` names it, checked with the total cost) may apply (strixhaven.prepare.19,
     CR 118.9); a keyword's (flashback, madness, harmonize, morph) or "without paying" with no
     permission is ``invalid_alternative``. Returns the permanent."""
-    perm = game.objects.get(obj.prepared_for)
+    perm = game.objects.get(obj.prepared_for) if obj.prepared_for is not None else None
     if perm is None or perm.zone != "battlefield" or perm.prepared_copy != obj.ref:
         raise IllegalAction("not_in_hand", f"{obj.ref} is no longer linked to a prepared permanent")
     if perm.controller != player:
@@ -164,23 +167,23 @@ def to_stack(game: "Game", obj: GameObject, player: str) -> GameObject:
 def cast_done(game: "Game", stack_obj: GameObject) -> None:
     """Rulings strixhaven.prepare.05, .09, .21: as the copy is cast, its permanent stops
     being prepared."""
-    perm = game.objects.get(stack_obj.prepared_for)
+    perm = game.objects.get(stack_obj.prepared_for) if stack_obj.prepared_for is not None else None
     if perm is not None:
         unprepare(game, perm, cause="cast")
 
 
-def state_fields(perm: GameObject) -> dict:
+def state_fields(perm: GameObject) -> dict[str, Any]:
     """The state's battlefield entry of a prepared permanent: ``prepared`` and its copy."""
     return {"prepared": True, "prepared_copy": perm.prepared_copy} if perm.prepared else {}
 
 
-def _become_prepared_effect(ctx, eff: dict) -> None:
+def _become_prepared_effect(ctx: Context, eff: dict[str, Any]) -> None:
     for obj in ctx.refs(eff.get("what", "self")):
         if isinstance(obj, GameObject):
             become_prepared(ctx.game, obj)
 
 
-def _unprepare_effect(ctx, eff: dict) -> None:
+def _unprepare_effect(ctx: Context, eff: dict[str, Any]) -> None:
     for obj in ctx.refs(eff.get("what", "self")):
         if isinstance(obj, GameObject):
             unprepare(ctx.game, obj)

@@ -4,8 +4,13 @@ step, and state-based actions and triggers before a player receives priority (CR
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from .errors import IllegalAction
 from .turn import MAIN_PHASES
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 #: The inputs a player with priority may give (CR 117.1).
@@ -15,7 +20,7 @@ PRIORITY_ACTIONS = ("pass", "cast", "activate", "play_land", "suspend", "turn_fa
 class Priority:
     """Priority rounds (a mixin of :class:`~.game.Game`)."""
 
-    def priority_round(self) -> None:
+    def priority_round(self: Game) -> None:
         """CR 117: the active player receives priority; a player with priority acts or
         passes; when all pass in succession the top of the stack resolves (and the active
         player receives priority again, CR 117.3b) or, with an empty stack, the step
@@ -28,6 +33,7 @@ class Priority:
         any handler ran changes nothing, so the check would again find nothing (issue 21:
         these checks were a fifth of the engine's time). After an action (even one rolled
         back) or a resolution the check is made."""
+        self.priority: str | None  # declared for the type checker (set by Game.__init__)
         self.priority = self.active
         passes = 0
         announced = None
@@ -38,6 +44,7 @@ class Priority:
                 announced = None
             settled = True
             player = self.priority
+            assert player is not None  # None only once the round has ended
             if announced != player:
                 self.log("priority_received", player=player)
                 announced = player
@@ -65,8 +72,10 @@ class Priority:
                     else:
                         self.priority = self.next_player(player)
                     continue
-                handler = {"cast": self.cast, "activate": self.activate, "play_land": self.play_land,
-                           "suspend": self.special_action, "turn_face_up": self.special_action}.get(action)
+                handlers: dict[str, Callable[[str, dict[str, Any]], object]] = {
+                    "cast": self.cast, "activate": self.activate, "play_land": self.play_land,
+                    "suspend": self.special_action, "turn_face_up": self.special_action}
+                handler = handlers.get(action)
                 if handler is None:
                     raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
                 settled = False  # also if the action is rejected half-way (rolled back)
@@ -77,7 +86,7 @@ class Priority:
             except IllegalAction as err:
                 self.reject(inp, err)
 
-    def next_player(self, player: str) -> str:
+    def next_player(self: Game, player: str) -> str:
         """The next living player after ``player`` in turn order (CR 117.3d: who receives
         priority after a pass)."""
         living = self.living()
@@ -87,7 +96,7 @@ class Priority:
             if self.order[i] in living:
                 return self.order[i]
 
-    def check_state_and_triggers(self) -> bool:
+    def check_state_and_triggers(self: Game) -> bool:
         """CR 117.5: before a player receives priority, check state-based actions until
         none happen, then put triggered abilities on the stack; repeat until neither
         happens. Returns True if anything happened."""
@@ -101,6 +110,6 @@ class Priority:
                 return anything
             anything = True
 
-    def sorcery_timing_ok(self, player: str) -> bool:
+    def sorcery_timing_ok(self: Game, player: str) -> bool:
         """CR 307.1: the player's own main phase with an empty stack."""
         return player == self.active and self.step in MAIN_PHASES and not self.stack

@@ -78,7 +78,7 @@ def proliferate(game: "Game", player: str) -> list["GameObject"]:
     return out
 
 
-def _proliferate(ctx: Any, eff: dict) -> None:
+def _proliferate(ctx: Any, eff: dict[str, Any]) -> None:
     proliferate(ctx.game, ctx.controller)
 
 

@@ -4,21 +4,23 @@ as their abilities finish (CR 608, 701.6, 707.10a, 702.62a, 702.35a)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import adventure, combat, effects, faces, paradigm
 from . import characteristics as ch
-from . import adventure, combat, effects, faces
-from . import paradigm
 from .conditions import condition_holds
 from .errors import IllegalAction
 from .objects import GameObject, StackItem
 from .targets import card_target_candidates
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 class Resolution:
     """Resolving and countering spells and abilities (a mixin of :class:`~.game.Game`)."""
 
-    def resolve_top(self) -> None:
+    def resolve_top(self: Game) -> None:
         """CR 608: resolve the top object of the stack. If it has targets and all are now
         illegal, it doesn't resolve (CR 608.2b); a triggered ability whose intervening "if"
         is now false does nothing (CR 603.4). A resolving instant or sorcery goes to its
@@ -70,10 +72,11 @@ class Resolution:
                 self._leave_stack(item, "graveyard")
         self._offer_pending_casts()
 
-    def _spell_to_battlefield(self, item: StackItem) -> None:
+    def _spell_to_battlefield(self: Game, item: StackItem) -> None:
         """CR 608.3: a permanent spell becomes a permanent under its controller's control
         (a face-down spell stays face down, CR 708.4; an Aura attaches to its target)."""
         spell = item.obj
+        assert spell is not None  # a permanent spell is a card's (or a copy's) object
         if spell.is_copy:
             self._leave_stack(item, "battlefield")
             return
@@ -85,7 +88,7 @@ class Resolution:
             new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
             self.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)
 
-    def _buyback_applies(self, item: StackItem) -> bool:
+    def _buyback_applies(self: Game, item: StackItem) -> bool:
         """CR 702.27a: the spell goes to its owner's hand instead of the graveyard. Under
         the 2006 rules the replacement was "into your hand instead of into your graveyard",
         so it did nothing for a spell you control but don't own (``Ruleset.buyback_owner_only``)."""
@@ -93,7 +96,7 @@ class Resolution:
             return item.obj is not None and item.obj.owner == item.controller
         return True
 
-    def _leave_stack(self, item: StackItem, to: str, cause: str | None = None) -> None:
+    def _leave_stack(self: Game, item: StackItem, to: str, cause: str | None = None) -> None:
         """Move a spell off the stack; a copy ceases to exist instead (CR 707.10a)."""
         if item in self.stack:
             self.stack.remove(item)
@@ -104,14 +107,14 @@ class Resolution:
             return
         self.move(item.obj, to, cause=cause)
 
-    def _copy_ceases_to_exist(self, item: StackItem, after: str | None = None) -> None:
+    def _copy_ceases_to_exist(self: Game, item: StackItem, after: str | None = None) -> None:
         """CR 707.10a: a copy of a spell that leaves the stack ceases to exist: it is logged
         (``after`` says where it would have gone, e.g. ``to_hand`` for buyback) and
         unregistered, so its reference no longer names an object."""
         self.log("copy_ceased_to_exist", object=item.ref, card=item.card, **({"after": after} if after else {}))
         self.objects.pop(item.ref, None)
 
-    def _offer_pending_casts(self) -> None:
+    def _offer_pending_casts(self: Game) -> None:
         """Casts that a resolving ability offered (suspend: must cast if able; madness: may
         cast, else the card goes to the graveyard) — CR 702.62a, 702.35a."""
         while self.pending_cast:
@@ -121,7 +124,7 @@ class Resolution:
                 continue
             self._offer_cast(offer, obj)
 
-    def _offer_cast(self, offer: dict, obj: GameObject) -> None:
+    def _offer_cast(self: Game, offer: dict[str, Any], obj: GameObject) -> None:
         player, kind = obj.owner, offer["kind"]
         able = self._could_cast(player, obj, kind)
         if able and kind == "suspend":
@@ -141,7 +144,7 @@ class Resolution:
                 obj.counters.pop("time", None)
             return
 
-        def answer(inp: dict) -> bool:
+        def answer(inp: dict[str, Any]) -> bool:
             if inp.get("action") == "choose":
                 if inp.get("choice") != "no":
                     raise IllegalAction("invalid_choice", "cast it, or answer choose 'no'")
@@ -168,11 +171,13 @@ class Resolution:
         if not cast:
             self.log("cast_declined", player=player, card=obj.card, reason=kind)
             if kind == "madness":
-                self.move(self.find(obj.card), "graveyard", cause="madness")
+                card = self.find(obj.card)
+                assert card is not None  # a card's alias always finds its current object
+                self.move(card, "graveyard", cause="madness")
             else:
                 obj.counters.pop("time", None)
 
-    def _payable(self, player: str, obj: GameObject) -> str:
+    def _payable(self: Game, player: str, obj: GameObject) -> str:
         """Whether the total cost of casting ``obj`` without paying its mana cost (cost
         increases included) can be paid: ``"pool"`` (from the mana pool as it is),
         ``"abilities"`` (only by activating mana abilities of untapped permanents) or
@@ -189,7 +194,7 @@ class Resolution:
                       and any(ab.get("kind") == "mana" and ab.get("cost", {}).get("tap") for ab in ch.abilities(self, p)))
         return "abilities" if pool.total() + sources >= cost.mana_value() else "never"
 
-    def _could_cast(self, player: str, obj: GameObject, kind: str) -> bool:
+    def _could_cast(self: Game, player: str, obj: GameObject, kind: str) -> bool:
         """Whether casting ``obj`` is possible at all: restrictions (split second, "can't be
         cast") and the existence of legal targets for each target the spell requires."""
         try:
@@ -204,7 +209,7 @@ class Resolution:
         candidates += card_target_candidates(self)  # CR 115.1: cards in graveyards and exile
         return all(any(ch.target_kinds_match(self, spec, c, player, probe) for c in candidates) for spec in specs)
 
-    def counter(self, item: StackItem, to: str = "graveyard", may_cast_free_by: str | None = None) -> None:
+    def counter(self: Game, item: StackItem, to: str = "graveyard", may_cast_free_by: str | None = None) -> None:
         """CR 701.6: a countered spell or ability is removed from the stack; a countered
         spell card goes to its owner's graveyard (or where the effect says, e.g. exile for
         Spelljack, whose controller may then cast it without paying its mana cost)."""

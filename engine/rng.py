@@ -8,7 +8,7 @@ from its seed (docs/FORMAT.md §7). No global ``random`` is used anywhere in the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import ScriptError
 
@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from .objects import GameObject
 
 _MASK = (1 << 64) - 1
+
+
+T = TypeVar("T")  # what a shuffled list holds
 
 
 class SplitMix64:
@@ -54,7 +57,7 @@ class SplitMix64:
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place: Fisher–Yates from the end (docs/FORMAT.md §7)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)

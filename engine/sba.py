@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import characteristics as ch
-from . import equipment
-from . import paradigm, phasing, planeswalkers, sagas
+from . import equipment, paradigm, phasing, planeswalkers, sagas
 from .errors import GameOver, IllegalAction
 from .objects import GameObject
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class StateBasedActions:
     """State-based actions (a mixin of :class:`~.game.Game`)."""
 
-    def check_state(self) -> bool:
+    def check_state(self: Game) -> bool:
         """CR 704.3: perform every applicable state-based action simultaneously, repeat
         until none apply; return True if any was performed. Implemented: 704.5a (life 0
         or less), 704.5b (drew from an empty library), 704.5d (tokens off the battlefield),
@@ -26,7 +30,7 @@ class StateBasedActions:
                 return any_done
             any_done = True
 
-    def _sba_once(self) -> bool:
+    def _sba_once(self: Game) -> bool:
         done = False
         losers = []
         for pid in self.order:
@@ -57,7 +61,7 @@ class StateBasedActions:
         to_graveyard: list[tuple[GameObject, str, bool]] = []
         for perm in list(self.battlefield):
             if ch.is_type(perm, "Creature"):
-                p, t = ch.power_toughness(self, perm)
+                _, t = ch.power_toughness(self, perm)
                 if t <= 0:
                     to_graveyard.append((perm, "704.5f", False))
                 elif perm.damage >= t and perm.damage > 0:
@@ -95,7 +99,7 @@ class StateBasedActions:
         done |= equipment.unattach_illegal(self)  # CR 704.5n
         return done
 
-    def _aura_can_stay(self, aura: GameObject, host: GameObject | None) -> bool:
+    def _aura_can_stay(self: Game, aura: GameObject, host: GameObject | None) -> bool:
         """CR 303.4d/704.5m: an Aura stays while attached to an object it could enchant;
         "enchant" is not targeting, so only the enchant restriction and protection count
         (shroud doesn't)."""
@@ -110,7 +114,7 @@ class StateBasedActions:
             return False
         return not ch.protected_from(self, host, aura)
 
-    def _legend_rule(self) -> bool:
+    def _legend_rule(self: Game) -> bool:
         """The legend rule, by ruleset (``Ruleset.legend_rule``): ``choose`` (CR 704.5j: a
         player who controls two or more legendary permanents with the same name chooses one
         and puts the rest into their owners' graveyards), ``all_die`` (2006: all of them,
@@ -137,10 +141,10 @@ class StateBasedActions:
             done = True
         return done
 
-    def _legend_rule_choose(self) -> bool:
+    def _legend_rule_choose(self: Game) -> bool:
         done = False
         for pid in self.apnap():
-            names: dict[str, list[GameObject]] = {}
+            names: dict[str | None, list[GameObject]] = {}
             for perm in self.battlefield:
                 if perm.controller == pid and "Legendary" in perm.chars.supertypes:
                     names.setdefault(perm.name, []).append(perm)
@@ -149,8 +153,8 @@ class StateBasedActions:
                     continue
                 refs = [p.ref for p in perms]
 
-                def keep(inp: dict, refs: list = refs) -> GameObject:
-                    obj = self.find(inp.get("choice")) if isinstance(inp.get("choice"), str) else None
+                def keep(inp: dict[str, Any], refs: list[str] = refs) -> GameObject:
+                    obj = self.find(choice_ref) if isinstance(choice_ref := inp.get("choice"), str) else None
                     if obj is None or obj.ref not in refs:
                         raise IllegalAction("invalid_choice", f"choose one of {refs} to keep (CR 704.5j)")
                     return obj
@@ -163,7 +167,7 @@ class StateBasedActions:
                 done = True
         return done
 
-    def check_game_over(self) -> None:
+    def check_game_over(self: Game) -> None:
         """CR 104.2a/104.4a: the last player standing wins; if all remaining players lose
         simultaneously, the game is a draw. Raises GameOver when the game has ended."""
         living = self.living()
@@ -171,6 +175,7 @@ class StateBasedActions:
             return
         losers = [p for p in self.order if self.players[p].lost]
         self.over = True
+        self.result: dict[str, Any] | None  # declared for the type checker (Game.__init__)
         self.result = {"winners": living, "losers": losers, "draw": not living}
         self.log("game_ended", winners=living, losers=losers, draw=not living)
         # CR 708.9: face-down spells and permanents are revealed when the game ends

@@ -10,20 +10,19 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+from . import planeswalkers, prepare, transform
 from .cards import CardDefinition, load_card_db
-from .inputs import NOT_AN_OBJECT, json_type
 from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
 from .game import PHASE_OF, Game
+from .inputs import NOT_AN_OBJECT, json_type
 from .objects import Player
-from . import planeswalkers, prepare
-from . import transform
 from .rulesets import get_ruleset
 
 MACROS = ("advance", "resolve")
 
 
 # ------------------------------------------------------------------------ inputs
-def script_list(script: Any) -> list:
+def script_list(script: Any) -> list[Any]:
     """``script`` itself if it is a list (docs/FORMAT.md §3.2); raises TypeError naming its
     JSON type otherwise (an entry that is not an object is the game's ``bad_input``)."""
     if not isinstance(script, list):
@@ -41,10 +40,10 @@ class ScriptInputs:
     decision a macro may not answer.
     """
 
-    def __init__(self, script: list[dict], on_read: Callable[[int], None] | None = None) -> None:
+    def __init__(self, script: list[dict[str, Any]], on_read: Callable[[int], None] | None = None) -> None:
         self.script = script_list(script)
         self.i = 0
-        self.macro: dict | None = None
+        self.macro: dict[str, Any] | None = None
         self.on_read = on_read
 
     def take_random(self) -> Any:
@@ -61,7 +60,7 @@ class ScriptInputs:
             return self.script[self.i - 1].get("outcome")
         return None
 
-    def next(self, game: Game, decision: dict) -> dict:
+    def next(self, game: Game, decision: dict[str, Any]) -> dict[str, Any]:
         while True:
             if self.macro is not None:
                 answer = self._macro_answer(game, decision)
@@ -83,8 +82,9 @@ class ScriptInputs:
                 continue
             return inp
 
-    def _macro_answer(self, game: Game, decision: dict) -> dict | None:
+    def _macro_answer(self, game: Game, decision: dict[str, Any]) -> dict[str, Any] | None:
         m = self.macro
+        assert m is not None  # asked only while a macro is being played out (next)
         inp = m["input"]
         at = inp["at"]
         kind = decision["kind"]
@@ -114,7 +114,7 @@ class ScriptInputs:
 
 
 # ------------------------------------------------------------------------- setup
-def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], inputs: Any) -> Game:
+def build_game(scenario: dict[str, Any], ruleset: str, cards: dict[str, CardDefinition], inputs: Any) -> Game:
     """Build the starting position of ``scenario["setup"]`` (docs/FORMAT.md §3.1).
 
     Raises ScenarioError (with a JSON path) for an unknown card, a duplicate alias, an
@@ -208,9 +208,9 @@ def build_game(scenario: dict, ruleset: str, cards: dict[str, CardDefinition], i
 
 
 # ----------------------------------------------------------------------- running
-def _play(scenario: dict, ruleset: str, cards: dict, script: list[dict],
+def _play(scenario: dict[str, Any], ruleset: str, cards: dict[str, Any], script: list[dict[str, Any]],
           on_read: Callable[[Game, int], None] | None = None) -> Game:
-    holder: dict = {}
+    holder: dict[str, Any] = {}
     inputs = ScriptInputs(script, (lambda i: on_read(holder["game"], i)) if on_read else None)
     game = build_game(scenario, ruleset, cards, inputs)
     holder["game"] = game
@@ -231,7 +231,7 @@ def _play(scenario: dict, ruleset: str, cards: dict, script: list[dict],
     return game
 
 
-def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> dict:
+def run_scenario(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
     """Run one fixture under one ruleset with the reference engine.
 
     ``cards`` is a ``{name: CardDefinition}`` dict (from ``load_card_db``), a ``{name:
@@ -247,7 +247,7 @@ def run_scenario(scenario: dict, ruleset: str = "modern", cards: Any = None) -> 
         scenario = {**scenario, "expect": scenario["expect_by_ruleset"].get(ruleset, scenario.get("expect", {}))}
     script = list(script_list(scenario.get("script", [])))
     wanted = sorted({cp["after"] for cp in scenario.get("expect", {}).get("checkpoints", [])})
-    seen: dict[int, dict] = {}
+    seen: dict[int, dict[str, Any]] = {}
 
     def on_read(game: Game, i: int) -> None:
         after = i - 1
@@ -280,7 +280,7 @@ def _json_copy(value: Any) -> Any:
     return value
 
 
-def probe(scenario: dict, ruleset: str, cards: dict, prefix: list[dict], action: dict) -> dict:
+def probe(scenario: dict[str, Any], ruleset: str, cards: dict[str, Any], prefix: list[dict[str, Any]], action: dict[str, Any]) -> dict[str, Any]:
     """Would ``action`` be accepted after the inputs ``prefix``? Replays the prefix in a
     fresh game and offers the action next. Returns ``{"action", "legal", "code"}``."""
     game = _play(scenario, ruleset, cards, list(prefix) + [action])

@@ -4,17 +4,22 @@ suspending a card, turning a face-down permanent face up (CR 116, 305, 702.62a, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import adventure, library_top
 from . import characteristics as ch
 from .errors import IllegalAction
 from .mana import ManaCost
 from .objects import GameObject
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 class SpecialActions:
     """Special actions (a mixin of :class:`~.game.Game`)."""
 
-    def play_land(self, player: str, inp: dict) -> None:
+    def play_land(self: Game, player: str, inp: dict[str, Any]) -> None:
         """CR 305.1–305.2: a special action; main phase, empty stack, own turn, one per turn.
         Raises IllegalAction (``not_in_hand``, ``not_a_land``, ``sorcery_timing``,
         ``land_already_played``)."""
@@ -32,7 +37,7 @@ class SpecialActions:
         new = self.move(obj, "battlefield", controller=player)
         self.log("land_played", player=player, object=new.ref, card=new.card)
 
-    def special_action(self, player: str, inp: dict) -> None:
+    def special_action(self: Game, player: str, inp: dict[str, Any]) -> None:
         """CR 116.2: special actions a player with priority may take: ``suspend`` (CR
         702.62a: pay the suspend cost and exile the card from hand with N time counters, if
         the card could be cast now) and ``turn_face_up`` (CR 702.37e: pay the morph cost of a
@@ -55,23 +60,23 @@ class SpecialActions:
             return
         # turn_face_up
         ref = inp.get("card")
-        obj = self.find(ref) if isinstance(ref, str) else None
-        if obj is None:
+        perm = self.find(ref) if isinstance(ref, str) else None
+        if perm is None:
             raise IllegalAction("unknown_object", f"no object {ref!r}")
-        if obj.zone != "battlefield" or not obj.face_down:
+        if perm.zone != "battlefield" or not perm.face_down:
             raise IllegalAction("not_on_battlefield", f"{ref} is not a face-down permanent (a face-down spell can't be turned up)")
-        if obj.controller != player:
+        if perm.controller != player:
             raise IllegalAction("not_controller", f"{player} doesn't control {ref}")
-        kw = next((dict(k) for k in obj.definition.keywords if k["keyword"] == "morph"), None)
+        kw = next((dict(k) for k in perm.definition.keywords if k["keyword"] == "morph"), None)
         if kw is None:
-            raise IllegalAction("no_such_ability", f"{obj.card} has no morph cost")
+            raise IllegalAction("no_such_ability", f"{perm.card} has no morph cost")
         cost = ManaCost.parse(kw["cost"])
         self.dry_run(lambda g: g.pay_costs(player, {"mana": cost}, inp, x=0, source=None))
-        self.log("special_action", player=player, action="turn_face_up", object=obj.ref, card=obj.card)
+        self.log("special_action", player=player, action="turn_face_up", object=perm.ref, card=perm.card)
         self.pay_costs(player, {"mana": cost}, inp, x=0, source=None)
-        self.turn_face_up(obj)
+        self.turn_face_up(perm)
 
-    def turn_face_up(self, obj: GameObject) -> None:
+    def turn_face_up(self: Game, obj: GameObject) -> None:
         """CR 708.8: the permanent gets its normal characteristics; it is the same object
         (damage, counters, Auras, tapped status stay) and it didn't enter the battlefield,
         so no "enters" ability triggers."""

@@ -14,7 +14,7 @@ battlefield's cost modifiers (:func:`mtg_judge.engine.characteristics.static_eff
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .conditions import condition_holds
 
@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 OWN_COST_TYPES = ("cost_increase", "cost_reduction")
 
 
-def is_own_cost_effect(effect: dict) -> bool:
+def is_own_cost_effect(effect: dict[str, Any]) -> bool:
     """A static effect that modifies only its own object's cost as it is cast."""
     return effect.get("type") in OWN_COST_TYPES and effect.get("affected") == "self"
 
 
-def own_cost_effects(game: "Game", obj: "GameObject", player: str) -> list[dict]:
+def own_cost_effects(game: "Game", obj: "GameObject", player: str) -> list[dict[str, Any]]:
     """CR 601.2f, 113.6: the ``cost_increase`` / ``cost_reduction`` effects of the static
     abilities of ``obj`` itself (the card being cast by ``player``, as the face it is cast
     with) whose condition holds now, in printed order. The condition is checked for

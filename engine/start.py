@@ -7,7 +7,7 @@ their decks, the hands are empty, and the game begins with this procedure, then 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from .errors import GameOver, IllegalAction
 from .rng import shuffle_library
@@ -17,7 +17,15 @@ if TYPE_CHECKING:
     from .game import Game
 
 OPENING_HAND = 7  # CR 103.5 (the 1999 rulebook: "pesca le prime sette carte")
-DECK_RULES = {
+class DeckRules(TypedDict):
+    """One format's deck-construction rules (CR 100.2): the fewest cards a deck has, and
+    how many copies of a card other than basic lands it may hold (None: any number)."""
+
+    min_cards: int
+    max_copies: int | None
+
+
+DECK_RULES: dict[str, DeckRules] = {
     # CR 100.2a: constructed decks have at least 60 cards and at most four of any card
     # other than basic lands (1999 rulebook, "Equipaggiamento" and "Mazzo").
     "constructed": {"min_cards": 60, "max_copies": 4},
@@ -83,6 +91,7 @@ def _mulligans(game: "Game", pid: str) -> None:
                 if len({id(o) for o in objs}) != need:  # one card named twice (alias and reference)
                     raise IllegalAction("invalid_choice", f"put exactly {need} different card(s) on the bottom")
                 for o in objs:
+                    assert o is not None  # each is in the hand (checked above)
                     game.move(o, "library", position="bottom", cause="mulligan")
                 game.log("hand_kept", player=pid, mulligans=taken, hand_size=len(game.players[pid].hand))
                 return

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
-from . import phasing, planeswalkers, transform
-from . import type_gain, type_loss
+from . import phasing, planeswalkers, transform, type_gain, type_loss
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
 
@@ -14,7 +13,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def snapshot(game: "Game") -> dict:
+def snapshot(game: "Game") -> dict[str, Any]:
     """Build the state dict: turn, step, priority, each player's life and zones (card
     aliases), the battlefield keyed by card alias (tokens by ref) with current
     characteristics, the stack bottom first, combat, and the game's result."""
@@ -71,7 +70,7 @@ def snapshot(game: "Game") -> dict:
               **({"face_down": True} if it.obj is not None and it.obj.face_down else {}),
               **({"face": it.obj.cast_face} if it.obj is not None and it.obj.cast_face else {}),
               **({"source": it.source_card} if it.kind == "ability" else
-                 {"name": it.obj.name} if it.kind == "spell" else {}),
+                 {"name": it.obj.name} if it.kind == "spell" and it.obj is not None else {}),
               "targets": list(it.targets)} for it in game.stack]
     combat = None
     if game.combat is not None:

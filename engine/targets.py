@@ -3,12 +3,15 @@ stack, and again as it resolves (CR 115, 601.2c, 603.3d, 608.2b)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
 from .cards import describe
 from .errors import IllegalAction
-from .objects import StackItem
+from .objects import GameObject, StackItem
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 def with_x(spec: Any, x: int) -> Any:
@@ -19,14 +22,14 @@ def with_x(spec: Any, x: int) -> Any:
     return {**spec, "filter": {k: (x if v == "X" else v) for k, v in flt.items()}}
 
 
-def target_spec_active(spec: Any, kicked: tuple) -> bool:
+def target_spec_active(spec: Any, kicked: tuple[int, ...]) -> bool:
     """CR 601.2c / 702.33e: a target that depends on a kicker cost is chosen only if that
     kicker was declared (``"condition": {"kicked": i}`` on the target spec)."""
     cond = spec.get("condition") if hasattr(spec, "get") else None
     return not cond or cond.get("kicked") in kicked
 
 
-def card_target_candidates(game: Any) -> list:
+def card_target_candidates(game: Game) -> list[GameObject]:
     """The cards a target kind ``card`` may name (CR 115.1, 400): cards in graveyards and
     in exile, each player's in turn order. A card in a hand or a library is never a
     target (it is hidden, CR 400.2)."""
@@ -45,7 +48,7 @@ def _same_target(game: Any, ref: Any, original: str) -> bool:
 class Targeting:
     """Choosing and re-checking targets (a mixin of :class:`~.game.Game`)."""
 
-    def choose_targets(self, item: StackItem, specs: Any, chosen: Any, unchanged: list | None = None) -> list:
+    def choose_targets(self: Game, item: StackItem, specs: Any, chosen: Any, unchanged: list[str | None] | None = None) -> list[str | None]:
         """CR 601.2c / 602.2b / 603.3d: check the chosen targets against the target specs.
         ``unchanged``: a copy's targets as copied (one per spec), any of which its
         controller may leave unchanged even if it would be illegal now; only a changed
@@ -56,12 +59,12 @@ class Targeting:
         chosen = list(chosen or [])
         if len(chosen) != len(active):
             raise IllegalAction("missing_targets", f"{len(active)} target(s) needed, {len(chosen)} given")
-        out: list = [None] * len(specs)
+        out: list[str | None] = [None] * len(specs)
         for i, ref in zip(active, chosen):
             spec = specs[i]
-            if unchanged is not None and i < len(unchanged) and unchanged[i] is not None \
-                    and _same_target(self, ref, unchanged[i]):
-                out[i] = unchanged[i]  # left unchanged, legal or not (CR 707.10c)
+            before = unchanged[i] if unchanged is not None and i < len(unchanged) else None
+            if before is not None and _same_target(self, ref, before):
+                out[i] = before  # left unchanged, legal or not (CR 707.10c)
                 continue
             target = self.resolve_target_ref(ref)
             if target is None:
@@ -78,7 +81,7 @@ class Targeting:
                     raise IllegalAction("invalid_target", f"target {i} must be another object than target {j}")
         return out
 
-    def resolve_target_ref(self, ref: Any) -> Any:
+    def resolve_target_ref(self: Game, ref: Any) -> Any:
         """A script's target name → a player id, a StackItem or a GameObject (or None)."""
         if not isinstance(ref, str):
             return None
@@ -89,7 +92,7 @@ class Targeting:
             return item
         return self.find(ref)
 
-    def target_still_legal(self, item: StackItem, spec: Any, ref: str | None) -> bool:
+    def target_still_legal(self: Game, item: StackItem, spec: Any, ref: str | None) -> bool:
         """CR 608.2b: is a chosen target still legal as the spell or ability resolves?
         (Gone, changed zones, or no longer matching the spec or protection.)"""
         spec = with_x(spec, item.x)
@@ -106,7 +109,7 @@ class Targeting:
         src: Any = item if item.kind == "spell" else item.source_lki
         return ch.target_kinds_match(self, spec, obj, item.controller, src)
 
-    def _any_legal_targets(self, item: StackItem, specs: list) -> bool:
+    def _any_legal_targets(self: Game, item: StackItem, specs: list[dict[str, Any]]) -> bool:
         candidates: list[Any] = list(self.living()) + list(self.battlefield) + list(self.stack)
         candidates += card_target_candidates(self)  # CR 115.1: cards in graveyards and exile
         return all(any(ch.target_kinds_match(self, spec, c, item.controller, item.source_lki) for c in candidates)

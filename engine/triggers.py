@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, ward
+from . import bookkeeping, delayed_triggers, paradigm, ward
 from . import characteristics as ch
-from . import delayed_triggers
-from . import paradigm
 from . import keywords as kw
 from .conditions import condition_holds
 from .errors import IllegalAction
@@ -35,7 +33,7 @@ def _object_ok(game: "Game", source: "GameObject", spec: Any, obj: "GameObject")
     return False
 
 
-def _damage_source_matches(game: "Game", source: "GameObject", spec: Any, event: dict) -> bool:
+def _damage_source_matches(game: "Game", source: "GameObject", spec: Any, event: dict[str, Any]) -> bool:
     """A ``deals_damage`` trigger whose ``source`` is a filter (Essence Sliver: "whenever a
     Sliver deals damage"): the object that dealt the damage, as it was then, matches it
     (relative to the trigger's controller)."""
@@ -43,7 +41,7 @@ def _damage_source_matches(game: "Game", source: "GameObject", spec: Any, event:
     return isinstance(spec, dict) and obj is not None and ch.matches(game, obj, spec, source.controller, source)
 
 
-def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> bool:
+def matches(game: "Game", source: "GameObject", trigger: dict[str, Any], event: dict[str, Any]) -> bool:
     """Does ``trigger`` (a card's trigger spec) of ``source`` trigger on ``event``?"""
     kind = trigger["event"]
     ev = event["event"]
@@ -63,7 +61,7 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         who = trigger.get("player", "you")
         if who == "owner":
             return game.active == source.owner
-        return who == "each" or (who == "you") == (game.active == you)
+        return bool(who == "each" or (who == "you") == (game.active == you))
     if kind == "put_into_graveyard":
         if ev != "leaves_battlefield" or event["to"] != "graveyard" or trigger.get("from", "battlefield") != "battlefield":
             return False
@@ -75,12 +73,12 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         who = trigger.get("player", "you")
         if trigger.get("other") and event.get("cycled_card") == source.card:
             return False
-        return ev == "cycled" and (who == "any" or (who == "you") == (event["player"] == you))
+        return bool(ev == "cycled" and (who == "any" or (who == "you") == (event["player"] == you)))
     if kind == "discarded":
         who = trigger.get("player", "any")
         if ev != "discarded":
             return False
-        return who == "any" or (who == "you") == (event["player"] == you)
+        return bool(who == "any" or (who == "you") == (event["player"] == you))
     if kind in ("attacks", "blocks", "becomes_blocked", "becomes_untapped", "attacks_and_isnt_blocked"):
         return ev == kind and _object_ok(game, source, trigger.get("object", "self"), event["object"])
     if kind == "deals_damage":
@@ -98,7 +96,7 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
         is_player = isinstance(event["target"], str)
         if to == "opponent":
             return is_player and event["target"] != source.controller
-        return to == "any" or (to == "player") == is_player
+        return bool(to == "any" or (to == "player") == is_player)
     if kind == "becomes_target":  # ward (engine/ward.py)
         return ward.matches(source, trigger, event,
                             lambda obj: _object_ok(game, source, trigger.get("object", "self"), obj))
@@ -119,7 +117,7 @@ def matches(game: "Game", source: "GameObject", trigger: dict, event: dict) -> b
     return False
 
 
-def event_info(event: dict) -> dict:
+def event_info(event: dict[str, Any]) -> dict[str, Any]:
     """The part of an event an ability remembers, as refs: ``triggering_object``,
     ``triggering_card`` (the card alias, to find it in a new zone), ``blocking_creature``,
     ``storm_count``, ``spell``."""
@@ -148,7 +146,7 @@ class TriggeredAbilities:
     """Triggered abilities: noticing events, waiting, going on the stack (a mixin of
     :class:`~.game.Game`)."""
 
-    def fire_triggers(self, event: dict, lki: list[GameObject] | None = None) -> None:
+    def fire_triggers(self: Game, event: dict[str, Any], lki: list[GameObject] | None = None) -> None:
         """CR 603.2: check every triggered ability of permanents on the battlefield (and,
         for leaves-the-battlefield events, of the objects that left, CR 603.10a; for the
         beginning of a step, of suspended cards in exile, CR 702.62a) against the event.
@@ -173,7 +171,7 @@ class TriggeredAbilities:
                 self.add_trigger(src, key, ab, event)
         delayed_triggers.fire_delayed_triggers(self, event, matches)  # CR 603.7c
 
-    def add_trigger(self, src: GameObject, key: Any, ab: Any, event: dict) -> None:
+    def add_trigger(self: Game, src: GameObject, key: Any, ab: Any, event: dict[str, Any]) -> None:
         """Record that ability ``ab`` (printed index or keyword name ``key``) of ``src``
         triggered on ``event``; logged as ``ability_triggered``."""
         ref = self.next_ref("ability")
@@ -185,10 +183,11 @@ class TriggeredAbilities:
                  source_card=src.card, ability=key, trigger=ab["trigger"]["event"],
                  **({"delayed": True} if ab.get("delayed") else {}))
 
-    def put_triggers_on_stack(self) -> None:
+    def put_triggers_on_stack(self: Game) -> None:
         """CR 603.3b: the active player puts their triggered abilities on the stack in the
         order they choose, then each other player in turn order; targets are chosen as each
         is put on the stack (CR 603.3d), and one with no legal target is removed."""
+        self.pending_triggers: list[dict[str, Any]]  # declared for the type checker (Game.__init__)
         pending, self.pending_triggers = self.pending_triggers, []
         for pid in self.apnap():
             mine = [t for t in pending if t["controller"] == pid]
@@ -214,7 +213,7 @@ class TriggeredAbilities:
                          source=item.source, targets=item.targets)
                 ward.fire_becomes_target(self, item)  # CR 702.21a
 
-    def _trigger_order(self, inp: dict, mine: list[dict]) -> list[dict]:
+    def _trigger_order(self: Game, inp: dict[str, Any], mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
         order = inp.get("order")
         if not isinstance(order, list) or len(order) != len(mine):
             raise IllegalAction("invalid_order", f"order all {len(mine)} triggers")

@@ -3,10 +3,25 @@ steps, mana emptying at the end of steps and phases (CR 500–514)."""
 
 from __future__ import annotations
 
-from . import bookkeeping, combat, end_turn, extra_turns, sagas, turn_records
-from . import phasing, type_gain, type_loss
+from typing import TYPE_CHECKING, Any
+
+from . import (
+    bookkeeping,
+    combat,
+    end_turn,
+    extra_turns,
+    phasing,
+    sagas,
+    turn_records,
+    type_gain,
+    type_loss,
+)
 from .errors import GameOver, IllegalAction
 from .start import start_game
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .objects import ContinuousEffect, Shield
 
 
 # CR 500.1: phases and steps, in order; main phases have no steps.
@@ -28,12 +43,13 @@ NO_PRIORITY_STEPS = ("untap", "cleanup")  # CR 502.4, 514.3
 class TurnStructure:
     """The turn and its steps (a mixin of :class:`~.game.Game`)."""
 
-    def play(self) -> None:
+    def play(self: Game) -> None:
         """Run the game from the beginning of the current step until the game ends or the
         input source stops it (``ScriptExhausted``, ``ScriptError``)."""
         try:
             if self.start_of_game is not None:
                 start_game(self, self.start_of_game.get("deck_rules"))
+                self.start_of_game: dict[str, Any] | None  # declared for the type checker (Game.__init__)
                 self.start_of_game = None
                 self.begin_turn(1, self.active)
             while True:
@@ -46,11 +62,11 @@ class TurnStructure:
         except GameOver:
             return
 
-    def turn_plan(self) -> list[str]:
+    def turn_plan(self: Game) -> list[str]:
         """CR 500.1: the steps of a turn."""
         return list(STEPS)
 
-    def begin_turn(self, turn: int, active: str, extra: bool = False) -> None:
+    def begin_turn(self: Game, turn: int, active: str, extra: bool = False) -> None:
         """CR 500: a new turn for ``active`` (an extra turn, CR 500.7, with ``extra``);
         permanents they control lose summoning sickness (CR 302.6), the land count resets
         (CR 305.2)."""
@@ -69,7 +85,7 @@ class TurnStructure:
         extra_turns.record_turn(self, active, extra)
         self.log("turn_began", turn=turn, active_player=active, **({"extra": True} if extra else {}))
 
-    def next_step(self) -> None:
+    def next_step(self: Game) -> None:
         """Move to the next step in the turn plan (skipping steps that don't happen),
         or to the next player's turn after cleanup."""
         i = self.plan.index(self.step) if self.step in self.plan else -1
@@ -88,10 +104,11 @@ class TurnStructure:
                 continue
             # drop the steps already done so index() finds the current one
             self.plan = self.plan[i:]
+            self.step: str  # declared for the type checker (Game.__init__)
             self.step = step
             return
 
-    def skip_step(self, step: str) -> bool:
+    def skip_step(self: Game, step: str) -> bool:
         """CR 508.8: with no attackers, skip declare blockers and combat damage; CR 510.4:
         the first-strike damage step happens only if a combatant has first or double
         strike."""
@@ -104,7 +121,7 @@ class TurnStructure:
             return not self.combat.any_first_strike(self)
         return False
 
-    def run_step(self) -> None:
+    def run_step(self: Game) -> None:
         """One step: begin it (turn-based actions, "at the beginning of" triggers), give
         priority where players get it, then end it (mana empties, CR 500.4)."""
         self.phase = PHASE_OF[self.step]
@@ -137,7 +154,7 @@ class TurnStructure:
             self.priority_round()
         self.end_step()
 
-    def end_step(self) -> None:
+    def end_step(self: Game) -> None:
         """CR 500.4: mana empties from pools at the end of each step and phase; CR 511.3:
         creatures leave combat at the end of combat."""
         nxt_phase_changes = True
@@ -159,7 +176,7 @@ class TurnStructure:
             self.combat = None
         self.log("step_ended", turn=self.turn, step=self.step)
 
-    def untap_step(self) -> None:
+    def untap_step(self: Game) -> None:
         """CR 502.3: the active player untaps their permanents, all at once. No one gets
         priority (CR 502.4): "whenever … becomes untapped" abilities trigger now and wait,
         like any trigger, until a player would receive priority, in the upkeep. First, CR
@@ -174,7 +191,7 @@ class TurnStructure:
         for perm in untapped:
             self.fire_triggers({"event": "becomes_untapped", "object": perm})
 
-    def cleanup_step(self) -> None:
+    def cleanup_step(self: Game) -> None:
         """CR 514: discard to maximum hand size, then damage wears off and "until end of
         turn" effects end; if state-based actions or triggers happen, players get priority
         and another cleanup step follows (CR 514.3a)."""
@@ -188,9 +205,11 @@ class TurnStructure:
                 perm.damage = 0
                 perm.regen_shields = 0
                 perm.dealt_deathtouch_damage = False
+            self.effects: list[ContinuousEffect]  # declared for the type checker (Game.__init__)
             self.effects = [e for e in self.effects if e.until != "end_of_turn"]
             type_loss.end_of_turn(self)  # "isn't a creature until end of turn" (engine/type_loss.py)
             type_gain.end_of_turn(self)  # "becomes a land … until end of turn" (engine/type_gain.py)
+            self.shields: list[Shield]  # declared for the type checker (Game.__init__)
             self.shields = []
             if self.check_state() or self.pending_triggers:
                 self.priority_round()
@@ -200,7 +219,7 @@ class TurnStructure:
                 continue
             return
 
-    def _cleanup_discard(self, inp: dict, count: int) -> None:
+    def _cleanup_discard(self: Game, inp: dict[str, Any], count: int) -> None:
         cards = inp.get("cards") or []
         if len(cards) != count or len(set(cards)) != count:
             raise IllegalAction("invalid_choice", f"discard exactly {count} different card(s)")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def ward_ability(kw: dict) -> dict:
+def ward_ability(kw: dict[str, Any]) -> dict[str, Any]:
     """CR 702.21a: the triggered ability the keyword ``{"keyword": "ward", "cost": COST}``
     stands for (COST a cost object: ``mana`` and/or ``pay_life``)."""
     return {"kind": "triggered", "trigger": {"event": "becomes_target", "object": "self", "by": "opponent"},
@@ -45,23 +45,23 @@ def fire_becomes_target(game: "Game", item: StackItem) -> None:
             game.fire_triggers({"event": "becomes_target", "object": obj, "by": item, "player": item.controller})
 
 
-def matches(source: Any, trigger: dict, event: dict, object_ok: Any) -> bool:
+def matches(source: Any, trigger: dict[str, Any], event: dict[str, Any], object_ok: Any) -> bool:
     """CR 603.2: does a ``becomes_target`` trigger of ``source`` trigger on ``event``? ``by``:
     ``opponent`` (a spell or ability an opponent controls, ward, CR 702.21a) or ``any``."""
     if event["event"] != "becomes_target" or not object_ok(event["object"]):
         return False
-    by = trigger.get("by", "any")
+    by: str = trigger.get("by", "any")
     return by == "any" or (by == "opponent") == (event["player"] != source.controller)
 
 
-def event_info(event: dict) -> dict:
+def event_info(event: dict[str, Any]) -> dict[str, Any]:
     """What a ``becomes_target`` trigger remembers of its trigger event (CR 603.2): the
     targeting spell or ability, which ward counters unless paid for (CR 702.21a)."""
     by = event.get("by")
     return {"targeting": by.ref} if isinstance(by, StackItem) else {}
 
 
-def counter_unless_pays(ctx: Any, eff: dict) -> None:
+def counter_unless_pays(ctx: Any, eff: dict[str, Any]) -> None:
     """CR 702.21a, 701.6: counter the spell or ability that triggered the ward ability
     unless its controller pays the cost: a ``choose`` decision of that player, ``yes``
     (pay, with ``pay_with``/``mana`` as on casting; logged ``cost_paid``) or ``no``. A
@@ -76,7 +76,7 @@ def counter_unless_pays(ctx: Any, eff: dict) -> None:
         cost["mana"] = ManaCost.parse(cost["mana"])
     payer = item.controller
 
-    def answer(inp: dict) -> bool:
+    def answer(inp: dict[str, Any]) -> bool:
         if inp.get("choice") == "no":
             return False
         if inp.get("choice") != "yes":

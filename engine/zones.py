@@ -4,17 +4,20 @@ enters/leaves-the-battlefield triggers with last-known information (CR 603.6, 60
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import faces, planeswalkers, prepare, sagas, transform
 from .errors import IllegalAction
 from .objects import GameObject
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 class Zones:
     """Zones and moves between them (a mixin of :class:`~.game.Game`)."""
 
-    def zone_list(self, obj: GameObject) -> list:
+    def zone_list(self: Game, obj: GameObject) -> list[GameObject]:
         """The list that holds ``obj``: the battlefield, or its owner's zone (an object on
         the stack is held by its StackItem: an empty list)."""
         if obj.zone == "battlefield":
@@ -23,7 +26,7 @@ class Zones:
             return []
         return self.players[obj.owner].zone(obj.zone)
 
-    def _in_hand(self, player: str, ref: Any) -> GameObject:
+    def _in_hand(self: Game, player: str, ref: Any) -> GameObject:
         if not isinstance(ref, str):
             raise IllegalAction("unknown_object", "name the card by its alias")
         obj = self.find(ref)
@@ -33,8 +36,8 @@ class Zones:
             raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand")
         return obj
 
-    def move(self, obj: GameObject, to: str, *, position: str = "top", controller: str | None = None,
-             cause: str | None = None, face_down: bool = False, init: dict | None = None) -> GameObject:
+    def move(self: Game, obj: GameObject, to: str, *, position: str = "top", controller: str | None = None,
+             cause: str | None = None, face_down: bool = False, init: dict[str, Any] | None = None) -> GameObject:
         """Move ``obj`` to zone ``to`` (``hand``, ``library``, ``graveyard``, ``exile``,
         ``battlefield``, ``stack``); return the new object (CR 400.7).
 
@@ -120,20 +123,21 @@ class Zones:
             self.fire_triggers(event, lki=[obj])
         return new
 
-    def as_enters(self, obj: GameObject) -> None:
+    def as_enters(self: Game, obj: GameObject) -> None:
         """CR 614.12: "As this enters, choose a card name" (Meddling Mage): the controller
         chooses a nonland card name as it enters."""
         spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
         if not spec or spec.get("choose") != "card_name":
             return
 
-        def name(inp: dict) -> str:
+        def name(inp: dict[str, Any]) -> str:
             choice = inp.get("choice")
             d = self.cards.get(choice) if isinstance(choice, str) else None
             d = d or faces.card_with_face_named(self.cards, choice)  # an Omen's name, tarkir.omen.13
-            if d is None or "Land" in d.types:
+            if d is None or "Land" in d.types or not isinstance(choice, str):
                 raise IllegalAction("invalid_choice", "name a nonland card")
             return choice
 
+        assert obj.controller is not None  # a permanent has a controller (CR 108.4)
         obj.chosen_name = self.decide("choose", obj.controller, "choose", name, reason="card_name")
         self.log("card_name_chosen", object=obj.ref, card=obj.card, name=obj.chosen_name)

@@ -15,13 +15,17 @@ import json
 import shutil
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from mtg_judge.conformance import needs as needs_module
-from mtg_judge.conformance.needs import case_needs, flatten, format_next_steps, next_steps
+from mtg_judge.conformance.needs import (
+    case_needs,
+    flatten,
+    format_next_steps,
+    next_steps,
+)
 from mtg_judge.conformance.resources import FIXTURES_DIR
 from mtg_judge.conformance.runner import collect
 from mtg_judge.conformance.sidebyside import align, divergence_lines, first_divergence

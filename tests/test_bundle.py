@@ -18,7 +18,6 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from mtg_judge.conformance import bundle

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from mtg_judge.conformance.canonical import _check
 from mtg_judge.conformance.runner import _is_canonical
 

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from mtg_judge.conformance import collection_cache
 from mtg_judge.conformance.loader import iter_fixture_paths
 from mtg_judge.conformance.runner import DEFAULT_ROOT, collect

@@ -163,7 +163,7 @@ def test_compare_prefers_the_earliest_divergence():
 def test_control_run_the_reference_engine_through_serve_never_diverges():
     """The control run: 200 games (turn cap 8) of the reference engine against itself
     through ``mtg-judge serve``: no divergence, and the counts show it compared something.
-    About 50 s on 2 idle cores (README, "Differential fuzzing")."""
+    About 50 s on 2 idle cores (docs/TESTING.md, "Differential fuzzing")."""
     workers = "2" if (os.cpu_count() or 1) >= 2 else "1"
     start = time.perf_counter()
     proc = _cli("fuzz", "--engine", SERVE, "--games", "200", "-n", workers, "--json", timeout=1200)

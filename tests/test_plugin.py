@@ -3,7 +3,6 @@ folder outside the checkout, with no test files, runs the suite as pytest items.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

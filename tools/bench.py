@@ -1,7 +1,7 @@
 """Benchmarks of the reference engine and the protocol (DESIGN §13). A script, not a test.
 
     python -m mtg_judge.tools.bench [-r 5] [-n 2] [-k EXPR] [--cli-runs 5] [--baseline REV]
-                                    [--engine NAME=COMMAND ...] [--no-protocol]
+                                    [--engine NAME=COMMAND ...] [--no-protocol] [--record [PATH]]
 
 Measures, on every case of the suite (fixture × ruleset):
 
@@ -34,6 +34,15 @@ working directory and on ``PYTHONPATH``; a later one through a folder of symboli
 ``mtg_judge/<engine|conformance|tools|fixtures|schema>`` put first on ``PYTHONPATH``. The
 worktree is removed afterwards (``git worktree remove --force``).
 
+``--record`` (``--record PATH``: another file) also appends the run to the table of
+``docs/BENCHMARKS.md`` (``tools/bench_record.py``): one row with the date (UTC), the commit
+(``git rev-parse --short HEAD``, ``+dirty`` when ``git status --porcelain`` lists anything),
+the 1-minute load average before and after, the number of cases, every figure above and
+the command line; with ``--baseline REV``, the baseline's row first, then the current
+tree's with the ratio baseline / now after each figure. The table is checked before the
+benchmark starts, and the file is rewritten atomically (a temporary file renamed over it):
+an interrupted run leaves it as it was.
+
 Nothing is asserted: the numbers are printed, medians with ratios that mean something
 across machines. Times are wall-clock (``time.perf_counter``); the load average is printed
 before and after, since other processes on the machine slow every column.
@@ -47,6 +56,7 @@ import json
 import math
 import os
 import platform
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -62,6 +72,7 @@ if str(ROOT) not in sys.path:  # `python tools/bench.py` from a source checkout
     sys.path.insert(0, str(ROOT))
 
 from mtg_judge.conformance.protocol import EngineError, ProtocolEngine  # noqa: E402
+from mtg_judge.tools import bench_record
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -219,8 +230,8 @@ def current_tree() -> Tree:
     script = Path(sys.executable).parent / "mtg-judge"
     if script.exists():
         cli = [str(script)]
-    elif shutil.which("mtg-judge"):
-        cli = [shutil.which("mtg-judge")]
+    elif found := shutil.which("mtg-judge"):
+        cli = [found]
     else:
         cli = [sys.executable, "-m", "mtg_judge.tools.cli"]
     head = _git("rev-parse", "--short", "HEAD") or "?"
@@ -278,7 +289,7 @@ def probe(tree: Tree, repeat: int, workers: int, runs: int, keyword: str | None)
     if proc.returncode != 0 or not proc.stdout.strip():
         raise SystemExit(f"bench: the probe failed in {tree.label} (exit {proc.returncode}):\n"
                          f"{proc.stderr[-3000:]}")
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out: dict = json.loads(proc.stdout.strip().splitlines()[-1])
     if not Path(out["file"]).resolve().is_relative_to(tree.cwd.resolve()):
         raise SystemExit(f"bench: {tree.label} imported {out['file']}, not its own code in {tree.cwd}")
     return out
@@ -292,12 +303,16 @@ def time_cli(tree: Tree, args: list[str]) -> tuple[float, int]:
     return time.perf_counter() - start, proc.returncode
 
 
-def whole_command(trees: list[Tree], args, workers: int) -> tuple[list[list[str]], dict[str, list[dict]]]:
+def whole_command(trees: list[Tree], args, workers: int, cli_medians: dict[tuple[str, int], float] | None = None
+                  ) -> tuple[list[list[str]], dict[str, list[dict]]]:
     """The rows of the side-by-side table: one measure per row, a column per tree, and the
     ratio first tree / last tree when there are two; and the probes' results by tree label
-    (the first probe of each tree also timed every case and the in-process suite)."""
+    (the first probe of each tree also timed every case and the in-process suite).
+
+    ``cli_medians``, when given, receives the median seconds of each command as typed by
+    ``(tree label, 0)`` (``mtg-judge run -n 1``) and ``(tree label, 1)`` (``mtg-judge run``)."""
     keyword = ["-k", args.keyword] if args.keyword else []
-    commands = [(f"mtg-judge run -n 1 (subprocess wall)", ["run", "-n", "1", *keyword]),
+    commands = [("mtg-judge run -n 1 (subprocess wall)", ["run", "-n", "1", *keyword]),
                 (f"mtg-judge run (default workers: {os.cpu_count()})", ["run", *keyword])]
     probes: dict[str, list[dict]] = {t.label: [] for t in trees}
     cli: dict[tuple[str, str], list[float]] = {}
@@ -315,9 +330,14 @@ def whole_command(trees: list[Tree], args, workers: int) -> tuple[list[list[str]
                 cli.setdefault((name, tree.label), []).append(seconds)
                 codes.setdefault((name, tree.label), set()).add(code)
     _progress("")
+    if cli_medians is not None:
+        for index, (name, _) in enumerate(commands):
+            for tree in trees:
+                cli_medians[(tree.label, index)] = statistics.median(cli[(name, tree.label)])
 
     def median_of(label: str, key: str) -> float:
-        return statistics.median(p[key] for p in probes[label])
+        median: float = statistics.median(p[key] for p in probes[label])
+        return median
 
     rows: list[tuple[str, list[float], Callable[[float], str]]] = []
     rows.append(("import of the runner, fresh process", [median_of(t.label, "import") for t in trees], _s))
@@ -359,6 +379,29 @@ def _load() -> str:
         return "load average unknown"
 
 
+def measured(tree: Tree, commit: str, probes: list[dict], cli_medians: dict[tuple[str, int], float],
+             workers: int, protocol: dict[str, object] | None = None) -> bench_record.Measured:
+    """The figures of ``tree`` for ``--record``: from its probes (import and cold collection:
+    medians over the probes; per scenario and in-process suite: its first probe), the
+    commands as typed (``cli_medians`` of :func:`whole_command`) and, for the working tree,
+    the protocol figures ``protocol`` (``serve``, ``overhead``: per-scenario medians in
+    seconds; ``engines``: a tuple of :class:`bench_record.EngineTime`)."""
+    per_case = list(probes[0]["per_case"].values())
+    suite = probes[0]["suite"]
+    protocol = protocol or {}
+    return bench_record.Measured(
+        commit=commit, cases=probes[0]["cases"], run_default=cli_medians.get((tree.label, 1)),
+        run_serial=cli_medians.get((tree.label, 0)), default_workers=os.cpu_count(),
+        scenario_median=statistics.median(per_case) if per_case else None,
+        scenario_p95=percentile(per_case, 95) if per_case else None,
+        collection_cold=statistics.median(p["collect"] for p in probes),
+        runner_import=statistics.median(p["import"] for p in probes),
+        suite_serial=suite.get("1"), suite_parallel=suite.get(str(workers)) if workers != 1 else None,
+        workers=workers if workers != 1 else None,
+        serve_per_scenario=protocol.get("serve"), protocol_overhead=protocol.get("overhead"),  # type: ignore[arg-type]
+        engines=protocol.get("engines", ()))  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks and print the tables. Returns 0 (1 if there is nothing to run)."""
     parser = argparse.ArgumentParser(prog="python -m mtg_judge.tools.bench", description=__doc__.split(
@@ -393,7 +436,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--validate", action="store_true",
                         help="also time the reference server with every protocol message "
                              "validated against schema/protocol-*.schema.json")
+    parser.add_argument("--record", nargs="?", const=str(ROOT / "docs" / "BENCHMARKS.md"), metavar="PATH",
+                        help="append the run's figures as a row to the table of docs/BENCHMARKS.md "
+                             "(or PATH); with --baseline, the baseline's row too")
     args = parser.parse_args(argv)
+    record_start = None
+    if args.record:  # check the table first: a long run must not end on a file it can't write
+        record_path = Path(args.record)
+        try:
+            bench_record.insert_rows(record_path.read_text(encoding="utf-8"), [])
+        except (OSError, ValueError) as exc:
+            print(f"bench: --record {record_path}: {exc}", file=sys.stderr)
+            return 2
+        record_start = (time.strftime("%Y-%m-%d %H:%M", time.gmtime()), bench_record.load_average(),
+                        bench_record.commit_label(ROOT))
     workers = (os.cpu_count() or 1) if args.workers == "auto" else int(args.workers)
     args.repeat = max(1, args.repeat)
 
@@ -409,7 +465,8 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         trees = [stack.enter_context(baseline_tree(args.baseline))] if args.baseline else []
         trees.append(now)
-        rows, probes = whole_command(trees, args, workers)
+        cli_medians: dict[tuple[str, int], float] = {}
+        rows, probes = whole_command(trees, args, workers, cli_medians)
         notes = [note for tree in trees for note in tree.notes]
     print()
     print(grid(rows))
@@ -426,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     local = probes[now.label][0]["per_case"]
     table_rows = [summarize_times("reference engine in-process, per scenario", local)] if local else []
     problems: dict[str, dict[str, str]] = {}
+    protocol: dict[str, object] = {"engines": ()}
     serve = args.serve or serve_command()
     engines = [] if args.no_protocol else [("reference via serve", serve, False)]
     if args.validate and not args.no_protocol:
@@ -442,8 +500,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         problems[name] = errors
         table_rows.append(summarize_times(f"{name}, per scenario", times, local))
+        if not validate and name != "reference via serve" and times:
+            shared = [times[k] / local[k] for k in times if k in local and local[k] > 0]
+            protocol["engines"] = (*protocol["engines"], bench_record.EngineTime(  # type: ignore[misc]
+                name, statistics.median(times.values()), statistics.median(shared) if shared else None))
         if name == "reference via serve":
             overhead = [times[k] - local[k] for k in times if k in local]
+            protocol["serve"] = statistics.median(times.values()) if times else None
+            protocol["overhead"] = statistics.median(overhead) if overhead else None
             table_rows.append(("protocol overhead, per scenario",
                                _ms(statistics.median(overhead) if overhead else math.nan),
                                _ms(percentile(overhead, 95)), _s(sum(overhead)), ""))
@@ -462,6 +526,18 @@ def main(argv: list[str] | None = None) -> int:
             for case, message in sorted(errs.items())[:10]:
                 print(f"  {case}: {message.splitlines()[0][:160]}")
     print(f"\n{_load()} at the end")
+    if record_start is not None:
+        date, load_start, commit = record_start
+        run = bench_record.BenchRun(
+            date=date, load_start=load_start, load_end=bench_record.load_average(),
+            command="python -m mtg_judge.tools.bench " + shlex.join(sys.argv[1:] if argv is None else argv),
+            current=measured(now, commit, probes[now.label], cli_medians, workers, protocol),
+            baseline=measured(trees[0], trees[0].label, probes[trees[0].label], cli_medians, workers)
+            if args.baseline else None,
+            notes=[f"Python {platform.python_version()}, {os.cpu_count()} CPUs"]
+            + [f"{name}: {len(errs)} case(s) not timed" for name, errs in problems.items() if errs])
+        bench_record.append_rows(Path(args.record), bench_record.format_rows(run))
+        print(f"recorded {'2 rows' if args.baseline else '1 row'} in {args.record}")
     return 0
 
 

@@ -32,7 +32,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -88,7 +88,7 @@ def engines() -> list[tuple[str, Callable | None, str]]:
     """(name, play function or None, why it is missing)."""
     from mtg_judge.engine import run_scenario
 
-    out = [("reference (in-process)",
+    out: list[tuple[str, Callable | None, str]] = [("reference (in-process)",
             lambda sc, rs: run_scenario(sc, rs, cards=sc.get("cards")), "")]
     try:
         from mtg_judge.tools.adapters import phase_adapter
@@ -221,15 +221,15 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in collect(keyword=args.keyword, rulesets=["modern"]) if not c.problem]
     print(f"engines benchmark: {len(cases)} modern cases, {args.repeat} timed runs per case; "
           f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
-    results = {}
+    results: dict[str, Any] = {}
     for name, play, missing in engines():
         if play is None:
             results[name] = None
             print(f"{name}: not installed ({missing})")
             continue
         results[name] = time_cases(cases, play, max(1, args.repeat), name)
-    base = results.get("reference (in-process)")[0]
-    rows = []
+    base = results["reference (in-process)"][0]
+    rows: list[tuple[str, ...]] = []
     for name, res in results.items():
         if res is None:
             rows.append((name, "-", "-", "-", "-", "not installed"))

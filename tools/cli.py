@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -97,6 +98,7 @@ def _run_with_progress(cases: list[Case], label: str, on_result=None, **kwargs):
         bar.update(1)
 
     stream = sys.stderr
+    bar_context: contextlib.AbstractContextManager[Any]
     if _is_terminal(stream):
         bar_context = click.progressbar(length=len(cases), label=label, file=sys.stderr,
                                         show_pos=True)

@@ -34,7 +34,9 @@ def package_info(dist: str) -> tuple[str, str]:
         if label.strip().lower() in ("homepage", "home", "repository", "source"):
             homepage = url.strip()
             break
-    return meta.get("Version") or "unknown", homepage or (meta.get("Home-page") or "")
+    version = (meta.get_all("Version") or [None])[0]
+    home = (meta.get_all("Home-page") or [None])[0]
+    return version or "unknown", homepage or (home or "")
 
 
 class Skip(Exception):

@@ -103,7 +103,8 @@ def corpus() -> dict[str, dict]:
 
 def slug(name: str) -> str:
     from mtg._text import slug as _slug
-    return _slug(name)
+    text: str = _slug(name)
+    return text
 
 
 class PyMtgRun:
@@ -114,7 +115,7 @@ class PyMtgRun:
         self.setup = scenario.get("setup", {})
         if len(self.setup.get("players", [])) != 2:
             raise Skip("python-mtg games are set up for two players here")
-        self.players = [p["id"] for p in self.setup["players"]]
+        self.players: list[str] = [p["id"] for p in self.setup["players"]]
         for name, card in scenario.get("cards", {}).items():
             known = corpus().get(name)
             if known is None:
@@ -148,13 +149,14 @@ class PyMtgRun:
                                         variant="two-player")
         inst = dict(st.get("instance_of", set()))
         owned: dict[tuple[str, str], list[str]] = {}
-        for rel in ("in_hand", "in_library"):
-            for (p, c) in st.get(rel, set()):
+        for relation in ("in_hand", "in_library"):
+            for (p, c) in st.get(relation, set()):
                 owned.setdefault((p, inst.get(c, re.sub(r"_\d+$", "", c))), []).append(c)
         for key in owned:
             owned[key].sort(key=lambda c: int(re.sub(r"^.*_", "", c)))
-        rel = {"in_hand": set(), "in_library": set(), "graveyard": set(), "exile": set(),
-               "on_battlefield": set(), "tapped": set(), "_sick": set()}
+        rel: dict[str, set[tuple[str, ...]]] = {
+            "in_hand": set(), "in_library": set(), "graveyard": set(), "exile": set(),
+            "on_battlefield": set(), "tapped": set(), "_sick": set()}
         lib_order: dict[str, list[str]] = {}
         control = {(p, c) for (p, c) in st.get("printed_control", set())}
         for p in setup["players"]:
@@ -209,7 +211,8 @@ class PyMtgRun:
     # ---- script ----------------------------------------------------------------------------
 
     def step(self) -> str:
-        return self.game.step
+        step: str = self.game.step
+        return step
 
     def push(self, move) -> None:
         with _quiet():
@@ -289,37 +292,37 @@ class PyMtgRun:
                 self.push(m)
                 resolved_pending = 1
             elif kind == "declare_attackers":
-                want = frozenset(self.iid(a) for a in inp.get("attackers", []))
+                attackers = frozenset(self.iid(a) for a in inp.get("attackers", []))
                 if self.step() != "declare_attackers":
                     raise Skip(f"input #{i}: python-mtg is in {self.step()}, not declaring "
                                "attackers")
-                m = self.find("attack", lambda m: m[1] == want)
+                m = self.find("attack", lambda m: m[1] == attackers)
                 if m is None:
                     raise Skip(f"input #{i}: python-mtg does not offer this attack")
                 self.push(m)
             elif kind == "declare_blockers":
-                want = frozenset((self.iid(b["blocker"]), self.iid(b["attacker"]))
+                blocks = frozenset((self.iid(b["blocker"]), self.iid(b["attacker"]))
                                  for b in inp.get("blocks", []))
                 if self.step() != "declare_blockers":
                     raise Skip(f"input #{i}: python-mtg is in {self.step()}, not declaring "
                                "blockers")
-                m = self.find("block", lambda m: m[1] == want)
+                m = self.find("block", lambda m: m[1] == blocks)
                 if m is None:
                     raise Skip(f"input #{i}: python-mtg does not offer this block")
                 self.push(m)
             elif kind == "advance":
                 to = inp["to"]
                 base = int(self.setup.get("turn", 1))
-                want = inp.get("turn")
-                if want is None:  # the next time `to` begins: this turn or the next
+                turn = inp.get("turn")
+                if turn is None:  # the next time `to` begins: this turn or the next
                     here = STEPS.index(self.step()) if self.step() in STEPS else 0
-                    want = script_turn + (0 if STEPS.index(to) > here else 1)
-                script_turn = want
+                    turn = script_turn + (0 if STEPS.index(to) > here else 1)
+                script_turn = turn
                 for _ in range(50):
                     now = base + self.game.turn_number
-                    if now > want:
+                    if now > turn:
                         break
-                    if self.step() == to and now == want:
+                    if self.step() == to and now == turn:
                         break
                     if self.game.is_game_over():
                         break
@@ -331,8 +334,8 @@ class PyMtgRun:
                                       key=lambda m: len(m[1])))
                     else:
                         break
-                if self.step() != to or base + self.game.turn_number != want:
-                    raise Skip(f"input #{i}: python-mtg skips past {to} of turn {want} (now in "
+                if self.step() != to or base + self.game.turn_number != turn:
+                    raise Skip(f"input #{i}: python-mtg skips past {to} of turn {turn} (now in "
                                f"{self.step()} of turn {base + self.game.turn_number})")
             else:
                 raise Skip(f"input #{i} ({kind}) cannot be given to python-mtg")

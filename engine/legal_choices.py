@@ -1,0 +1,222 @@
+"""Choices for the legal-action generator (:mod:`.legal`) and their checks: the order of
+simultaneous triggers (CR 603.3b), a discard (CR 514.1, 701.9), and the ``choose`` answers
+while a spell or ability resolves or a permanent enters, by the decision's reason ("you
+may" CR 603.5, echo CR 702.30a, a card name CR 614.12, the legend rule CR 704.5j, a source
+of damage CR 615, a search CR 701.19, proliferate CR 701.34a, a keyword, colors, a
+creature type, a power/toughness change).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Iterable
+
+from . import characteristics as ch
+from . import proliferate
+from .errors import IllegalAction
+from .legal_common import CHOICE_LIMIT, Candidate, accepted_on_dry_run, distinct, resolving_item, spread
+from .legal_mana import plan_payment
+from .mana import COLOR_NAMES, ManaCost
+
+
+def trigger_order_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
+    """CR 603.3b: the player orders their simultaneous triggers (every order is legal)."""
+    refs = list(decision.get("options", ()))
+    perms = list(itertools.permutations(refs)) if len(refs) <= 4 else \
+        [tuple(refs), tuple(reversed(refs))] + [tuple(refs[i:] + refs[:i]) for i in range(1, len(refs))]
+    return [Candidate({"action": "order_triggers", "player": decision["player"], "order": list(p)}, "order", "choice")
+            for p in spread(perms, CHOICE_LIMIT)]
+
+
+def validate_order(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
+    """Check an ``order_triggers`` answer: every pending trigger exactly once (CR 603.3b).
+    Raises IllegalAction ``invalid_order``."""
+    refs = list(decision.get("options", ()))
+    order = inp.get("order")
+    if not isinstance(order, list) or len(order) != len(refs) or sorted(map(str, order)) != sorted(refs) \
+            or not all(isinstance(r, str) for r in order):
+        raise IllegalAction("invalid_order", f"order all of {refs}")
+
+
+def discard_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
+    """CR 514.1 (cleanup) / 701.9: discard ``count`` cards of the player's choice."""
+    player, n = decision["player"], decision.get("count", 1)
+    hand = [o.ref for o in game.players[player].hand]
+    combos = spread(list(itertools.combinations(hand, n)), CHOICE_LIMIT) if len(hand) >= n else []
+    return [Candidate({"action": "discard", "player": player, "cards": list(c)}, "discard", "choice") for c in combos]
+
+
+def validate_discard(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
+    """Check a ``discard`` answer: exactly ``count`` different cards of the player's hand.
+    Raises IllegalAction ``invalid_choice`` or ``not_in_hand``."""
+    player, n = decision["player"], decision.get("count", 1)
+    cards = inp.get("cards") or []
+    if not isinstance(cards, list):
+        raise IllegalAction("invalid_choice", "cards is a list")
+    objs = [game.find(c) if isinstance(c, str) else None for c in cards]
+    if len(objs) != n or len({id(o) for o in objs}) != n:
+        raise IllegalAction("invalid_choice", f"discard exactly {n} different card(s)")
+    for c, o in zip(cards, objs):
+        if o is None or o.zone != "hand" or o.owner != player:
+            raise IllegalAction("not_in_hand", f"{c} is not in {player}'s hand")
+
+
+def _find_effect(effects: Iterable[dict[str, Any]] | None, type_: str) -> dict[str, Any] | None:
+    """The first effect of type ``type_`` in ``effects`` or nested in their ``then``,
+    ``else`` or ``effects``; None if there is none."""
+    for eff in effects or ():
+        if eff.get("type") == type_:
+            return eff
+        for key in ("then", "else", "effects"):
+            found = _find_effect(eff.get(key, ()), type_)
+            if found is not None:
+                return found
+    return None
+
+
+def _keyword_name(opt: Any) -> list[str]:
+    """The answers naming keyword option ``opt`` of a keyword choice (two land types for
+    landwalk, two colors for protection, ``name:n`` for a keyword with a number)."""
+    kw = {"keyword": opt} if isinstance(opt, str) else dict(opt)
+    name = kw["keyword"]
+    if name == "landwalk":
+        return ["landwalk:Island", "landwalk:Forest"]
+    if name == "protection":
+        return [f"protection:{c}" for c in ("white", "red")]
+    if "n" in kw:
+        return [f"{name}:{kw['n']}"]
+    return [name]
+
+
+def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
+    """Choices while a spell or ability resolves, or as a permanent enters, by the
+    decision's ``reason``: yes/no ("you may", CR 603.5; madness's exile under the 2006
+    rules; echo, CR 702.30a), a card name (CR 614.12), the legendary permanent to keep
+    (CR 704.5j), a source of damage (CR 615), a card found by a search (CR 701.19, or
+    none, 701.19b), a keyword, colors, a creature type, a power/toughness change."""
+    player = decision["player"]
+    reason = decision.get("reason")
+
+    def c(choice: Any, **extra: Any) -> Candidate:
+        return Candidate({"action": "choose", "player": player, "choice": choice, **extra}, f"choose:{reason}", "choice")
+
+    if reason == proliferate.REASON:  # all, none, or one of them (CR 701.34a)
+        opts = list(decision.get("options") or ())
+        return [c(opts), c([])] + [c([o]) for o in opts[:CHOICE_LIMIT]]
+    if decision.get("options"):
+        return [c(o) for o in decision["options"]]
+    if reason == "card_name":
+        return [c(name) for name in sorted(game.cards) if "Land" not in game.cards[name].types]
+    if reason in ("optional", "madness"):
+        return [c("yes"), c("no")]
+    item = resolving_item(game)
+    effects = item.ability.get("effects", ()) if item is not None else ()
+    if reason in ("echo", "pay_or_sacrifice"):
+        eff = _find_effect(effects, "pay_or_sacrifice")
+        out = [c("no")]
+        if eff is not None:
+            pay = plan_payment(game, player, ManaCost.parse(eff["cost"]))
+            if pay is not None:
+                out.insert(0, c("yes", **({"pay_with": pay} if pay else {})))
+        return out
+    if reason == "pay_optional":
+        eff = _find_effect(effects, "pay_optional")
+        out = [c("no")]
+        if eff is not None:
+            cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
+            try:
+                game.players[player].pool.copy().pay(cost)
+                out.insert(0, c("yes"))
+            except IllegalAction:
+                pass
+        return out
+    if reason == "search":
+        eff = _find_effect(effects, "search_library")
+        flt: Any = dict((eff or {}).get("filter") or {})
+        found = distinct(o for o in game.players[player].library if ch.matches(game, o, flt, player))
+        return [c(o.ref) for o in found] + [c("none")]
+    if reason == "source_of_damage":
+        eff = _find_effect(effects, "prevent_damage_from_chosen_source")
+        flt = (eff or {}).get("source_filter")
+        out = [c(it.ref) for it in game.stack if it.obj is not None and ch.matches(game, it, flt, player)]
+        out += [c(o.ref) for o in game.battlefield if ch.matches(game, o, flt, player)]
+        if not out:  # any object of the game the engine can find (a card in a hand, a library …)
+            out = [c(o.ref) for o in distinct(sorted(game.objects.values(), key=lambda o: o.ref))
+                   if ch.matches(game, o, flt, player)][:CHOICE_LIMIT]
+        return out
+    if reason == "keyword_choice":
+        eff = _find_effect(effects, "grant_keyword_choice")
+        return [c(name) for opt in (eff or {}).get("options", ()) for name in _keyword_name(opt)]
+    if reason == "pt_choice":
+        eff = _find_effect(effects, "modify_pt_choice")
+        return [c(list(o)) for o in (eff or {}).get("options", ())]
+    if reason == "colors":
+        return [c([name]) for name in COLOR_NAMES.values()] + [c(["white", "blue"])]
+    if reason == "creature_type":
+        return [c(t) for t in ("Elf", "Goblin", "Sliver", "Wizard")]
+    return [c("yes"), c("no")]
+
+
+def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
+    """The rules the engine applies to a ``choose`` answer, by reason (see :func:`choose_candidates`).
+    A reason it does not know is accepted if :func:`choose_candidates` offers the answer."""
+    player = decision["player"]
+    reason = decision.get("reason")
+    choice = inp.get("choice")
+    if decision.get("options") and reason == "legend_rule":
+        obj = game.find(choice) if isinstance(choice, str) else None
+        if obj is None or obj.ref not in decision["options"]:
+            raise IllegalAction("invalid_choice", "choose one of the options")
+        return
+    if reason == proliferate.REASON:
+        proliferate.chosen(game, list(decision.get("options") or ()), choice)
+        return
+    if reason == "card_name":
+        d = game.cards.get(choice) if isinstance(choice, str) else None
+        if d is None or "Land" in d.types:
+            raise IllegalAction("invalid_choice", "name a nonland card")
+        return
+    if reason in ("optional", "madness"):
+        if choice not in ("yes", "no"):
+            raise IllegalAction("invalid_choice", "answer yes or no")
+        return
+    item = resolving_item(game)
+    effects = item.ability.get("effects", ()) if item is not None else ()
+    if reason in ("echo", "pay_or_sacrifice"):
+        if choice == "no":
+            return
+        if choice != "yes":
+            raise IllegalAction("invalid_choice", "pay? answer yes or no")
+        eff: Any = _find_effect(effects, "pay_or_sacrifice")
+        cost = ManaCost.parse(eff["cost"])
+        ok, code = accepted_on_dry_run(game, lambda g: g.pay_costs(player, {"mana": cost}, inp, x=0, source=None))
+        if not ok:
+            raise IllegalAction(code or "cannot_pay", "the cost can't be paid")
+        return
+    if reason == "pay_optional":
+        if choice == "no":
+            return
+        if choice != "yes":
+            raise IllegalAction("invalid_choice", "answer yes or no")
+        eff = _find_effect(effects, "pay_optional")
+        cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
+        game.players[player].pool.copy().pay(cost, inp.get("mana"))
+        return
+    if reason == "search":
+        if choice == "none":
+            return
+        eff = _find_effect(effects, "search_library")
+        flt = dict((eff or {}).get("filter") or {})
+        obj = game.find(choice) if isinstance(choice, str) else None
+        if obj is None or obj not in game.players[player].library or not ch.matches(game, obj, flt, player):
+            raise IllegalAction("invalid_choice", "choose a matching card of the library, or none")
+        return
+    if reason == "source_of_damage":
+        eff = _find_effect(effects, "prevent_damage_from_chosen_source")
+        src = game.resolve_target_ref(choice) if isinstance(choice, str) else None
+        if src is None or isinstance(src, str) or not ch.matches(game, src, (eff or {}).get("source_filter"), player):
+            raise IllegalAction("invalid_choice", "choose a matching source")
+        return
+    offered = [cand.input["choice"] for cand in choose_candidates(game, decision)]
+    if choice not in offered:
+        raise IllegalAction("invalid_choice", f"choose one of {offered}")

@@ -1,0 +1,57 @@
+"""Protocol v1 adapter for phase.rs, through its Python bindings (PyPI ``phase-python``).
+
+Run it as ``python -m mtg_judge.tools.adapters.phase_adapter`` (or ``python -m
+mtg_judge.tools.adapters.phase``); check it with
+``mtg-judge run --engine "python -m mtg_judge.tools.adapters.phase_adapter"``.
+
+What the phase API offers, and how the adapter uses it
+------------------------------------------------------
+``phase`` (import name of ``phase-python``) exposes ``build_oracle_face(mtgjson, oracle_id)``
+(a card built by phase's own Oracle-text parser from an MTGJSON ``AtomicCard`` dict),
+``Engine.from_json(card_data)`` (a card database), ``Engine.new_game(decks, seed,
+first_player)``, ``Game.state()`` / ``Engine.load_game(state)`` (export and load the full
+persisted game state), ``Game.actions()`` (the legal actions of the player expected to act),
+``Game.apply(seat, action)`` (an ``ActionResult`` with phase's typed ``events`` and the next
+``waiting_for`` prompt) and ``GameAction.from_dict`` (any action in phase's tagged serde
+shape). Everything in this package is built on those calls only.
+
+One module per part of the translation, each documenting its part:
+
+- :mod:`.binding`: the ``phase`` import and :func:`action`;
+- :mod:`.vocabulary`: phase's names for our colors, steps, zones, counters and keywords;
+- :mod:`.cards`: our card files as phase cards (FORMAT §5) and cached engines;
+- :mod:`.rejections`: refused inputs and their codes (FORMAT §8);
+- :mod:`.run`: :class:`PhaseRun`, one scenario: references, prompts, the whole run;
+- :mod:`.setup`: the setup as a phase game (FORMAT §3.1);
+- :mod:`.inputs` and :mod:`.casting`: the script's inputs (FORMAT §3.2);
+- :mod:`.stack`: the abilities phase puts on its stack;
+- :mod:`.events`: phase's events as our log (FORMAT §6);
+- :mod:`.state`: phase's state as ours (FORMAT §4);
+- :mod:`.bridge`: the opt-in 508.8 bridge for fuzzing (``MTG_JUDGE_PHASE_BRIDGE_508_8``);
+- :mod:`.protocol`: the handshake, :func:`play` and :func:`main`.
+
+The names below are the adapter's public API (``mtg_judge.tools.adapters.phase_adapter``
+re-exports them for the users, docs and tools that use that name).
+"""
+
+from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.binding import action, phase
+from mtg_judge.tools.adapters.phase.bridge import BRIDGE_508_8
+from mtg_judge.tools.adapters.phase.cards import (
+                                                  PHASE_LAYOUTS,
+                                                  build_engine,
+                                                  build_entries,
+                                                  build_face,
+                                                  mtgjson_card,
+                                                  mtgjson_faces,
+)
+from mtg_judge.tools.adapters.phase.protocol import CAPABILITIES, NAME, RULESETS, implementation, main, play
+from mtg_judge.tools.adapters.phase.rejections import REJECTIONS, REJECTIONS_BY_INPUT, Rejected, ScriptError, classify
+from mtg_judge.tools.adapters.phase.run import PhaseRun
+from mtg_judge.tools.adapters.phase.vocabulary import keyword_name
+
+__all__ = [
+    "BRIDGE_508_8", "CAPABILITIES", "NAME", "PHASE_LAYOUTS", "REJECTIONS", "REJECTIONS_BY_INPUT", "RULESETS",
+    "PhaseRun", "Rejected", "ScriptError", "Skip", "action", "build_engine", "build_entries", "build_face",
+    "classify", "implementation", "keyword_name", "main", "mtgjson_card", "mtgjson_faces", "phase", "play",
+]

@@ -1,0 +1,430 @@
+"""Casting spells and activating abilities on phase (the ``cast`` and ``activate`` inputs,
+FORMAT §3.2, §10-11; :class:`Casting`, a mixin of :class:`~.run.PhaseRun`): answering the
+prompts of a cast (targets, modes, X, faces, casting variants, behold, harmonize) and the
+mana payment (``pay_with``, the pool's ``mana``), then the synthesised ``spell_cast`` /
+``ability_activated`` event with the mana paid.
+
+Tarkir: Dragonstorm casts (FORMAT §11): ``face: "omen"`` (or ``"adventure"``) answers
+phase's ``CastOffer`` of kind ``Adventure`` with ``ChooseAdventureFace {creature: false}``
+(a cast without ``face`` with ``creature: true``); a ``face`` on a card phase offers no face
+for is rejected with ``invalid_choice``, read off that missing prompt. ``alternative:
+"harmonize"`` is a ``CastSpell`` of the card in its owner's graveyard: phase casts it with its
+``Harmonize`` casting variant (read off the pending cast) and asks ``HarmonizeTapChoice``,
+answered ``HarmonizeTap`` with ``harmonize_tap`` (or none). phase's ``CastSpell`` names no
+variant, so a harmonize cast from another zone, and a cast without ``alternative`` that phase
+makes a harmonize cast, are skipped. ``behold`` answers phase's ``OptionalCostChoice`` whose
+cost holds a Behold (``DecideOptionalCost {pay: true}``; without ``behold``, ``pay: false``,
+which for "behold or pay {1}" adds the {1}) and its ``PayCost`` Behold prompt
+(``SelectCards`` with the beheld card or permanent); a mandatory behold the input does not
+give is ``cannot_pay``, a ``behold`` on a card phase asks none for ``invalid_alternative``.
+``alternative: "flashback"`` is the same graveyard ``CastSpell``, phase's ``Flashback``
+casting variant (read off its stack entry: the ``ManaPayment`` prompt does not repeat it);
+a graveyard cast without ``alternative`` that phase can only make a flashback cast is
+skipped. A ``cast`` of ``prepared#N`` (FORMAT §11.9) is ``CastPreparedCopy`` of the prepared
+permanent linked to that copy (``unknown_object`` when none is), answered like any cast;
+the copy object phase makes carries the copy's reference.
+Any other ``cast`` field (other ``alternative`` values, kicker, buyback, ...) is not
+translated: the case is skipped, never cast as if the field were absent.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.core import RunCore
+from mtg_judge.tools.adapters.phase.rejections import Rejected
+from mtg_judge.tools.adapters.phase.vocabulary import LETTER_PHASE_COLOR, PHASE_COLOR, ZONE_NAME
+
+
+class Casting(RunCore):
+    """Casts and activations with their payment (a mixin of :class:`~.run.PhaseRun`)."""
+
+    #: The ``cast`` input fields this adapter gives to phase (FORMAT §3.2). Any other field
+    #: (an alternative or additional cost, a face to cast, FORMAT §10–11) is not translated:
+    #: the case is skipped rather than cast as if the field were absent.
+    CAST_FIELDS = frozenset({"action", "player", "card", "targets", "modes", "x", "pay_with",
+                             "mana", "face", "behold", "harmonize_tap"})
+
+    #: the ``alternative`` values translated (FORMAT §11.3): phase casts a harmonize card from
+    #: its graveyard with its Harmonize casting variant
+    ALTERNATIVES = frozenset({"harmonize", "flashback"})
+
+    #: phase's casting variant (read off its pending cast) for each translated alternative
+    VARIANT: dict[Any, str] = {"harmonize": "Harmonize", "flashback": "Flashback"}
+
+    def do_cast(self, inp: dict) -> None:
+        """``cast`` (FORMAT §3.2): phase's ``CastSpell`` with manual payment, its prompts answered
+        from the input (:meth:`answer_casting`), then the ``spell_cast`` event completed (mana
+        paid, modes, ``face``, ``alternative``, a behold cost's ``beheld``). A ``prepared#N``
+        card is :meth:`cast_prepared`. Raises :class:`Skip` for a field not translated and
+        :class:`Rejected`."""
+        extra = sorted(k for k in inp if k not in self.CAST_FIELDS
+                       and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
+        if extra:
+            raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
+        seat = self.seat_of(inp)
+        if str(inp["card"]).startswith("prepared#"):
+            self.cast_prepared(seat, inp)
+            return
+        oid = self.object_id(inp["card"])
+        self.expect_prompt(("Priority",), None, "cast")
+        zone = (self.game.object(oid) or {}).get("zone")
+        alt = inp.get("alternative")
+        if alt in self.VARIANT and zone != "Graveyard":
+            # phase's CastSpell names no casting variant: from another zone it would cast the
+            # card some other way
+            raise Skip(f"a {alt} cast from {zone}: phase's CastSpell cannot ask for it")
+        self.cast_targets = {}
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            self.apply(seat, action("CastSpell", {"object_id": oid, "card_id": oid,
+                                                  "targets": [],
+                                                  "payment_mode": {"type": "Manual"}}))
+            self.answer_casting(seat, oid, inp)
+            ev = self.casting.get("event")
+            if ev is not None:
+                self.finish_cast_event(seat, inp, ev)
+                if self.casting.get("face"):
+                    ev["face"] = self.casting["face"]
+                for alt, variant in self.VARIANT.items():
+                    if self.casting.get("variant") == variant:
+                        ev["alternative"] = alt
+                if self.casting.get("beheld"):
+                    self.note_beheld(seat, oid, ev)
+        finally:
+            self.casting = None
+
+    def cast_prepared(self, seat: int, inp: dict) -> None:
+        """Cast the copy of a prepared permanent's prepare spell (FORMAT §11.9): phase's
+        ``CastPreparedCopy`` of the permanent the copy is linked to; phase makes the copy
+        object as it casts it, which then carries the copy's reference."""
+        src = next((o for o, ref in self.prepared.items() if ref == inp["card"]), None)
+        if src is None:
+            raise Rejected("unknown_object", f"no object named {inp['card']!r} (phase has no "
+                                             "prepared permanent linked to it)")
+        if inp.get("alternative") is not None or inp.get("face") is not None:
+            raise Skip("an alternative or face for a prepared copy's cast: phase's "
+                       "CastPreparedCopy takes none")
+        self.expect_prompt(("Priority",), None, "cast")
+        self.cast_targets = {}
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None,
+                        "prepared": src}
+        try:
+            self.apply(seat, action("CastPreparedCopy", {"source": src}))
+            copy_id = next((o for o, ref in self.copies.items() if ref == inp["card"]), None)
+            if copy_id is None:
+                # phase made the copy object, still on its way to the stack (targets, cost)
+                objs = self.game.state()["state"]["objects"]
+                copy_id = next((int(k) for k, o in objs.items()
+                                if o.get("prepared_copy_source") == src
+                                and int(k) not in self.copies), None)
+                if copy_id is not None:
+                    self.copies[copy_id] = inp["card"]
+            if copy_id is None:
+                raise Skip("phase made no copy object for the prepared cast")
+            self.answer_casting(seat, copy_id, inp)
+            ev = self.casting.get("event")
+            if ev is not None:
+                self.finish_cast_event(seat, inp, ev)
+        finally:
+            self.casting = None
+
+    def note_beheld(self, seat: int, oid: int, cast: dict) -> None:
+        """``beheld`` for a behold cost (FORMAT §11.5), before ``spell_cast``: the object phase
+        records as the cost's paid object (``cost_paid_object`` of the spell on its stack)."""
+        for entry in self.game.stack() or []:
+            if entry.get("id") != oid:
+                continue
+            ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
+            paid = ability.get("cost_paid_object") or {}
+            bid = paid.get("object_id")
+            if not isinstance(bid, int):
+                return
+            obj: Any = self.game.object(bid) or {}
+            ev = {"type": "beheld", "player": self.player(seat), "object": self.ref(bid),
+                  "card": self.card(bid), "name": (paid.get("lki") or {}).get("name")
+                  or obj.get("name"), "zone": ZONE_NAME.get(obj.get("zone"), "hand"),
+                  "spell": cast["object"]}
+            self.events.insert(self.events.index(cast), ev)
+            return
+
+    def do_activate(self, inp: dict) -> None:
+        """``activate``: phase's ``ActivateAbility`` of the same rank among the card's activated
+        abilities as the input's ``ability`` in our card file, its prompts answered, then the
+        ``ability_activated`` event (targets, X, mana paid). Raises :class:`Skip` (a token's
+        ability, counts that differ) and :class:`Rejected` (``no_such_ability``, ...)."""
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["source"])
+        alias = self.alias.get(oid)
+        if oid in self.tokens:
+            # a token has no card file whose abilities could be matched with phase's
+            raise Skip(f"activating an ability of a token ({self.tokens[oid]}) is not "
+                       "translated for phase")
+        card_name = self.game.object(oid)["name"] if oid is not None else None
+        ours = [a for a in self.card_data(card_name).get("abilities", [])]
+        index = inp.get("ability", 0)
+        if not isinstance(index, int):
+            raise Skip(f"ability {index!r} (not an index into the card's abilities) is not "
+                       "translated for phase")
+        if not 0 <= index < len(ours):
+            raise Rejected("no_such_ability", f"{alias} has no ability {index}")
+        kinds = [a.get("kind") for a in ours]
+        if kinds[index] not in ("activated", "mana"):
+            raise Rejected("no_such_ability", f"ability {index} of {alias} is {kinds[index]}")
+        k = sum(1 for kd in kinds[:index] if kd in ("activated", "mana"))
+        obj = self.game.object(oid)
+        theirs = [j for j, a in enumerate(obj.get("abilities") or [])
+                  if a.get("kind") == "Activated"]
+        if len(theirs) != sum(1 for kd in kinds if kd in ("activated", "mana")):
+            raise Skip(f"{card_name}: phase parsed {len(theirs)} activated abilities, the "
+                       f"card file lists {sum(1 for kd in kinds if kd in ('activated', 'mana'))}")
+        self.expect_prompt(("Priority",), None, "activate")
+        self.cast_targets = {}
+        self.pending_activation = {"type": "ability_activated", "player": self.player(seat),
+                                   "source": self.ref(oid), "source_card": self.card(oid),
+                                   "ability": index}
+        self.pending_stack = None
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            self.apply(seat, action("ActivateAbility", {"source_id": oid,
+                                                        "ability_index": theirs[k]}))
+            self.answer_casting(seat, oid, inp)
+            ev = self.pending_activation
+            if self.pending_stack is not None:
+                ev["targets"] = self.stack_targets(self.pending_stack)
+            ev.setdefault("targets", [])
+            ev["x"] = inp.get("x", 0) if self.casting.get("x_chosen") else 0
+            self.record_payment(seat, inp, ev)
+        finally:
+            self.casting = None
+            self.pending_activation = None
+
+    def record_payment(self, seat: int, inp: dict, ev: dict) -> None:
+        """Put the mana ``seat`` paid into the synthesised event ``ev`` (``mana_paid``) and
+        check it against what the input said to pay with (:meth:`check_mana_paid`)."""
+        ev["mana_paid"] = self.mana_paid(seat)
+        self.check_mana_paid(inp, ev["mana_paid"])
+
+    def finish_cast_event(self, seat: int, inp: dict, ev: dict) -> None:
+        """Complete a synthesised ``spell_cast`` event: the mana paid (checked) and the modes
+        chosen while casting."""
+        self.record_payment(seat, inp, ev)
+        ev["modes"] = self.casting["modes"] or []
+
+    def mana_paid(self, seat: int) -> dict[str, int]:
+        """What phase took from the pool for the cost: pool before + mana made - pool after."""
+        paid = dict(self.casting["pool"])
+        for color, n in self.casting["added"].items():
+            paid[color] = paid.get(color, 0) + n
+        for color, n in self.pool(seat).items():
+            paid[color] = paid.get(color, 0) - n
+        return {c: n for c, n in sorted(paid.items()) if n > 0}
+
+    def pool(self, seat: int) -> dict[str, int]:
+        """Player ``seat``'s mana pool in phase, as ``{color letter: amount}``."""
+        pool: dict[str, int] = {}
+        for unit in ((self.game.player(seat) or {}).get("mana_pool") or {}).get("mana", []):
+            letter = PHASE_COLOR.get(unit.get("color"), "C")
+            pool[letter] = pool.get(letter, 0) + 1
+        return pool
+
+    def mana_selection(self, oid: int, color: str | None) -> Any:
+        """The ``TapLandForMana`` action for mana source ``oid`` (its first mana ability), making
+        ``color`` (a letter) or the one color it makes. Raises :class:`Rejected` for an unknown
+        object and :class:`Skip` when it makes several colors and ``color`` is ``None``."""
+        obj = self.game.object(oid)
+        if obj is None:
+            raise Rejected("unknown_object", f"no object {oid}")
+        pips = obj.get("available_mana_pips") or []
+        colors = []
+        for pip in pips:
+            if pip.get("type") == "Color":
+                colors.append(pip.get("data"))
+        if color:
+            mana = LETTER_PHASE_COLOR.get(color)
+        elif len(set(colors)) == 1:
+            mana = colors[0]
+        elif not colors:
+            mana = "Colorless"
+        else:
+            raise Skip(f"{self.ref(oid)} makes one of several colors and the input names none")
+        index = obj.get("mana_ability_index", 0) or 0
+        return action("TapLandForMana", {"object_id": oid, "selection": {
+            "source": {"object_id": oid, "incarnation": obj.get("incarnation", 0) or 0},
+            "ability_index": index, "mana_type": mana, "restrictions": [],
+            "penalty": "None", "taps_for_mana": []}})
+
+    def answer_casting(self, seat: int, oid: int, inp: dict) -> None:
+        """Answer phase's prompts for the cast or activation of ``oid`` from input ``inp``
+        (:meth:`_answer_casting`); raises :class:`Rejected` (``cannot_pay``) when phase had to
+        tap a mana source the input's payment does not name."""
+        self._answer_casting(seat, oid, inp)
+        # phase pays what the input's payment does not cover by tapping other sources (at the
+        # end of a manual payment, or at once for an ability): the input's payment (pay_with,
+        # then the pool, FORMAT §3.2) could not pay the cost
+        named = {self.ref(self.object_id(src["source"] if isinstance(src, dict) else src))
+                 for src in inp.get("pay_with") or []}
+        if inp.get("action") == "activate":
+            named.add(self.ref(oid))  # a mana ability's own source
+        extra = sorted({e["source"] for e in self.events[self.input_mark:]
+                        if e["type"] == "mana_ability_activated" and e["source"] not in named})
+        if extra:
+            raise Rejected("cannot_pay", f"the cost needs more mana than the input's payment: "
+                                         f"phase also tapped {extra}")
+
+    def _answer_casting(self, seat: int, oid: int, inp: dict) -> None:
+        targets = list(inp.get("targets") or [])
+        chosen = []
+        pay = list(inp.get("pay_with") or [])
+        paid = False
+        face = inp.get("face")
+        offered = False
+        behold = inp.get("behold")
+        behold_offered = False
+        for _ in range(64):
+            wf = self.waiting()
+            kind = wf.get("type")
+            data: Any = wf.get("data") if isinstance(wf.get("data"), dict) else {}
+            variant = ((data.get("pending_cast") or {}).get("casting_variant")
+                       or self.stack_variant(oid))
+            if variant and self.casting is not None and inp.get("action") == "cast":
+                self.casting["variant"] = variant
+                wanted = self.VARIANT.get(inp.get("alternative"))
+                if variant in self.VARIANT.values() and variant != wanted:
+                    # phase casts this card from the graveyard only with this variant, which
+                    # the input does not ask for; phase's CastSpell cannot ask otherwise
+                    self.cancel(seat)
+                    raise Skip(f"phase casts the card with {variant} (its only way from the "
+                               f"graveyard); a cast without it cannot be asked of phase")
+                if wanted and variant != wanted:
+                    self.cancel(seat)
+                    raise Skip(f"phase casts the card with its {variant} variant, the input "
+                               f"asks for {inp.get('alternative')}")
+            if kind == "HarmonizeTapChoice":
+                if inp.get("alternative") != "harmonize":
+                    self.cancel(seat)
+                    raise Skip(f"phase asks for a harmonize tap in a {variant} cast")
+                tap = inp.get("harmonize_tap")
+                self.apply(seat, action("HarmonizeTap", {
+                    "creature_id": self.object_id(tap) if tap is not None else None}))
+                continue
+            if kind == "OptionalCostChoice" and '"Behold"' in json.dumps(data.get("cost")):
+                # "[you may] behold a Dragon [or pay {1}]": paying the optional cost is
+                # beholding (for "or pay", declining it adds the other cost)
+                behold_offered = True
+                self.apply(seat, action("DecideOptionalCost", {"pay": behold is not None}))
+                continue
+            if kind == "PayCost" and (data.get("kind") or {}).get("type") == "Behold":
+                behold_offered = True
+                if behold is None:
+                    self.cancel(seat)
+                    raise Rejected("cannot_pay", "phase asks for a card or permanent to behold, "
+                                                 "the input names none")
+                self.apply(seat, action("SelectCards", {"cards": [self.object_id(behold)]}))
+                if self.casting is not None:
+                    self.casting["beheld"] = True
+                continue
+            if behold is not None and not behold_offered and kind in ("ManaPayment", "Priority"):
+                self.cancel(seat)
+                raise Rejected("invalid_alternative", "phase asks for no behold for this card")
+            if kind == "CastOffer" and (wf["data"].get("kind") or {}).get("type") == "Adventure":
+                # phase asks which face of an adventure (or Omen) card is cast
+                offered = True
+                if face not in (None, "omen", "adventure"):
+                    self.cancel(seat)
+                    raise Rejected("invalid_choice", f"phase offers no {face!r} face")
+                self.apply(seat, action("ChooseAdventureFace", {"creature": face is None}))
+                if face is not None and self.casting is not None:
+                    self.casting["face"] = face
+                    self.faces_cast[oid] = face
+                continue
+            if face is not None and not offered:
+                # the card has no face to cast: phase went on to cast its main face
+                self.cancel(seat)
+                raise Rejected("invalid_choice", f"phase offers no {face!r} face for this card")
+            if kind == "TargetSelection":
+                if not targets:
+                    raise Rejected("missing_targets", "phase asks for a target the input "
+                                                      "does not give")
+                t = self.target_of(targets.pop(0))
+                chosen.append(t)
+                self.apply(seat, action("ChooseTarget", {"target": t}))
+            elif kind == "ModeChoice":
+                modes = inp.get("modes")
+                if modes is None:
+                    raise Rejected("invalid_mode", "phase asks for a mode")
+                self.apply(seat, action("SelectModes", {"indices": list(modes)}))
+                if self.casting is not None:
+                    self.casting["modes"] = list(modes)
+            elif kind == "ChooseXValue":
+                if "x" not in inp:
+                    raise Rejected("invalid_x", "phase asks for X")
+                self.apply(seat, action("ChooseX", {"value": inp["x"]}))
+                if self.casting is not None:
+                    self.casting["x_chosen"] = True
+            elif kind == "ManaPayment":
+                if paid:
+                    self.cancel(seat)
+                    raise Rejected("cannot_pay", "the mana paid does not cover the cost")
+                for src in pay:
+                    if isinstance(src, dict):
+                        sid, color = self.object_id(src["source"]), src.get("color")
+                    else:
+                        sid, color = self.object_id(src), None
+                    self.apply(seat, self.mana_selection(sid, color))
+                if inp.get("mana"):
+                    self.pin_pool_mana(seat, inp["mana"])
+                paid = True
+                self.apply(seat, action("PassPriority"))
+            else:
+                break
+        if targets:
+            # phase picks a lone legal target itself (no prompt): compare with its choice
+            engine = [t for ts in self.cast_targets.values() for t in ts]
+            if not engine and self.pending_stack is not None:
+                engine = self.stack_targets(self.pending_stack)
+            named = [self.ref(self.object_id(t)) if t not in self.seat else t
+                      for t in inp.get("targets") or []]
+            if engine != named:
+                raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
+                                                 f"names {named}")
+
+    def stack_variant(self, oid: int) -> str | None:
+        """The casting variant of the spell ``oid`` on phase's stack (``Flashback``,
+        ``Harmonize``, ...): phase's ``ManaPayment`` prompt does not repeat it."""
+        for entry in self.game.stack() or []:
+            if entry.get("id") == oid and (entry.get("kind") or {}).get("type") == "Spell":
+                variant = ((entry.get("kind") or {}).get("data") or {}).get("casting_variant")
+                return variant if variant and variant != "Normal" else None
+        return None
+
+    def pin_pool_mana(self, seat: int, mana: dict) -> None:
+        """The input's ``mana`` (FORMAT §3.2: exactly which pool mana pays): phase's
+        ``SpendPoolMana`` commits those units of its pool to the cost first."""
+        units = list(((self.game.player(seat) or {}).get("mana_pool") or {}).get("mana", []))
+        for letter, n in sorted(mana.items()):
+            color = LETTER_PHASE_COLOR.get(letter)
+            for _ in range(int(n)):
+                unit = next((u for u in units if u.get("color") == color), None)
+                if unit is None:
+                    self.cancel(seat)
+                    raise Skip(f"mana {mana}: phase's pool has no more {letter} to spend")
+                units.remove(unit)
+                self.apply(seat, action("SpendPoolMana", {"pip_id": unit["pip_id"]}))
+
+    def check_mana_paid(self, inp: dict, paid: dict) -> None:
+        """phase pays the rest of a cost itself once the named units are committed: when what
+        it took is not exactly the input's ``mana``, the input's payment was not phase's."""
+        want = {c: n for c, n in (inp.get("mana") or {}).items() if n}
+        if want and paid != dict(sorted(want.items())):
+            raise Skip(f"phase paid {paid} where the input's mana is {want}")
+
+    def cancel(self, seat: int) -> None:
+        """Cancel the cast phase is in the middle of (``CancelCast``; a refusal is ignored)."""
+        try:
+            self.game.apply(seat, action("CancelCast"))
+        except ValueError:
+            pass

@@ -1,0 +1,465 @@
+"""phase's typed events as our event log (FORMAT §6; :class:`Events`, a mixin of
+:class:`~.run.PhaseRun`).
+
+Events (FORMAT §6). phase's typed events are translated one by one (see
+:meth:`PhaseRun.translate`): ``ZoneChanged`` -> ``zone_changed`` (+ ``permanent_entered``),
+``SpellCast`` -> ``spell_cast`` (targets from phase's ``BecomesTarget`` events),
+``StackResolved`` -> ``spell_resolved``/``ability_resolved``, ``DamageDealt`` ->
+``damage_dealt``, ``LifeChanged`` -> ``life_gained``/``life_lost``, ``CreatureDestroyed``
+-> ``destroyed``, ``PhaseChanged`` -> ``step_began``, ``AttackersDeclared``,
+``BlockersDeclared``, ``CardDrawn``, ``Discarded``, ``PermanentTapped``/``Untapped``,
+``ManaAdded``, ``CounterAdded``, ``TokenCreated`` (``tapped``, and ``attacking`` read off
+phase's combat state), ``SpellCountered``, ``Regenerated``, ``CardsRevealed`` ->
+``card_revealed``, ``EffectResolved`` of kind ``Behold`` -> ``beheld`` for the card it
+revealed, ``PlayerPerformedAction`` ``SearchedLibrary`` -> ``library_searched`` (found: the
+next card of that player's library phase reveals or moves, or none when the search answer
+is none), ``Milled`` (the ``cause: "mill"`` of its zone change),
+``PlayerPerformedAction`` ``ShuffledLibrary`` -> ``library_shuffled``, ``SpellCopied`` ->
+``spell_copied`` (the copy is ``copy#N``; its targets are those phase's stack holds for it,
+after a ``choose_targets`` answering phase's ``CopyRetarget`` prompt with ``ChooseTarget``),
+``Transformed`` -> ``transformed`` (``face`` read off phase's ``transformed`` flag; an
+``enters transformed`` is phase's zone change with the front face's name then a
+``Transformed``, reported as phase makes it), ``BecamePrepared`` -> ``became_prepared``
+(``copy`` the ``prepared#N`` the adapter names, ``name`` phase's ``back_face``, ``cause``
+``enters_prepared`` when the permanent entered in the same batch of events, else
+``effect``), ``BecameUnprepared`` -> ``unprepared`` (``cause: "cast"`` inside the copy's
+cast; otherwise ``effect``, followed by ``copy_ceased_to_exist`` ``after: "unprepared"``);
+``copy_ceased_to_exist`` is also logged for a prepared copy leaving the stack and, ``after:
+"left_battlefield"``, before the zone change of a prepared permanent leaving the battlefield
+(phase has no copy object then: these are read off its flag). An Adventure moving stack ->
+exile as it resolves has ``cause: "adventure"``. ``PlayerLost``,
+``GameOver``, ... Two events are read off phase's state, as phase records them without an
+event: ``beheld`` for a behold cost (the spell's ``cost_paid_object`` on phase's stack,
+logged before ``spell_cast``) and ``card_name_chosen`` (the ``CardName`` that phase's
+``chosen_attributes`` holds once it has its ``NamedChoice`` answer). A triggered ability put on phase's stack is ``ability_triggered`` with
+``ability`` and ``trigger`` from our card file's ability of the same rank (its trigger's
+``event``), a keyword's name and event for a keyword trigger (mobilize: ``attacks``;
+increment: ``spell_cast``; job select: ``enters_battlefield``; storm, from phase's
+``provenance``: ``cast_self``), a Saga chapter's ``trigger: "chapter"`` with ``chapter`` (the
+``saga_chapter`` of phase's trigger definition; ``ability`` the card file's chapter ability
+listing it), or
+``delayed: true`` for one with no printed trigger definition (``trigger`` from the event
+phase says triggered it). A spell cast as a face has ``face`` in ``spell_cast`` and in the
+state's stack entry; the ``zone_changed`` that takes it off the stack names the main face
+(phase's record names the Omen that left). Object references follow FORMAT §1 (CR 400.7): phase keeps
+one object id across zones, and the adapter counts that object's zone changes (``bolt``,
+``bolt#2``, ...). Two things are the adapter's, and documented as such: ``game_started``
+(the setup, restated) and ``priority_received`` / ``priority_passed`` (read off phase's
+``waiting_for`` prompt after each action: phase reports no such event). phase emits
+``StackResolved`` after the effects of the resolution; the adapter puts ``spell_resolved``
+before them, where FORMAT §6 has it. phase does not say which state-based action it
+performed: a creature that dies of lethal damage is a ``CreatureDestroyed`` in phase's log,
+translated as ``destroyed``, never as an invented ``state_based_action`` event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.core import RunCore
+from mtg_judge.tools.adapters.phase.vocabulary import COUNTER_NAME, PHASE_COLOR, PHASE_TO_STEP, STEP_PHASE, ZONE_NAME
+
+
+class Events(RunCore):
+    """Translates phase's events (a mixin of :class:`~.run.PhaseRun`; its attributes are
+    :class:`~.core.RunCore`'s)."""
+
+    def translate(self, events: list, skip_passes: bool = False) -> None:
+        """Append the translation of phase's ``events`` (one ``Game.apply`` result) to the log
+        (FORMAT §6; see the module docstring). ``skip_passes``: the passes that begin the
+        setup step (phase's ``PriorityPassed`` events are never reported)."""
+        ref: str | None  # a prepared copy's reference (two branches below)
+        out: list[dict] = []
+        resolved_at = len(self.events)
+        for e in events or []:
+            kind = e.get("type")
+            d: Any = e.get("data") or {}
+            if kind == "PriorityPassed":
+                continue
+            if kind == "ZoneChanged":
+                oid = d["object_id"]
+                if d.get("from") == "Exile" and d.get("to") == "Stack" \
+                        and oid not in self.copies and oid not in self.alias:
+                    src = (self.game.object(oid) or {}).get("prepared_copy_source")
+                    if src in self.prepared:
+                        # the copy of a prepared permanent's prepare spell, cast (§11.9)
+                        self.copies[oid] = self.prepared[src]
+                if oid in self.copies and self.copies[oid].startswith("prepared#") \
+                        and d.get("from") == "Stack":
+                    # a copy of a spell ceases to exist as it leaves the stack (CR 707.10a)
+                    out.append({"type": "copy_ceased_to_exist", "object": self.copies[oid],
+                                "card": self.copies[oid]})
+                    continue
+                old = self.ref(oid)
+                record = d.get("record") or {}
+                if oid in self.alias:
+                    self.count[oid] = self.count.get(oid, 1) + 1
+                new = self.ref(oid)
+                src, dst = ZONE_NAME.get(d.get("from"), str(d.get("from")).lower()), \
+                    ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
+                owner = record.get("owner")
+                if d.get("from") is None:  # a token coming into being: token_created says it
+                    if not record.get("name") and not self.probing:
+                        # the protocol has no nameless object (a token's name, CR 111.4)
+                        raise Skip("phase created a token with an empty name, which the "
+                                   "protocol cannot carry")
+                    if oid not in self.tokens:
+                        self.tokens[oid] = f"token#{len(self.tokens) + 1}"
+                    new = self.ref(oid)
+                    if dst == "battlefield":
+                        ctrl = record.get("controller", owner)
+                        out.append({"type": "permanent_entered", "object": new,
+                                    "card": self.card(oid), "name": record.get("name"),
+                                    "controller": self.player(ctrl) if isinstance(ctrl, int)
+                                    else None})
+                    continue
+                name = record.get("name")
+                if src == "library" and dst != "library":
+                    self.note_found(out, oid)
+                cause = None
+                if src == "stack" and dst != "stack":
+                    # phase's record names the object that left (the Omen spell); FORMAT §5.1
+                    # names the card it becomes, the main face everywhere but the stack
+                    if self.faces_cast.pop(oid, None) == "adventure" and dst == "exile":
+                        cause = "adventure"  # an Adventure exiled as it resolves (§11.7)
+                    name = self.face_main.get(name, name)
+                if src == "battlefield" and oid in self.prepared:
+                    # the prepared permanent leaves: its copy ceases to exist (§11.9: phase
+                    # has no copy object before the cast, its flag goes with the permanent)
+                    ref = self.prepared.pop(oid)
+                    out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
+                                "after": "left_battlefield"})
+                out.append({"type": "zone_changed", "object": old, "new_object": new,
+                            "card": self.card(oid), "name": name,
+                            "owner": self.player(owner) if isinstance(owner, int) else None,
+                            "from": src, "to": dst, **({"cause": cause} if cause else {})})
+                if dst == "battlefield":
+                    ctrl = record.get("controller", owner)
+                    out.append({"type": "permanent_entered", "object": new,
+                                "card": self.card(oid), "name": record.get("name"),
+                                "controller": self.player(ctrl) if isinstance(ctrl, int)
+                                else None})
+            elif kind == "Transformed":
+                # a transforming permanent turned over (FORMAT §11.6): the same object, the
+                # name of the face now up
+                oid = d.get("object_id")
+                obj = self.game.object(oid) or {}
+                out.append({"type": "transformed", "object": self.ref(oid), "card": self.card(oid),
+                            "name": obj.get("name"),
+                            "face": "back" if obj.get("transformed") else "front"})
+            elif kind == "BecamePrepared":
+                oid = d.get("object_id")
+                if oid not in self.prepared:
+                    self.prepared_n += 1
+                    self.prepared[oid] = f"prepared#{self.prepared_n}"
+                obj = self.game.object(oid) or {}
+                self.prepared_by[self.prepared[oid]] = obj.get("controller")
+                entered = any(x["type"] == "permanent_entered" and x["card"] == self.card(oid)
+                              for x in out)
+                ctrl = obj.get("controller")
+                out.append({"type": "became_prepared", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "player": self.player(ctrl) if isinstance(ctrl, int) else None,
+                            "copy": self.prepared[oid],
+                            "name": (obj.get("back_face") or {}).get("name"),
+                            "cause": "enters_prepared" if entered else "effect"})
+            elif kind == "BecameUnprepared":
+                oid = d.get("object_id")
+                ref = self.prepared.pop(oid, None)
+                cast = self.casting is not None and self.casting.get("prepared") == oid
+                out.append({"type": "unprepared", "object": self.ref(oid), "card": self.card(oid),
+                            "cause": "cast" if cast else "effect"})
+                if ref is not None and not cast:
+                    out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
+                                "after": "unprepared"})
+            elif kind == "CardsRevealed":
+                names = d.get("card_names") or []
+                for oid in (d.get("card_ids") or [])[:1]:
+                    self.note_found(out, oid)
+                for j, oid in enumerate(d.get("card_ids") or []):
+                    out.append({"type": "card_revealed",
+                                "player": self.player(d.get("player_id", d.get("player"))),
+                                "object": self.ref(oid), "card": self.card(oid),
+                                "name": names[j] if j < len(names) else
+                                (self.game.object(oid) or {}).get("name")})
+            elif kind == "SpellCopied":
+                oid, orig = d.get("object_id"), d.get("original_id")
+                if oid not in self.copies:
+                    self.copies[oid] = f"copy#{len(self.copies) + 1}"
+                ctrl = d.get("controller")
+                out.append({"type": "spell_copied", "object": self.copies[oid],
+                            "card": self.copies[oid], "original": self.ref(orig),
+                            "original_card": self.card(orig),
+                            "controller": self.player(ctrl) if isinstance(ctrl, int) else None,
+                            "targets": self.stack_targets(oid)})
+            elif kind == "EffectResolved" and d.get("kind") == "Behold":
+                # a behold effect (FORMAT §11.5): the card phase revealed for it is beheld
+                sid = d.get("source_id")
+                for x in [x for x in out if x["type"] == "card_revealed"]:
+                    oid = self.object_id(x["object"])
+                    out.append({"type": "beheld", "player": x["player"], "object": x["object"],
+                                "card": x["card"], "name": x["name"],
+                                "zone": ZONE_NAME.get((self.game.object(oid) or {}).get("zone"),
+                                                      "hand"),
+                                "spell": self.resolving_ref(sid)})
+            elif kind == "PlayerPerformedAction" and d.get("action") == "SearchedLibrary":
+                # phase says a search happened; the card it finds is the next card phase
+                # moves out of that player's library (FORMAT §6 library_searched)
+                self.searching = d.get("player_id")
+            elif kind == "PlayerPerformedAction" and d.get("action") == "ShuffledLibrary":
+                out.append({"type": "library_shuffled", "player": self.player(d["player_id"])})
+            elif kind == "Milled":
+                # phase reports the mill after the zone change it names
+                oid = d.get("object_id")
+                moved = next((x for x in reversed(out) if x["type"] == "zone_changed"
+                              and x["card"] == self.card(oid) and x["from"] == "library"), None)
+                if moved is not None:
+                    moved["cause"] = "mill"
+            elif kind == "LandPlayed":
+                out.append({"type": "land_played", "player": self.player(d["player_id"]),
+                            "object": self.ref(d["object_id"]), "card": self.card(d["object_id"])})
+            elif kind == "BecomesTarget":
+                self.targets.setdefault(d["source_id"], []).append(self.target_ref(d["target"]))
+                self.cast_targets.setdefault(d["source_id"], []).append(
+                    self.target_ref(d["target"]))
+            elif kind == "XValueChosen":
+                self.x_values[d.get("object_id")] = d.get("value")
+            elif kind == "SpellCast":
+                oid = d["object_id"]
+                obj = self.game.object(oid) or {}
+                ev = {"type": "spell_cast", "player": self.player(d["controller"]),
+                      "object": self.ref(oid), "card": self.card(oid), "name": obj.get("name"),
+                      "targets": self.targets.pop(oid, []), "x": self.x_values.pop(oid, 0)}
+                if self.casting is not None:
+                    self.casting["event"] = ev
+                out.append(ev)
+            elif kind == "AbilityActivated":
+                sid = d.get("source_id")
+                if d.get("kind") == "Mana":
+                    out.append({"type": "mana_ability_activated",
+                                "player": self.player(d["player_id"]), "source": self.ref(sid),
+                                "source_card": self.card(sid), "ability": self.our_index(
+                                    sid, ("mana",), 0)})
+                elif self.pending_activation is not None and \
+                        "object" not in self.pending_activation:
+                    out.append(self.pending_activation)
+            elif kind == "ManaAdded":
+                sid = d.get("source_id")
+                if self.casting is not None:
+                    letter = PHASE_COLOR.get(d.get("mana_type"), "C")
+                    self.casting["added"][letter] = self.casting["added"].get(letter, 0) + 1
+                letter = PHASE_COLOR.get(d.get("mana_type"), "C")
+                last = out[-1] if out else None
+                if last is not None and last["type"] == "mana_added" and \
+                        last["source"] == self.ref(sid) and \
+                        last["player"] == self.player(d["player_id"]):
+                    # one mana ability adding several mana is one event (FORMAT §6)
+                    last["mana"][letter] = last["mana"].get(letter, 0) + 1
+                else:
+                    out.append({"type": "mana_added", "player": self.player(d["player_id"]),
+                                "mana": {letter: 1}, "source": self.ref(sid),
+                                "card": self.card(sid)})
+            elif kind == "PermanentTapped":
+                out.append({"type": "tapped", "object": self.ref(d["object_id"]),
+                            "card": self.card(d["object_id"])})
+            elif kind == "PermanentUntapped":
+                out.append({"type": "untapped", "object": self.ref(d["object_id"]),
+                            "card": self.card(d["object_id"])})
+            elif kind == "StackResolved":
+                oid = d["object_id"]
+                is_ability = oid in self.abilities
+                ev = {"type": "ability_resolved" if is_ability else "spell_resolved",
+                      "object": self.ref(oid), "card": self.card(oid)}
+                self.last_resolved = self.ref(oid)
+                if not is_ability:
+                    # the zone change that ended the resolution already renumbered it
+                    last_move = next((x for x in reversed(out) if x["type"] == "zone_changed"
+                                      and x["card"] == self.card(oid)), None)
+                    if last_move is not None:
+                        ev["object"] = last_move["object"]
+                first = next((j for j, x in enumerate(out) if x["type"] not in
+                              ("priority_passed",)), len(out))
+                out.insert(first, ev)
+            elif kind == "DamageDealt":
+                sid = d.get("source_id")
+                tgt = d.get("target") or {}
+                ev = {"type": "damage_dealt", "source": self.ref(sid),
+                      "source_card": self.card(sid), "amount": d.get("amount"),
+                      "combat": bool(d.get("is_combat"))}
+                if "Player" in tgt:
+                    ev["target"] = self.player(tgt["Player"])
+                elif "Object" in tgt:
+                    ev["target"] = self.ref(tgt["Object"])
+                    ev["target_card"] = self.card(tgt["Object"])
+                out.append(ev)
+            elif kind == "DamagePrevented":
+                tgt = d.get("target") or {}
+                out.append({"type": "damage_prevented", "source": self.ref(d.get("source_id")),
+                            "target": self.target_ref(tgt), "amount": d.get("amount")})
+            elif kind == "LifeChanged":
+                amount = d.get("amount", 0)
+                out.append({"type": "life_gained" if amount > 0 else "life_lost",
+                            "player": self.player(d["player_id"]), "amount": abs(amount),
+                            "life": d.get("new_total")})
+            elif kind == "CreatureDestroyed":
+                oid = d["object_id"]
+                if d.get("source_id") is None:
+                    # phase's source-less destruction: its lethal-damage state-based action
+                    # (no card of this suite has deathtouch, CR 704.5h)
+                    self.before_move(out, oid, {"type": "state_based_action", "rule": "704.5g",
+                                                "card": self.card(oid)})
+                self.before_move(out, oid, {"type": "destroyed", "card": self.card(oid)})
+            elif kind == "PermanentSacrificed":
+                oid = d["object_id"]
+                self.before_move(out, oid, {"type": "sacrificed", "card": self.card(oid)})
+            elif kind == "Regenerated":
+                out.append({"type": "regenerated", "object": self.ref(d["object_id"]),
+                            "card": self.card(d["object_id"])})
+            elif kind == "CardDrawn":
+                oid = d["object_id"]
+                out.append({"type": "card_drawn", "player": self.player(d["player_id"]),
+                            "object": self.ref(oid), "card": self.card(oid)})
+            elif kind == "Discarded":
+                oid = d["object_id"]
+                out.append({"type": "card_discarded", "player": self.player(d["player_id"]),
+                            "object": self.ref(oid), "card": self.card(oid)})
+            elif kind == "CounterAdded":
+                oid = d["object_id"]
+                out.append({"type": "counters_added", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "counter": COUNTER_NAME.get(d.get("counter_type"),
+                                                        str(d.get("counter_type"))),
+                            "count": d.get("count")})
+            elif kind == "CounterRemoved":
+                oid = d["object_id"]
+                out.append({"type": "counters_removed", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "counter": COUNTER_NAME.get(d.get("counter_type"),
+                                                        str(d.get("counter_type"))),
+                            "count": d.get("count")})
+            elif kind == "PowerToughnessChanged":
+                oid = d["object_id"]
+                out.append({"type": "pt_changed", "object": self.ref(oid), "card": self.card(oid),
+                            "power": d.get("power"), "toughness": d.get("toughness")})
+            elif kind == "TokenCreated":
+                oid = d["object_id"]
+                if oid not in self.tokens:
+                    self.tokens[oid] = f"token#{len(self.tokens) + 1}"
+                obj = self.game.object(oid) or {}
+                ctrl = obj.get("controller")
+                ev = {"type": "token_created", "object": self.tokens[oid],
+                      "card": self.tokens[oid], "name": d.get("name"),
+                      "controller": self.player(ctrl) if isinstance(ctrl, int) else None}
+                if obj.get("tapped"):
+                    ev["tapped"] = True
+                defender = self.attacking(oid)
+                if defender is not None:
+                    ev["attacking"] = defender
+                out.append(ev)
+            elif kind == "ControllerChanged":
+                oid = d["object_id"]
+                out.append({"type": "control_changed", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "controller": self.player(d["new_controller"])})
+            elif kind == "SpellCountered":
+                oid = d["object_id"]
+                ev = {"type": "spell_countered", "object": self.ref(oid), "card": self.card(oid),
+                      "reason": "countered"}
+                out.append(ev)
+            elif kind == "AttackersDeclared":
+                attacks = d.get("attacks") or []
+                attackers = []
+                for oid, tgt in attacks:
+                    defender = tgt.get("data") if isinstance(tgt, dict) else None
+                    attackers.append({"object": self.ref(oid), "card": self.card(oid),
+                                      "defender": self.player(defender)
+                                      if isinstance(defender, int) else None})
+                player = None
+                if isinstance(d.get("defending_player"), int):
+                    player = self.player(1 - d["defending_player"])
+                out.append({"type": "attackers_declared", "player": player,
+                            "attackers": attackers})
+            elif kind == "BlockersDeclared":
+                blocks = [{"blocker": self.ref(b), "blocker_card": self.card(b),
+                           "attacker": self.ref(a), "attacker_card": self.card(a)}
+                          for b, a in d.get("assignments") or []]
+                out.append({"type": "blockers_declared", "blocks": blocks,
+                            "player": self.player(self.actor)
+                            if isinstance(self.actor, int) else None})
+            elif kind == "PhaseChanged":
+                step = PHASE_TO_STEP.get(d.get("phase"), str(d.get("phase")))
+                if self.step is not None:
+                    out.append({"type": "step_ended", "turn": self.step[0], "step": self.step[1]})
+                self.step = (self.turn, step)
+                out.append({"type": "step_began", "turn": self.turn,
+                            "phase": STEP_PHASE.get(step, step), "step": step})
+            elif kind == "TurnStarted":
+                self.turn = d.get("turn_number", self.turn)
+                out.append({"type": "turn_began", "turn": d.get("turn_number"),
+                            "active_player": self.player(d["player_id"])})
+            elif kind == "ManaPoolEmptied":
+                out.append({"type": "mana_emptied", "player": self.player(d["player_id"]),
+                            "mana": {PHASE_COLOR.get(d.get("color"), "C"): 1}})
+            elif kind == "PlayerLost":
+                seat = d["player_id"]
+                P = self.game.player(seat) or {}
+                ev = {"type": "player_lost", "player": self.player(seat)}
+                if P.get("drew_from_empty_library"):
+                    rule, ev["reason"] = "704.5b", "empty_library"
+                elif isinstance(P.get("life"), int) and P["life"] <= 0:
+                    rule, ev["reason"] = "704.5a", "life"
+                else:
+                    rule = None
+                if rule:
+                    out.append({"type": "state_based_action", "rule": rule,
+                                "player": self.player(seat)})
+                out.append(ev)
+            elif kind == "GameOver":
+                winner = d.get("winner")
+                winners = [self.player(winner)] if isinstance(winner, int) else []
+                out.append({"type": "game_ended", "winners": winners,
+                            "losers": [p for p in self.players if p not in winners],
+                            "draw": not winners})
+        self.events.extend(out)
+        del resolved_at
+
+    def resolving_ref(self, sid: Any) -> str:
+        """The spell or ability whose resolution an effect belongs to: the last one phase
+        reported resolved (phase reports ``StackResolved`` before a decision inside it)."""
+        return self.last_resolved or (self.ref(sid) if isinstance(sid, int) else "")
+
+    def attacking(self, oid: int) -> str | None:
+        """The player an attacking creature attacks, read off phase's combat state."""
+        combat = (self.game.state().get("state") or {}).get("combat") or {}
+        for a in combat.get("attackers") or []:
+            if isinstance(a, dict) and a.get("object_id") == oid:
+                tgt = a.get("defending_player", a.get("target"))
+                if isinstance(tgt, dict) and tgt.get("type") == "Player":
+                    return self.player(tgt["data"])
+                if isinstance(tgt, int):
+                    return self.player(tgt)
+        return None
+
+    def note_found(self, out: list, oid: int | None) -> None:
+        """``library_searched`` once phase, having said a player searches, reveals or moves a
+        card of that player's library (the card found; ``None`` when nothing is)."""
+        if self.searching is None:
+            return
+        owner = (self.game.object(oid) or {}).get("owner") if isinstance(oid, int) else None
+        if oid is not None and owner != self.searching:
+            return
+        out.append({"type": "library_searched", "player": self.player(self.searching),
+                    "found": self.ref(oid) if oid is not None else None})
+        self.searching = None
+
+    def before_move(self, out: list, oid: int, ev: dict) -> None:
+        """phase reports a destruction or sacrifice after the zone change it causes; FORMAT §6
+        has it before: put ``ev`` (with the object's battlefield reference) just before that
+        ``zone_changed``."""
+        moved = next((x for x in reversed(out) if x["type"] == "zone_changed"
+                      and x["card"] == self.card(oid) and x["from"] == "battlefield"), None)
+        if moved is None:
+            out.append({**ev, "object": self.ref(oid)})
+        else:
+            out.insert(out.index(moved), {**ev, "object": moved["object"]})

@@ -1,0 +1,244 @@
+"""The setup of a scenario (FORMAT §3.1) as a phase game (:class:`Setup`, a mixin of
+:class:`~.run.PhaseRun`).
+
+Setup (FORMAT §3.1). phase has no "set up this position" call, so the adapter makes one
+from a real game: ``new_game`` with each player's cards as their deck, both players keep,
+then the exported state is edited (each object moved to its setup zone and order, tapped,
+damage, counters, controller, summoning sickness, Aura attachment; life, lands played, turn,
+active player) and loaded back with ``load_game``. The game must start *as the setup step
+begins*, with its turn-based actions and "at the beginning of" triggers; so the state is
+loaded at the end of the step before it (``draw`` for ``precombat_main``,
+``beginning_of_combat`` for ``declare_attackers``, the previous player's ``end`` step for
+``untap``, ...) with priority, both players pass, and phase itself begins the step. The
+events of that step change are kept (``step_began``, untaps, draws, triggers); the two
+passes are not reported. A starting mana pool is put into phase's pool (one unit per mana,
+no source, no restriction) once the step has begun, since beginning it empties pools.
+A battlefield entry's ``prepared`` (FORMAT §11.9) sets phase's own ``prepared`` flag on
+the permanent (phase makes no copy object until the copy is cast: the adapter names the copy
+``prepared#N`` in entry order). Setups that this cannot express are skipped: more than two
+players, counters other than +1/+1, -1/-1 and lore (phase's ``lore`` counter type), a
+``transformed`` permanent (phase keeps a transformed permanent as the back face's
+characteristics with the front in ``back_face``, trigger-instance bookkeeping included: the
+adapter does not rebuild that by hand), an Aura attached to a
+permanent of another player's list, a start in ``cleanup`` or in a combat damage step, any
+field of a card outside the battlefield but its alias and card (a suspended card's time
+counters in exile), and any setup-object field not listed in ``KNOWN_OBJECT``. A
+permanent's ``chosen_name`` (Meddling Mage) becomes phase's ``chosen_attributes`` entry
+``{"type": "CardName", "value": ...}``, as phase records a ``NamedChoice``.
+"""
+
+from __future__ import annotations
+
+from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.core import RunCore
+from mtg_judge.tools.adapters.phase.vocabulary import (
+    COUNTERS,
+    LETTER_PHASE_COLOR,
+    PHASE_TO_STEP,
+    PREVIOUS_STEP,
+    ZONE_NAME,
+)
+
+
+class Setup(RunCore):
+    """Builds the starting position in phase (a mixin of :class:`~.run.PhaseRun`)."""
+
+    KNOWN_SETUP = {"seed", "turn", "active_player", "step", "lands_played", "players"}
+
+    KNOWN_PLAYER = {"id", "life", "library", "hand", "graveyard", "exile", "battlefield",
+                    "mana_pool"}
+
+    #: the fields of a setup object (FORMAT §3.1) the adapter sets up (or skips, for
+    #: ``face_down`` and counters phase is not given here)
+    KNOWN_OBJECT = {"alias", "card", "tapped", "damage", "counters", "controller",
+                    "summoning_sick", "attached_to", "face_down", "chosen_name", "prepared"}
+
+    def build(self) -> None:
+        """Start phase's game at the setup (FORMAT §3.1; see the module docstring): a new game,
+        its state edited and loaded at the end of the step before the setup step, both players
+        pass so that phase begins it, then the mana pools. Raises :class:`Skip` for what the
+        setup cannot express in phase."""
+        setup = self.setup
+        extra = sorted(set(setup) - self.KNOWN_SETUP) + sorted(
+            {k for p in setup.get("players", []) for k in p} - self.KNOWN_PLAYER)
+        extra += sorted({k for p in setup.get("players", []) for z in ("library", "hand",
+                         "graveyard", "exile", "battlefield") for e in p.get(z, [])
+                         for k in e} - self.KNOWN_OBJECT)
+        if extra:
+            raise Skip(f"setup field(s) {', '.join(extra)} have no phase equivalent here")
+        turn = setup.get("turn", 1)
+        step = setup.get("step", "precombat_main")
+        if step not in PREVIOUS_STEP or PREVIOUS_STEP[step] is None:
+            raise Skip(f"a game cannot be started in phase as the {step} step begins")
+        active = self.seat[setup.get("active_player", self.players[0])]
+        decks = []
+        for p in setup["players"]:
+            names = [e["card"] for z in ("library", "hand", "graveyard", "exile", "battlefield")
+                     for e in p.get(z, [])]
+            decks.append(names)
+        filler = None
+        if not all(decks):
+            filler = next(iter(self.cards))
+            decks = [d or [filler] for d in decks]
+        game = self.engine.new_game(player=decks[0], opponent=decks[1],
+                                    seed=int(setup.get("seed", 0)) % (2 ** 63),
+                                    first_player=active)
+        for _ in range(8):
+            wf = game.waiting_for()
+            if wf.get("type") != "MulliganDecision":
+                break
+            seat = wf["data"]["pending"][0]["player"]
+            keep = next(a for a in game.actions() if a.kind == "MulliganDecision"
+                        and a.data["choice"]["type"] == "Keep")
+            game.apply(seat, keep)
+        exported = game.state()
+        st = exported["state"]
+        objs = st["objects"]
+        ts = int(st.get("next_timestamp", 1))
+        battlefield, exile = [], []
+        attach: list[tuple[int, str]] = []
+        for seat, p in enumerate(setup["players"]):
+            P = st["players"][seat]
+            pool: dict[str, list[int]] = {}
+            owned = sorted(P["library"] + P["hand"] + P["graveyard"])
+            for oid in owned:
+                pool.setdefault(objs[str(oid)]["name"], []).append(oid)
+            lists: dict[str, list[int]] = {z: [] for z in ZONE_NAME.values()}
+            for z, zname in (("library", "Library"), ("hand", "Hand"),
+                             ("graveyard", "Graveyard"), ("exile", "Exile"),
+                             ("battlefield", "Battlefield")):
+                for e in p.get(z, []):
+                    oid = pool[e["card"]].pop(0)
+                    self.alias[oid] = e["alias"]
+                    self.count[oid] = 1
+                    o = objs[str(oid)]
+                    o["zone"] = zname
+                    lists[z].append(oid)
+                    if z != "battlefield" and set(e) - {"alias", "card"}:
+                        # counters on a card in exile (suspend's time counters) ...
+                        raise Skip(f"setup field(s) {', '.join(sorted(set(e) - {'alias', 'card'}))}"
+                                   f" of a card in the {z} are not set up in phase here")
+                    if z == "battlefield":
+                        self._setup_permanent(o, e, seat, turn, ts)
+                        if e.get("prepared"):
+                            # phase's prepared designation (FORMAT §11.9): its own flag
+                            if (o.get("back_face") or {}).get("layout_kind") != "Prepare":
+                                raise Skip(f"{e['alias']}: phase's object has no prepare "
+                                           "spell to be prepared with")
+                            o["prepared"] = True
+                            self.prepared_n += 1
+                            self.prepared[oid] = f"prepared#{self.prepared_n}"
+                            self.prepared_by[self.prepared[oid]] = o["controller"]
+                        ts += 1
+                        if e.get("attached_to"):
+                            attach.append((oid, e["attached_to"]))
+            # the filler card (a player with no cards at all) leaves the game
+            leftovers = [oid for ids in pool.values() for oid in ids]
+            for oid in leftovers:
+                if filler is None:
+                    raise Skip("setup bookkeeping: unexpected extra card")
+                del objs[str(oid)]
+            P["library"], P["hand"], P["graveyard"] = (lists["library"], lists["hand"],
+                                                       lists["graveyard"])
+            P["life"] = p.get("life", 20)
+            P["lands_played_this_turn"] = setup.get("lands_played", 0) if seat == active else 0
+            P["drew_from_empty_library"] = False
+            P["cards_drawn_this_turn"] = 0
+            P["has_drawn_this_turn"] = False
+            exile += lists["exile"]
+            battlefield += lists["battlefield"]
+        for oid, host_alias in attach:
+            host = next((h for h, a in self.alias.items() if a == host_alias), None)
+            if host is None:
+                raise Skip(f"Aura host {host_alias!r} not found")
+            objs[str(oid)]["attached_to"] = {"type": "Object", "data": host}
+            objs[str(host)].setdefault("attachments", []).append(oid)
+        st["battlefield"], st["exile"] = battlefield, exile
+        st["next_timestamp"] = ts
+        st["lands_played_this_turn"] = setup.get("lands_played", 0)
+        st["zone_changes_this_turn"] = []
+        st["steps_started_this_turn"] = {}
+        previous = PREVIOUS_STEP[step]
+        if step == "untap":  # the end step of the previous turn, the other player's
+            if turn < 2:
+                raise Skip("a game cannot be started in phase in the untap step of turn 1")
+            st["turn_number"] = turn - 1
+            prev_active = 1 - active
+            if len(st["players"][prev_active]["hand"]) > 7:
+                raise Skip("starting in untap would make the other player discard at cleanup")
+        else:
+            st["turn_number"] = turn
+            prev_active = active
+        st["active_player"] = prev_active
+        st["priority_player"] = prev_active
+        st["phase"] = previous
+        st["waiting_for"] = {"type": "Priority", "data": {"player": prev_active}}
+        st["priority_pass_count"] = 0
+        st["priority_passes"] = []
+        self.game = self.engine.load_game(exported)
+        self.turn = st["turn_number"]
+        self.events.append({"type": "game_started", "players": list(self.players),
+                            "active_player": self.players[active], "turn": turn,
+                            "step": step, "ruleset": self.ruleset,
+                            "seed": setup.get("seed", 0)})
+        # both players pass: phase begins the setup step itself
+        for _ in range(2):
+            wf = self.game.waiting_for()
+            if wf.get("type") != "Priority":
+                break
+            result = self.game.apply(wf["data"]["player"], action("PassPriority"))
+            self.translate(result.events, skip_passes=True)
+        if step == "untap":
+            pass
+        elif PHASE_TO_STEP.get(self.game.phase) != step and not (
+                step == "declare_attackers" and self.game.phase in ("EndCombat",)):
+            raise Skip(f"phase did not begin {step} from the loaded state "
+                       f"(it is in {self.game.phase})")
+        if any(p.get("mana_pool") for p in setup["players"]):
+            self.fill_pools()
+        self.note_priority()
+
+    def fill_pools(self) -> None:
+        """The setup's mana pools (FORMAT §3.1), put into phase's pools once the setup step
+        has begun (beginning it empties them): one unit per mana, as phase's pool holds it,
+        with no source (it came from nowhere in this game) and no restriction."""
+        exported = self.game.state()
+        st = exported["state"]
+        pip = int(st.get("next_pip_id", 1))
+        for seat, p in enumerate(self.setup["players"]):
+            units = []
+            for letter, n in (p.get("mana_pool") or {}).items():
+                color = LETTER_PHASE_COLOR.get(letter)
+                if color is None or not isinstance(n, int):
+                    raise Skip(f"mana pool entry {letter!r}: {n!r} is not set up in phase here")
+                for _ in range(n):
+                    units.append({"color": color, "source_id": 0, "pip_id": pip,
+                                  "snow": False, "restrictions": []})
+                    pip += 1
+            st["players"][seat]["mana_pool"] = {"mana": units}
+        st["next_pip_id"] = pip
+        self.game = self.engine.load_game(exported)
+
+    def _setup_permanent(self, o: dict, e: dict, seat: int, turn: int, ts: int) -> None:
+        o["tapped"] = bool(e.get("tapped", False))
+        o["damage_marked"] = int(e.get("damage", 0))
+        counters = {}
+        for name, n in (e.get("counters") or {}).items():
+            if name not in COUNTERS:
+                raise Skip(f"counter kind {name!r} is not set up in phase here")
+            counters[COUNTERS[name]] = n
+        o["counters"] = counters
+        controller = self.seat[e.get("controller", self.players[seat])]
+        o["controller"] = controller
+        o["base_controller"] = controller
+        sick = bool(e.get("summoning_sick", False))
+        o["summoning_sick"] = sick
+        o["has_summoning_sickness"] = sick
+        o["entered_battlefield_turn"] = turn if sick else max(0, turn - 1)
+        o["timestamp"] = ts
+        if e.get("face_down"):
+            raise Skip("face-down permanents are not set up in phase here")
+        if e.get("chosen_name") is not None:
+            # the name chosen as it entered (Meddling Mage), as phase records a NamedChoice
+            o["chosen_attributes"] = [{"type": "CardName", "value": e["chosen_name"]}]
