@@ -75,6 +75,53 @@ def _is_operator(pattern: Any) -> bool:
         k.startswith("$") and k != EXILE_PLACEHOLDER for k in pattern)
 
 
+def _matches(pattern: Any, value: Any) -> bool:
+    """``not differences(pattern, value)``, decided without formatting a difference: the
+    search of :func:`check` calls this for every (pattern, event) pair it tries, and
+    :func:`differences` only words the ones it reports (issue 21: formatting every
+    difference while searching was a quarter of the suite's time)."""
+    if isinstance(pattern, dict):
+        # an operator's keys all start with "$": the first key rules most patterns out
+        if pattern and next(iter(pattern)).startswith("$") and _is_operator(pattern):
+            return _operator_matches(pattern, value)
+        if value is _MISSING or not isinstance(value, dict):
+            return False
+        get = value.get
+        for key, want in pattern.items():
+            if not _matches(want, get(key, _MISSING)):
+                return False
+        return True
+    if value is _MISSING:
+        return False
+    if type(pattern) is str:  # the common case; _same(str, x) is str == x
+        return pattern == value
+    return _same(pattern, value)
+
+
+def _operator_matches(op: dict, value: Any) -> bool:
+    """``not _operator_differences(op, value, path)``, without the messages."""
+    for name, arg in op.items():
+        if name == "$absent":
+            if (value is not _MISSING) if arg else (value is _MISSING):
+                return False
+            continue
+        if value is _MISSING:
+            return False
+        if name == "$len":
+            if not isinstance(value, (list, dict)) or len(value) != arg:
+                return False
+        elif name in ("$contains", "$not_contains"):
+            if not isinstance(value, list):
+                return False
+            wanted = name == "$contains"
+            for item in arg:
+                if any(_matches(item, v) for v in value) is not wanted:
+                    return False
+        else:  # an unknown operator never matches (differences reports it)
+            return False
+    return True
+
+
 def differences(pattern: Any, value: Any, path: str = "$") -> list[str]:
     """Why ``value`` does not match ``pattern``: a list of ``"<path>: <reason>"`` (empty = match).
 
@@ -118,7 +165,7 @@ def _operator_differences(op: dict, value: Any, path: str) -> list[str]:
                 out.append(f"{path}: {name} needs a list, got {_short(value)}")
                 continue
             for item in arg:
-                found = any(not differences(item, v) for v in value)
+                found = any(_matches(item, v) for v in value)
                 if name == "$contains" and not found:
                     out.append(f"{path}: does not contain {_short(item)} (has {_short(value)})")
                 if name == "$not_contains" and found:
@@ -129,15 +176,16 @@ def _operator_differences(op: dict, value: Any, path: str) -> list[str]:
 
 
 def matches(pattern: Any, value: Any) -> bool:
-    """True when ``value`` matches ``pattern`` (see the module docstring)."""
-    return not differences(pattern, value)
+    """True when ``value`` matches ``pattern`` (see the module docstring): the same verdict
+    as ``not differences(pattern, value)``, without wording any difference."""
+    return _matches(pattern, value)
 
 
 def _check_events(expect: dict, events: list[dict]) -> list[Mismatch]:
     out: list[Mismatch] = []
     pos = 0  # the next event that may match
     for i, pattern in enumerate(expect.get("events", [])):
-        hit = next((j for j in range(pos, len(events)) if matches(pattern, events[j])), None)
+        hit = next((j for j in range(pos, len(events)) if _matches(pattern, events[j])), None)
         if hit is not None:
             pos = hit + 1
             continue
@@ -159,13 +207,15 @@ def _check_events(expect: dict, events: list[dict]) -> list[Mismatch]:
         out.append(Mismatch(f"expect.events[{i}]", f"no matching event {after}", tuple(details)))
     for i, pattern in enumerate(expect.get("absent", [])):
         for j, event in enumerate(events):
-            if matches(pattern, event):
+            if _matches(pattern, event):
                 out.append(Mismatch(f"expect.absent[{i}]", "forbidden event occurred",
                                     (f"pattern: {_short(pattern)}", summarize_event(event, j))))
     return out
 
 
 def _check_state(where: str, pattern: dict, state: Any) -> list[Mismatch]:
+    if _matches(pattern, state):
+        return []
     problems = differences(pattern, state, "state")
     return [Mismatch(where, p) for p in problems]
 

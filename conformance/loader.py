@@ -26,7 +26,11 @@ need the schema files in its key, a place on disk to live (read-only installs, C
 clones) and would not help a cold run; compiling the ``jsonschema`` validators once was
 already done (``functools.cache``), the cost is in the Python evaluation itself. The
 two-stage check keeps the wording in one place (the ``jsonschema`` path, unchanged), so
-the fast path can only change *speed*, never a message.
+the fast path can only change *speed*, never a message. (Issue 21 added such a cache on
+top, for the suite's own folder only: :mod:`mtg_judge.conformance.collection_cache`. Its key
+holds the schemas and the code, it lives in the user's cache folder and is ignored where
+it cannot be written, and it stores only collections without problems, so this module
+still words every error; the first run of a fresh clone is as cold as before.)
 
 The fast path is trusted only for a *valid* verdict, so the two validators need only agree
 on what is valid. Known differences all make ``jsonschema_rs`` stricter, which just falls
@@ -47,8 +51,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import jsonschema_rs
 
 from mtg_judge.conformance.resources import CARDS_DIR, FIXTURES_DIR, RULINGS_FILE, SCHEMA_DIR
 
@@ -178,12 +180,16 @@ def _schema(schema_name: str) -> dict:
 @functools.cache
 def _fast_registry() -> Any:
     """Every schema by its ``$id`` as a ``jsonschema_rs.Registry``."""
+    import jsonschema_rs  # imported on the first validation: a cached collection needs none
+
     return jsonschema_rs.Registry(list(_schema_documents().items()))
 
 
 @functools.cache
 def _fast_validator(schema_name: str) -> Any:
     """The compiled ``jsonschema_rs`` validator of ``schema_name`` (the yes/no stage)."""
+    import jsonschema_rs
+
     return jsonschema_rs.Draft202012Validator(_schema(schema_name), registry=_fast_registry(), offline=True)
 
 
@@ -396,7 +402,9 @@ def iter_fixture_paths(root: str | Path = FIXTURES_DIR) -> Iterator[Path]:
                              and Path(dirpath, d) not in skip_dirs)
         found += [Path(dirpath, name) for name in filenames if name.endswith(".json")]
     for path in sorted(found):
-        if path != skip_file and not any(skip in path.parents for skip in skip_dirs):
+        # ``skip in path.parents``, without building every parent of every path
+        if path != skip_file and not any(path != skip and path.is_relative_to(skip)
+                                         for skip in skip_dirs):
             yield path
 
 

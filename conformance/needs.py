@@ -24,6 +24,8 @@ from typing import Any, Iterable
 #: The categories of :func:`case_needs`, in the order they are listed and flattened.
 CATEGORIES = ("actions", "keywords", "abilities", "effects", "triggers", "layouts", "setup",
               "events", "rejections", "capabilities")
+#: The categories :func:`_walk_card` fills from a card's JSON.
+CARD_CATEGORIES = ("keywords", "abilities", "effects", "triggers", "layouts")
 #: The singular prefix of each category in a flat need (``keyword:flash``).
 PREFIX = {"actions": "action", "keywords": "keyword", "abilities": "ability",
           "effects": "effect", "triggers": "trigger", "layouts": "layout", "setup": "setup",
@@ -35,7 +37,7 @@ TEXT_ROWS = 10
 HTML_ROWS = 30
 
 
-def case_needs(scenario: dict) -> dict[str, list[str]]:
+def case_needs(scenario: dict, card_memo: dict | None = None) -> dict[str, list[str]]:
     """The features ``scenario`` needs, as ``{category: [sorted unique strings]}``.
 
     Shape (every key of :data:`CATEGORIES` is present, lists may be empty)::
@@ -62,6 +64,11 @@ def case_needs(scenario: dict) -> dict[str, list[str]]:
     ``cards`` gives empty card categories. Malformed parts (a non-list ``script``, a
     non-dict card) are ignored rather than raised on: the schema checks are elsewhere.
     Raises ``TypeError`` only if ``scenario`` is not a dict.
+
+    ``card_memo``: an optional dict, empty at first, that the caller passes to every call
+    over the same card objects (a report's cases share their card data): what a card
+    needs is then walked once per card object rather than once per case; the result is
+    the same. The card objects must not change while the memo is in use.
     """
     if not isinstance(scenario, dict):
         raise TypeError(f"a scenario is a JSON object, not {type(scenario).__name__}")
@@ -74,7 +81,16 @@ def case_needs(scenario: dict) -> dict[str, list[str]]:
         found["setup"].update(k for k in setup if k not in BASIC_SETUP)
     cards = scenario.get("cards")
     for card in (cards.values() if isinstance(cards, dict) else ()):
-        _walk_card(card, found)
+        if card_memo is None:
+            _walk_card(card, found)
+            continue
+        known = card_memo.get(id(card))
+        if known is None or known[0] is not card:  # the id of another, freed object
+            own: dict[str, set[str]] = {category: set() for category in CARD_CATEGORIES}
+            _walk_card(card, own)
+            known = card_memo[id(card)] = (card, own)
+        for category, values in known[1].items():
+            found[category].update(values)
     expect = given if isinstance(given := scenario.get("expect"), dict) else {}
     for key in ("events", "absent"):
         for pattern in _list(expect.get(key)):

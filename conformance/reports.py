@@ -126,7 +126,8 @@ def _relative(path: Path, root: Path | None) -> str:
     return path.as_posix()
 
 
-def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> dict:
+def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
+                memo: dict | None = None) -> dict:
     """The JSON Lines record of one case result (see the module docstring).
 
     ``path`` is the fixture file relative to ``fixtures_root`` (as given otherwise).
@@ -135,16 +136,26 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> 
     Failed and errored cases also carry ``expect`` (the expectation as it holds under the
     case's ruleset) and ``log`` (one line per event of the engine's log, at most
     :data:`LOG_LIMIT`, as :func:`mtg_judge.conformance.expect.summarize_event` writes them).
+
+    ``memo``: an optional dict, empty at first, shared by the calls of one report (same
+    ``fixtures_root``): each fixture file's relative path and each card's needs are then
+    worked out once, not once per case; the records are the same.
     """
     case = result.case
     root = Path(fixtures_root) if fixtures_root is not None else None
+    if memo is None:
+        memo = {}
+    paths = memo.setdefault("paths", {})
+    path = paths.get(case.path)
+    if path is None:
+        path = paths[case.path] = _relative(case.path, root)
     counts = {status: 0 for status in ("passed", "failed", "skipped")}
     for check in result.checks:
         counts[check.status] += 1
     record: dict[str, Any] = {
         "kind": "case", "id": case.fixture_id, "ruleset": case.ruleset, "name": case.name,
         "document": case.document, "mechanic": case.mechanic,
-        "path": _relative(case.path, root), "status": result.status,
+        "path": path, "status": result.status,
         "message": result.message, "error_kind": result.error_kind,
         "mismatches": [str(m) for m in result.mismatches], "checks": counts,
         "skipped_checks": [{"check": c.name, "reason": c.reason}
@@ -153,7 +164,7 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None) -> 
     if not case.problem and isinstance(case.scenario, dict) and case.scenario:
         from mtg_judge.conformance.needs import case_needs  # the authors' kit (issue 16)
 
-        record["needs"] = case_needs(case.scenario)
+        record["needs"] = case_needs(case.scenario, memo.setdefault("cards", {}))
     if result.status in ("failed", "errored"):
         record["expect"] = (case.scenario or {}).get("expect", {})
         events = (result.result or {}).get("events") or []
@@ -208,7 +219,8 @@ def build_report(results: list[CaseResult], implementation: dict, *,
     time (:func:`now` by default), the only wall-clock value of a report.
     """
     root = Path(fixtures_root).resolve() if fixtures_root is not None else None
-    cases = [case_record(r, root) for r in results]
+    memo: dict = {}
+    cases = [case_record(r, root, memo) for r in results]
     rulesets = sorted({c["ruleset"] for c in cases if c["ruleset"] != "-"})
     header = {
         "kind": "header", "report_version": REPORT_VERSION,

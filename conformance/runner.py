@@ -21,7 +21,7 @@ import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -68,6 +68,17 @@ class Case:
     def name(self) -> str:
         """The case's test id, ``<fixture id>[<ruleset>]``."""
         return f"{self.fixture_id}[{self.ruleset}]"
+
+    @cached_property
+    def scenario_json(self) -> str:
+        """``scenario`` as canonical JSON text (sorted keys, compact, UTF-8 as is): what
+        :func:`run_case` parses into the fresh copy the reference engine receives, written
+        once per case rather than once per run (``scenario`` is not changed in place once
+        collected). Raises ``TypeError`` naming the JSON path for data canonical JSON
+        refuses (:func:`mtg_judge.conformance.canonical.dumps`); that is not cached."""
+        if not _is_canonical(self.scenario):
+            dumps(self.scenario)  # raises the TypeError
+        return json.dumps(self.scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -277,27 +288,55 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
     ``mtg-judge validate``, naming both files) when two fixture files use one id, whatever
     the selection: both would run and report cases of one name.
 
+    The cases of the suite's own fixtures directory (:data:`DEFAULT_ROOT`) come from a disk
+    cache keyed by the content of the fixture, card, schema and code files when nothing in
+    them changed (:mod:`mtg_judge.conformance.collection_cache`; ``MTG_JUDGE_CACHE_DIR=``
+    turns it off): the same cases as collecting them again.
+
     Symlinked folders are followed once (:func:`~mtg_judge.conformance.loader.iter_fixture_paths`).
     A file outside the ``<document>/<mechanic>/<name>.json`` layout gets its relative path
     as ``document`` and ``""`` as ``mechanic``, so that it is reported under its path.
     """
     root = Path(root)
     keep = set(rulesets) if rulesets is not None else None
+    paths = list(iter_fixture_paths(root))
+    if paths:  # a malformed -k raises before any file is read (its parse needs no name)
+        keyword_matches(keyword, "")
+    cases = _collect_all(root, paths)
+    return [case for case in cases
+            if (keep is None or (case.ruleset != "-" and case.ruleset in keep))  # an invalid file: no ruleset
+            and keyword_matches(keyword, case.name)]
+
+
+def _collect_all(root: Path, paths: list[Path]) -> list[Case]:
+    """Every case of the fixture files ``paths`` (the walk of ``root``), in order; from the
+    disk cache for the suite's own fixtures directory when its key matches
+    (:mod:`mtg_judge.conformance.collection_cache`), stored there after a collection
+    without problems."""
+    folder = key = None
+    if os.path.abspath(root) == os.path.abspath(DEFAULT_ROOT):
+        from mtg_judge.conformance import collection_cache
+
+        folder = collection_cache.cache_dir()
+        if folder is not None:
+            key = collection_cache.source_key(root, paths)
+            cached = collection_cache.load(root, key, folder)
+            if cached is not None:
+                return cached
     cards, card_problems = load_cards_lenient(root / "cards")
     bad_cards = "; ".join(str(p) for p in card_problems)
-    cases = []
+    cases: list[Case] = []
     ids: dict[str, str] = {}  # fixture id -> the file that uses it first
-    for path in iter_fixture_paths(root):
+    for path in paths:
         found = _file_cases(path, root, cards, bad_cards)
         if found and found[0].ruleset != "-":  # a valid fixture: its id is its own
             label = file_label(path, root)
             first = ids.setdefault(found[0].fixture_id, label)
             if first != label:
                 raise duplicate_id_error(label, found[0].fixture_id, first)
-        for case in found:
-            wanted = keep is None or (case.ruleset != "-" and case.ruleset in keep)  # an invalid file: no ruleset
-            if wanted and keyword_matches(keyword, case.name):
-                cases.append(case)
+        cases += found
+    if key is not None and not card_problems:
+        collection_cache.store(root, key, cases, folder)
     return cases
 
 
@@ -376,7 +415,7 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
                                   message=f"the reference engine has no ruleset {case.ruleset}")
             # What a protocol engine receives: a fresh canonical copy (sorted keys), so both
             # paths see the same data and no run can alter the case for the next one.
-            scenario = _canonical_copy(case.scenario)
+            scenario = json.loads(case.scenario_json)
             result = run_scenario(scenario, case.ruleset, cards=scenario.get("cards"))
         else:
             result = engine.run(case.scenario, case.ruleset)
@@ -425,42 +464,64 @@ def _is_canonical(value: object) -> bool:
     None, bools, ints, strings, lists, tuples and dicts with string keys (no float, no other
     object). The same test as ``canonical._check``, without building a JSON path for every
     node (about 8x faster); callers run ``dumps``/``normalize`` on a False to get the error
-    that names the path."""
+    that names the path. Scalars inside a container are tested where they are met rather
+    than stacked (most of an event log's nodes are strings and ints)."""
     stack = [value]
-    pop, push = stack.pop, stack.extend
+    pop, push = stack.pop, stack.append
     while stack:
         item = pop()
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
-            continue
-        if kind is list or kind is tuple:
-            push(item)
-        elif kind is dict:
+        if kind is dict:
             for key in item:
                 if type(key) is not str and not isinstance(key, str):
                     return False
-            push(item.values())
-        elif isinstance(item, float):
-            return False
-        elif isinstance(item, (bool, int, str)):
-            continue
-        elif isinstance(item, (list, tuple)):
-            push(item)
-        elif isinstance(item, dict):
-            if not all(isinstance(key, str) for key in item):
-                return False
-            push(item.values())
+            children = item.values()
+        elif kind is list or kind is tuple:
+            children = item
         else:
-            return False
+            verdict = _node_kind(item)
+            if verdict is _BAD:
+                return False
+            if verdict is _LEAF:
+                continue
+            if isinstance(item, dict):
+                if not all(isinstance(key, str) for key in item):
+                    return False
+                children = item.values()
+            else:
+                children = item
+        for child in children:
+            kind = type(child)
+            if kind is str or kind is int or kind is bool or child is None:
+                continue
+            if kind is dict or kind is list or kind is tuple:
+                push(child)
+            else:
+                verdict = _node_kind(child)
+                if verdict is _BAD:
+                    return False
+                if verdict is _CONTAINER:
+                    push(child)
     return True
 
 
-def _canonical_copy(scenario: dict) -> dict:
-    """``json.loads(dumps(scenario))`` (a fresh copy with sorted keys, TypeError naming the
-    path for data canonical JSON refuses), with the check done by :func:`_is_canonical`."""
-    if not _is_canonical(scenario):
-        dumps(scenario)  # raises the TypeError
-    return json.loads(json.dumps(scenario, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+_LEAF, _CONTAINER, _BAD = "leaf", "container", "bad"
+
+
+def _node_kind(item: object) -> str:
+    """What :func:`_is_canonical` makes of a node that is not exactly a str, int, bool,
+    None, dict, list or tuple (a subclass, a float, anything else)."""
+    if item is None or type(item) in (str, int, bool):
+        return _LEAF
+    if type(item) in (dict, list, tuple):
+        return _CONTAINER
+    if isinstance(item, float):
+        return _BAD
+    if isinstance(item, (bool, int, str)):
+        return _LEAF
+    if isinstance(item, (list, tuple, dict)):
+        return _CONTAINER
+    return _BAD
 
 
 def _engine_error_message(exc: EngineError) -> str:
@@ -475,7 +536,8 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
               timeout: float = 30.0,
               progress: Callable[[CaseResult], None] | None = None, *,
               validate: bool = False, max_fail: int | None = None,
-              on_start: Callable[[dict], None] | None = None) -> list[CaseResult]:
+              on_start: Callable[[dict], None] | None = None,
+              keep_passed_results: bool = True) -> list[CaseResult]:
     """Run ``cases``; return their results in case order, whatever the scheduling.
 
     Without ``engine_command``, the reference engine runs in-process: serially for
@@ -497,6 +559,13 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
     (carrying the results so far) on a ``KeyboardInterrupt``: no case is started after it,
     results arriving later are dropped, and the worker and engine processes are stopped
     before it is raised.
+
+    ``keep_passed_results=False``: the :attr:`CaseResult.result` (the engine's whole log
+    and state) of a *passed* case is None, in every worker, before ``progress`` sees it;
+    for a caller that reads only the results of the other cases (``mtg-judge run``, whose
+    reports show the log of failed and errored cases only). Worker processes then do not
+    send those logs back (issue 21: pickling and unpickling them was about 0.1 s of a
+    parallel run of the suite). Statuses, checks and mismatches are the same.
     """
     if max_fail is not None and max_fail < 1:
         raise ValueError(f"max_fail must be at least 1, not {max_fail}")
@@ -504,6 +573,8 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
     limit = _FailLimit(max_fail)
 
     def done(index: int, result: CaseResult) -> None:
+        if not keep_passed_results and result.status == "passed":
+            result.result = None
         results[index] = result
         if progress is not None:
             progress(result)
@@ -524,7 +595,7 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
                         break
                     done(i, limit.count(run_case(case)))
             else:
-                _run_processes(cases, workers, done, limit)
+                _run_processes(cases, workers, done, limit, keep_passed_results)
     except KeyboardInterrupt:
         limit.halt()  # nothing recorded from here on
         raise RunInterrupted([r for r in results if r is not None]) from None
@@ -566,16 +637,19 @@ def _die_with_parent(parent: int | None) -> None:
         os._exit(1)  # the parent died before prctl took effect
 
 
-def _run_chunk(indexes: range) -> list[tuple[int, CaseResult]]:
+def _run_chunk(indexes: range, keep_passed_results: bool = True) -> list[tuple[int, CaseResult]]:
     """Run the cases at ``indexes``; their results go back to the parent without their
     :class:`Case` (the parent has it: sending it back would pickle every scenario again,
-    about 60% of the bytes), :func:`_run_processes` puts it back."""
+    about 60% of the bytes), :func:`_run_processes` puts it back; without the engine's
+    result of a passed case unless ``keep_passed_results`` (see :func:`run_suite`)."""
     out = []
     for i in indexes:
         if _worker_stop is not None and _worker_stop.is_set():
             break  # interrupted: the parent records nothing more
         result = run_case(_worker_cases[i])
         result.case = None  # type: ignore[assignment]
+        if not keep_passed_results and result.status == "passed":
+            result.result = None
         out.append((i, result))
     return out
 
@@ -592,15 +666,16 @@ def _pool_context():
 
 
 def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseResult], None],
-                   limit: "_FailLimit") -> None:
+                   limit: "_FailLimit", keep_passed_results: bool = True) -> None:
     """The reference engine in ``workers`` processes: the parent and ``workers - 1``
     children (issue 10: what costs time around the engine).
 
     The cases are not pickled per task: the pool's initializer hands the whole list to each
     child once (free under ``fork``: the child inherits the parent's memory, with the engine
     already imported), and a task is a ``range`` of case indexes. Tasks are chunks of about
-    1/8 of a worker's share (at most 32 cases) so that the progress bar moves and the last
-    chunks balance the workers; the children take chunks from the front, the parent runs
+    1/8 of a worker's share (at most 8 cases: with 32, the parent waited 0.1-0.2 s at the end
+    for the chunks the pool had already queued for a child) so that the progress bar moves
+    and the last chunks balance the workers; the children take chunks from the front, the parent runs
     chunks from the back itself (those the pool has not started: a cancelled future) instead
     of waiting idle, so its results are never pickled. With ``max_fail`` a chunk is one case,
     so that the run stops where the serial one would (cases already running finish)."""
@@ -610,7 +685,7 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
     if limit.max_fail is not None:
         size = 1
     else:
-        size = max(1, min(32, -(-len(cases) // (workers * 8))))
+        size = max(1, min(8, -(-len(cases) // (workers * 8))))
     chunks = [range(start, min(start + size, len(cases))) for start in range(0, len(cases), size)]
     handled: set[int] = set()
 
@@ -636,7 +711,7 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
                                initializer=_init_worker, initargs=(cases, stop, os.getpid()))
     futures: list = []
     try:
-        futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
+        futures = [pool.submit(_run_chunk, chunk, keep_passed_results) for chunk in chunks]
         for k in reversed(range(len(chunks))):
             if limit.reached() or not futures[k].cancel():
                 break  # the children have every chunk left

@@ -24,15 +24,25 @@ class Priority:
         """CR 117: the active player receives priority; a player with priority acts or
         passes; when all pass in succession the top of the stack resolves (and the active
         player receives priority again, CR 117.3b) or, with an empty stack, the step
-        ends (CR 500.2)."""
+        ends (CR 500.2).
+
+        State-based actions and triggers are checked each time a player would receive
+        priority (CR 117.5), except when nothing but a pass or a rejected input happened
+        since the last check: that check left no state-based action to perform and no
+        trigger waiting, a pass changes only who has priority, an input rejected before
+        any handler ran changes nothing, so the check would again find nothing (issue 21:
+        these checks were a fifth of the engine's time). After an action (even one rolled
+        back) or a resolution the check is made."""
         self.priority: str | None  # declared for the type checker (set by Game.__init__)
         self.priority = self.active
         passes = 0
         announced = None
+        settled = False  # True while the game is as the last check left it
         while True:
-            if self.check_state_and_triggers():
+            if not settled and self.check_state_and_triggers():
                 passes = 0
                 announced = None
+            settled = True
             player = self.priority
             assert player is not None  # None only once the round has ended
             if announced != player:
@@ -54,6 +64,7 @@ class Priority:
                         if not self.stack:
                             self.priority = None
                             return
+                        settled = False
                         self.resolve_top()
                         passes = 0
                         self.priority = self.active
@@ -67,6 +78,7 @@ class Priority:
                 handler = handlers.get(action)
                 if handler is None:
                     raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
+                settled = False  # also if the action is rejected half-way (rolled back)
                 with self.transaction():
                     handler(player, inp)
                 passes = 0  # CR 117.3c: after acting, the same player receives priority

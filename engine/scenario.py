@@ -299,22 +299,29 @@ def _card_db(cards: Any) -> dict[str, CardDefinition]:
         return cards
     if isinstance(cards, dict):
         try:
-            key = json.dumps(cards)  # the order of keys is kept, as given
+            keys = [(name, json.dumps(card)) for name, card in cards.items()]
         except (TypeError, ValueError):  # not JSON data: no cache, load_card_db says what is wrong
             return load_card_db(cards)
-        db = _BUILT.get(key)
-        if db is None:
-            db = load_card_db(cards)  # ScenarioError for a malformed card (not cached)
-            if len(_BUILT) >= 256:
-                _BUILT.clear()
-            _BUILT[key] = db
-        return dict(db)
+        db = {}
+        for (name, text), card in zip(keys, cards.values()):
+            definition = _BUILT.get((name, text))
+            if definition is None:
+                # what load_card_db(cards) builds for this entry; ScenarioError for a
+                # malformed card (not cached), the first one in the dict's order
+                definition = load_card_db({name: card})[name]
+                if len(_BUILT) >= 4096:
+                    _BUILT.clear()
+                _BUILT[(name, text)] = definition
+            db[name] = definition
+        return db
     return load_card_db(cards)
 
 
-#: Definitions built from ``{name: card dict}`` data, by its JSON text: the same cards come
-#: with every run of a fixture, and definitions are immutable, so runs share them.
-_BUILT: dict[str, dict[str, CardDefinition]] = {}
+#: Definitions built from ``{name: card dict}`` data, one per card, by its name and JSON
+#: text (the order of keys kept, as given): the same cards come with every run of a fixture
+#: and with many fixtures (a land, a Lightning Bolt), and definitions are immutable, so runs
+#: share them. Emptied when it holds 4,096 (a long ``serve`` session of ever new cards).
+_BUILT: dict[tuple[str, str], CardDefinition] = {}
 
 
 _DEFAULT: dict[str, CardDefinition] = {}

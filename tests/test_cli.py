@@ -4,6 +4,7 @@ import json
 import sys
 import textwrap
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -13,7 +14,9 @@ from mtg_judge.tools.cli import main
 def _commands(group, prefix=()) -> list[list[str]]:
     """Every command of the CLI, groups and their subcommands included, as argument lists."""
     out = [list(prefix)]
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # click's listing: lazily imported commands too
+        command = group.get_command(ctx, name)
         out += _commands(command, (*prefix, name)) if hasattr(command, "commands") else [[*prefix, name]]
     return out
 

@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def dump(hashseed: int, workers: int) -> list[str]:
-    env = {**os.environ, "PYTHONHASHSEED": str(hashseed)}
+    # MTG_JUDGE_CACHE_DIR="": each interpreter collects the cases itself (no collection
+    # cache), so that the collection too is checked under every PYTHONHASHSEED
+    env = {**os.environ, "PYTHONHASHSEED": str(hashseed), "MTG_JUDGE_CACHE_DIR": ""}
     proc = subprocess.run(
         [sys.executable, "-m", "mtg_judge.conformance.runner", "--dump", "-n", str(workers)],
         cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", timeout=1800)

@@ -228,3 +228,139 @@ def test_mismatch_str_and_event_summary():
 def test_odd_results_do_not_crash():
     fx = fixture(events=[{"type": "spell_cast"}], state={"turn": 3})
     assert len(check(fx, {"events": None})) == 2
+
+
+# -- the search's verdict without formatting (issue 21) ---------------------------------------
+
+def _rule(pattern, value, missing=False):
+    """The pattern rule of FORMAT §3.3, written out on its own as this test's oracle: a dict
+    pattern whose keys all start with "$" (not "$exile") is an operator; any other dict
+    matches a dict with every listed key matching; anything else must be equal, booleans
+    told from integers. ``missing``: the key is not there (only ``$absent: true`` accepts
+    that)."""
+    if isinstance(pattern, dict) and pattern and all(
+            k.startswith("$") and k != "$exile" for k in pattern):
+        for name, arg in pattern.items():
+            if name == "$absent":
+                if bool(arg) != missing:
+                    return False
+            elif missing:
+                return False
+            elif name == "$len":
+                if not isinstance(value, (list, dict)) or len(value) != arg:
+                    return False
+            elif name in ("$contains", "$not_contains"):
+                if not isinstance(value, list):
+                    return False
+                for item in arg:
+                    if any(_rule(item, v) for v in value) != (name == "$contains"):
+                        return False
+            else:
+                return False
+        return True
+    if missing:
+        return False
+    if isinstance(pattern, dict):
+        return isinstance(value, dict) and all(
+            _rule(want, value.get(key), key not in value) for key, want in pattern.items())
+    return _equal(pattern, value)
+
+
+def _equal(a, b) -> bool:
+    """JSON equality: same type (``true`` is not ``1``), lists item by item, objects key by key."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(["a", "b", "$exile"]))
+    keys = st.sampled_from(["a", "b", "c", "$exile"])
+    return st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(keys, inner, max_size=3)), max_leaves=8)
+
+
+def _patterns():
+    from hypothesis import strategies as st
+
+    values = _json_values()
+    operator = st.dictionaries(
+        st.sampled_from(["$absent", "$contains", "$not_contains", "$len", "$bogus"]),
+        st.one_of(st.booleans(), st.integers(0, 3), st.lists(values, max_size=2)),
+        min_size=1, max_size=2)
+    keys = st.sampled_from(["a", "b", "c", "$exile"])
+    return st.recursive(st.one_of(values, operator), lambda inner: st.one_of(
+        st.dictionaries(keys, inner, max_size=3), operator), max_leaves=8)
+
+
+def _operators_well_formed(pattern) -> bool:
+    """The fixture schema's operator shapes (schema/state.schema.json ``operator``); the
+    test only compares verdicts on patterns a valid fixture can hold."""
+    if isinstance(pattern, list):
+        return all(_operators_well_formed(p) for p in pattern)
+    if not isinstance(pattern, dict):
+        return True
+    if pattern and all(k.startswith("$") and k != "$exile" for k in pattern):
+        for name, arg in pattern.items():
+            if name in ("$contains", "$not_contains") and not isinstance(arg, list):
+                return False
+            if name in ("$contains", "$not_contains") and not _operators_well_formed(arg):
+                return False
+            if name == "$len" and not isinstance(arg, int):
+                return False
+        return True
+    return all(_operators_well_formed(v) for v in pattern.values())
+
+
+def test_matches_gives_the_rules_verdict_on_random_patterns():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=200, deadline=None, derandomize=True)
+    @given(_patterns(), _json_values(), st.booleans())
+    def run(pattern, value, use_self):
+        if not _operators_well_formed(pattern):
+            return
+        if use_self:  # a pattern taken from the value itself, which the rule must accept
+            pattern = value
+        want = _rule(pattern, value)
+        assert matches(pattern, value) is want
+        assert (differences(pattern, value) == []) is want
+
+    run()
+
+
+def test_matches_gives_the_rules_verdict_on_the_suites_patterns_and_logs():
+    """Every event pattern of every fixture against every event of its type in its
+    snapshot log (the reference engine's full log) and the log's first event, plus each
+    fixture's state pattern against the final state."""
+    from pathlib import Path
+
+    from mtg_judge.conformance.expect import for_ruleset
+    from mtg_judge.conformance.runner import collect
+
+    snapshots = Path(__file__).resolve().parent.parent / "conformance" / "__snapshots__" / "test_fixtures"
+    compared = hits = 0
+    for case in collect():
+        if case.problem:
+            continue
+        log = json.loads((snapshots / f"test_fixture[{case.name}].json").read_text())
+        expect = for_ruleset(case.scenario, case.ruleset).get("expect", {})
+        for pattern in (expect.get("events") or []) + (expect.get("absent") or []):
+            same_type = [e for e in log["events"] if e.get("type") == pattern.get("type")]
+            for event in log["events"][:1] + same_type:
+                want = _rule(pattern, event)
+                assert matches(pattern, event) is want, (case.name, pattern, event)
+                compared += 1
+                hits += want
+        if "state" in expect:
+            want = _rule(expect["state"], log["state"])
+            assert matches(expect["state"], log["state"]) is want, case.name
+            assert (differences(expect["state"], log["state"]) == []) is want
+    assert compared > 10_000 and 0 < hits < compared

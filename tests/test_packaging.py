@@ -115,6 +115,7 @@ def venv(dist, tmp_path_factory) -> Path:
 def _in_venv(env: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     environ["PATH"] = f"{env / 'bin'}{os.pathsep}{environ.get('PATH', '')}"
+    environ["MTG_JUDGE_CACHE_DIR"] = str(env / "cache")  # the collection cache of this install
     return subprocess.run(list(args), cwd=cwd, env=environ, capture_output=True, text=True,
                           timeout=600)
 

@@ -362,3 +362,23 @@ def test_report_command_bad_file(tmp_path):
 def test_report_command_help():
     result = invoke("report", "--help")
     assert result.exit_code == 0 and "--compare" in result.output and "--junit" in result.output
+
+
+def test_a_shared_memo_gives_the_same_records_as_none():
+    """build_report works each file's path and each card's needs out once (case_record's
+    memo, issue 21); on real cases sharing card objects the records are those of
+    case_record without a memo."""
+    from mtg_judge.conformance.runner import DEFAULT_ROOT, collect
+
+    cases = [c for c in collect() if "flashback" in c.name or "adventure" in c.name][:60]
+    shared = {id(card) for c in cases for card in c.scenario["cards"].values()}
+    assert len(shared) < sum(len(c.scenario["cards"]) for c in cases)  # cards are shared
+    done = [CaseResult(c, "passed") for c in cases]
+    memo: dict = {}
+    root = DEFAULT_ROOT.resolve()
+    assert [reports.case_record(r, root, memo) for r in done] == [
+        reports.case_record(r, root) for r in done]
+    assert reports.build_report(done, IMPLEMENTATION, fixtures_root=DEFAULT_ROOT,
+                                started="x").cases == [reports.case_record(r, root) for r in done]
+    assert all(record["needs"]["keywords"] or record["needs"]["effects"]
+               for record in (reports.case_record(r, root) for r in done))

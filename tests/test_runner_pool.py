@@ -38,3 +38,23 @@ def test_max_fail_stops_a_parallel_run():
     results = runner.run_suite(failing, workers=2, max_fail=3)
     assert 3 <= len(results) < len(failing) // 2
     assert all(r.status == "failed" for r in results)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_passed_results_can_be_left_out(workers):
+    """keep_passed_results=False ('mtg-judge run'): a passed case comes back without the
+    engine's result, in the parent and from the workers; every other case keeps it, and
+    statuses, checks and mismatches are those of a full run."""
+    failing = [runner.Case(f"{c.fixture_id}.bad", c.ruleset, c.path, c.document, c.mechanic,
+                           {**c.scenario, "expect": {"events": [{"type": "no_such_event"}]}})
+               for c in CASES[:3]]
+    cases = CASES + failing
+    full = runner.run_suite(cases, workers=workers)
+    seen = []
+    light = runner.run_suite(cases, workers=workers, keep_passed_results=False, progress=seen.append)
+    assert [(r.case.name, r.status, r.checks, r.mismatches, r.message) for r in light] == [
+        (r.case.name, r.status, r.checks, r.mismatches, r.message) for r in full]
+    assert {r.status for r in light} == {"passed", "failed"}
+    for kept, r in zip(full, light):
+        assert r.result is None if r.status == "passed" else r.result == kept.result
+    assert all(r.result is None for r in seen if r.status == "passed")
