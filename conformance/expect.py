@@ -63,9 +63,10 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    equal: bool = a == b
     if isinstance(a, (bool, dict, list)) or isinstance(b, (bool, dict, list)):
-        return type(a) is type(b) and a == b
-    return a == b
+        return type(a) is type(b) and equal
+    return equal
 
 
 def _is_operator(pattern: Any) -> bool:
@@ -94,7 +95,8 @@ def _matches(pattern: Any, value: Any) -> bool:
     if value is _MISSING:
         return False
     if type(pattern) is str:  # the common case; _same(str, x) is str == x
-        return pattern == value
+        same: bool = pattern == value
+        return same
     return _same(pattern, value)
 
 
@@ -275,7 +277,7 @@ def _check_rejections(fixture: dict, events: list[dict]) -> list[Mismatch]:
         return ()
 
     out: list[Mismatch] = []
-    rejected = {}
+    rejected: dict[Any, tuple[int, dict[str, Any]]] = {}
     for j, e in enumerate(events):
         if e.get("type") == "action_rejected":
             rejected.setdefault(e.get("at"), (j, e))

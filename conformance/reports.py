@@ -53,8 +53,7 @@ from typing import Any, Iterable
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.expect import summarize_event
 from mtg_judge.conformance.protocol import handshake_warnings
-from mtg_judge.conformance.runner import (STATUSES, CaseResult, compliance, format_table, headline,
-                                          overall, played)
+from mtg_judge.conformance.runner import STATUSES, CaseResult, compliance, format_table, headline, overall, played
 
 #: The version of the report format (the header's ``report_version``).
 REPORT_VERSION = 1

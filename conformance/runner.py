@@ -23,12 +23,19 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from mtg_judge.conformance.canonical import RESULT_KEYS, dumps, normalize
 from mtg_judge.conformance.expect import Mismatch, check, for_ruleset, format_mismatches
-from mtg_judge.conformance.loader import (FIXTURES_DIR, FixtureError, duplicate_id_error, file_label,
-                                 iter_fixture_paths, load_cards, load_cards_lenient, load_fixture)
+from mtg_judge.conformance.loader import (
+    FIXTURES_DIR,
+    FixtureError,
+    duplicate_id_error,
+    file_label,
+    iter_fixture_paths,
+    load_cards_lenient,
+    load_fixture,
+)
 from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
 
 #: The fixtures directory of this source tree (``fixtures/``).
@@ -466,7 +473,7 @@ def _is_canonical(value: object) -> bool:
     node (about 8x faster); callers run ``dumps``/``normalize`` on a False to get the error
     that names the path. Scalars inside a container are tested where they are met rather
     than stacked (most of an event log's nodes are strings and ints)."""
-    stack = [value]
+    stack: list[Any] = [value]
     pop, push = stack.pop, stack.append
     while stack:
         item = pop()

@@ -68,8 +68,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from mtg_judge.conformance.canonical import dumps
-
 from mtg_judge.conformance.resources import DECKS_DIR, SCHEMA_DIR
+
 RULESETS = ("modern", "timespiral-2006", "classic-1999")
 PLAYERS = ("alice", "bob")
 INVARIANTS = ("exception", "conservation", "state-based actions", "legality", "loop", "stuck", "schema",
@@ -875,8 +875,8 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
             add(kind, {"action": "order_triggers", "player": player, "order": refs[:-1]})
             add(kind, {"action": "order_triggers", "player": player, "order": refs[:-1] + [ZZ]})
     elif kind == "choose_targets":
-        from mtg_judge.engine.legal import pending_target_item
         from mtg_judge.engine.game import target_spec_active
+        from mtg_judge.engine.legal import pending_target_item
         found = pending_target_item(game, decision)
         if found is not None and [s for s in found[1] if target_spec_active(s, found[0].kicked)]:
             add(kind, {"action": "choose_targets", "player": player, "targets": []})

@@ -32,8 +32,7 @@ from typing import Any
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.expect import summarize_event
 from mtg_judge.conformance.rulediff import state_diff, value_changes
-from mtg_judge.conformance.transcript import (PRIORITY_EVENTS, _Namer, _setup_lines,
-                                               _words, describe_event)
+from mtg_judge.conformance.transcript import PRIORITY_EVENTS, _Namer, _setup_lines, _words, describe_event
 
 #: The narrowest table drawn; a smaller width is raised to it.
 MIN_WIDTH = 60

@@ -51,6 +51,7 @@ def exile_on_adventure(game: "Game", item: StackItem) -> None:
     if item in game.stack:
         game.stack.remove(item)
     obj = item.obj
+    assert obj is not None  # a spell on the stack has its card (CR 112.1a)
     if obj.is_copy:
         game._copy_ceases_to_exist(item, after="exiled")
         return

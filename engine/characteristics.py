@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from . import keywords as keyword_abilities
 from .creature_types import creature_types
-from .layers import Characteristics, printed
-from .layers import filters
+from .layers import Characteristics, filters, printed
 from .objects import GameObject, StackItem
 
 if TYPE_CHECKING:
@@ -31,7 +30,7 @@ def _of(game: "Game | None", obj: GameObject) -> Characteristics:
 
 
 
-def static_effects(game: "Game") -> list[tuple[GameObject, dict]]:
+def static_effects(game: "Game") -> list[tuple[GameObject, dict[str, Any]]]:
     """Every static ability's effect that exists now, of every permanent on the battlefield,
     in timestamp order: ``[(source, effect dict)]``. A static ability with a ``condition``
     (e.g. threshold, CR 207.2c) applies only while it holds; a face-down permanent has none
@@ -40,7 +39,7 @@ def static_effects(game: "Game") -> list[tuple[GameObject, dict]]:
     return game.layers.statics()
 
 
-def triggered_abilities(game: "Game", obj: GameObject, statics: list | None = None) -> list[tuple[Any, dict]]:
+def triggered_abilities(game: "Game", obj: GameObject, statics: list[Any] | None = None) -> list[tuple[Any, dict[str, Any]]]:
     """The triggered abilities of a permanent: printed ones (keyed by their index in the
     card's abilities) and those of its keywords (keyed by the keyword, e.g. ``flanking``).
     A face-down permanent has none (CR 708.2a), nor has one that lost all abilities (CR
@@ -57,15 +56,15 @@ def triggered_abilities(game: "Game", obj: GameObject, statics: list | None = No
     return [*printed_ones, *from_keywords]
 
 
-def _printed_triggered(chars: Any) -> tuple[tuple[Any, dict], ...]:
+def _printed_triggered(chars: Any) -> tuple[tuple[Any, dict[str, Any]], ...]:
     return tuple((i, ab) for i, ab in enumerate(chars.abilities) if ab.get("kind") == "triggered")
 
 
-def _keyword_triggered(rec: Characteristics) -> tuple[tuple[Any, dict], ...]:
+def _keyword_triggered(rec: Characteristics) -> tuple[tuple[Any, dict[str, Any]], ...]:
     return tuple(keyword_abilities.triggered_from_keywords([dict(k) for k in rec.keywords]))
 
 
-def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[GameObject]:
+def affected_by_static(game: "Game", source: GameObject, effect: dict[str, Any]) -> list[GameObject]:
     """The permanents a static effect applies to now (CR 611.3a: continuously re-evaluated),
     on the characteristics after every layer."""
     spec = effect.get("affected", "self")
@@ -80,14 +79,14 @@ def affected_by_static(game: "Game", source: GameObject, effect: dict) -> list[G
     return []
 
 
-def loses_all_abilities(game: "Game", obj: GameObject, statics: list | None = None) -> bool:
+def loses_all_abilities(game: "Game", obj: GameObject, statics: list[Any] | None = None) -> bool:
     """CR 613.1f (layer 6): a ``lose_all_abilities`` static effect applies to the permanent
     (Dress Down): it has none of its printed abilities (keywords, triggered, activated,
     chapter abilities)."""
     return obj.zone == "battlefield" and _of(game, obj).lost_all_abilities
 
 
-def keywords(game: "Game", obj: GameObject, statics: list | None = None) -> list[dict]:
+def keywords(game: "Game", obj: GameObject, statics: list[Any] | None = None) -> list[dict[str, Any]]:
     """The object's keyword abilities after layer 6 (printed, then granted by statics and by
     resolved effects in timestamp order, CR 613.7; "loses all abilities" removes those it has
     so far, CR 613.1f; haste from suspend, CR 702.62a), as fresh dicts."""
@@ -182,7 +181,7 @@ def has_subtype(game: "Game", obj: GameObject, subtype: str) -> bool:
     return _of(game, obj).has_subtype(subtype)
 
 
-def abilities(game: "Game", obj: GameObject, statics: list | None = None) -> list[dict]:
+def abilities(game: "Game", obj: GameObject, statics: list[Any] | None = None) -> list[dict[str, Any]]:
     """The object's abilities: printed ones (none while face down), then those granted by
     static abilities (CR 613.1f), in timestamp order."""
     if obj.zone != "battlefield":
@@ -190,7 +189,7 @@ def abilities(game: "Game", obj: GameObject, statics: list | None = None) -> lis
     return list(_of(game, obj).abilities)
 
 
-def static_restrictions(game: "Game", obj: GameObject, kind: str) -> list[dict]:
+def static_restrictions(game: "Game", obj: GameObject, kind: str) -> list[dict[str, Any]]:
     """Static effects of type ``kind`` (``cant_attack``, ``cant_block``,
     ``cant_be_blocked``, ``cant_be_blocked_except``) that apply to ``obj``."""
     return [eff for src, eff in static_effects(game)
@@ -204,7 +203,7 @@ def stack_mana_value(obj: GameObject | StackItem, target: GameObject) -> int:
     return filters.stack_mana_value(obj, target)
 
 
-def matches(game: "Game", obj: GameObject | StackItem, flt: dict | None,
+def matches(game: "Game", obj: GameObject | StackItem, flt: dict[str, Any] | None,
             you: str | None, source: GameObject | None = None) -> bool:
     """Does ``obj`` satisfy filter ``flt`` (docs/FORMAT.md §5), seen by player ``you``
     from ``source``? ``types``/``colors``/``subtypes`` match any of the listed values;
@@ -233,7 +232,7 @@ def protected_from(game: "Game", obj: GameObject, source: GameObject | StackItem
     return False
 
 
-def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
+def target_kinds_match(game: "Game", spec: dict[str, Any], target: Any, you: str,
                        source: GameObject | StackItem | None) -> bool:
     """Is ``target`` (a GameObject, StackItem or a player id str) a legal choice for the
     target spec ``spec`` (CR 115.2, 115.4), from ``source`` controlled by ``you``?
@@ -276,7 +275,7 @@ def target_kinds_match(game: "Game", spec: dict, target: Any, you: str,
     return True
 
 
-def _player_filter(spec: dict, player: str, you: str) -> bool:
+def _player_filter(spec: dict[str, Any], player: str, you: str) -> bool:
     who = (spec.get("filter") or {}).get("player")
     if who == "opponent":
         return player != you
@@ -285,7 +284,7 @@ def _player_filter(spec: dict, player: str, you: str) -> bool:
     return True
 
 
-def all_matching(game: "Game", objs: Iterable[GameObject], flt: dict, you: str,
+def all_matching(game: "Game", objs: Iterable[GameObject], flt: dict[str, Any], you: str,
                  source: GameObject | None = None) -> list[GameObject]:
     """The objects of ``objs`` that match ``flt``, in their given order."""
     return [o for o in objs if matches(game, o, flt, you, source)]

@@ -64,7 +64,7 @@ def as_cast(obj: GameObject, face: Any) -> GameObject:
     return probe
 
 
-def stack_init(cast_obj: GameObject) -> dict:
+def stack_init(cast_obj: GameObject) -> dict[str, Any]:
     """What the spell object on the stack remembers of the face it was cast as (passed to
     ``Zones.move`` as ``init``): nothing for a normal cast."""
     if cast_obj.cast_face is None:
@@ -73,7 +73,7 @@ def stack_init(cast_obj: GameObject) -> dict:
             "cast_face": cast_obj.cast_face}
 
 
-def face_fields(obj: GameObject | None) -> dict:
+def face_fields(obj: GameObject | None) -> dict[str, Any]:
     """Fields an event or the state gives a spell cast as a face: ``{"face": "omen"}``."""
     if obj is None or obj.cast_face is None:
         return {}
@@ -95,6 +95,7 @@ def shuffle_into_library(game: "Game", item: StackItem) -> None:
     if item in game.stack:
         game.stack.remove(item)
     obj = item.obj
+    assert obj is not None  # a spell on the stack has its card (CR 112.1a)
     if obj.is_copy:
         shuffle_library(game, obj.owner)
         game._copy_ceases_to_exist(item, after="shuffled_into_library")
@@ -103,7 +104,7 @@ def shuffle_into_library(game: "Game", item: StackItem) -> None:
     shuffle_library(game, obj.owner)
 
 
-def card_with_face_named(cards: dict, name: Any) -> CardDefinition | None:
+def card_with_face_named(cards: dict[str, CardDefinition], name: Any) -> CardDefinition | None:
     """Ruling tarkir.omen.13: a player choosing a card name may choose an Omen's name; the
     face named (only its characteristics count), or None."""
     if not isinstance(name, str):

@@ -121,7 +121,7 @@ def candidate_actions(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     (see the module docstring). Deterministic; never changes ``game``."""
     if game.over:
         return []
-    kind = decision.get("kind")
+    kind: Any = decision.get("kind")  # JSON data: an unknown kind is refused below
     fn = _ENUMERATORS.get(kind)
     if fn is None:
         raise ValueError(f"unknown decision kind {kind!r}")
@@ -139,8 +139,8 @@ def accepts(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[b
     the engine propagates: the engine crashed on this input.
     """
 
-    kind = decision.get("kind")
-    player = decision.get("player")
+    kind: Any = decision.get("kind")  # JSON data: unknown kinds are refused below
+    player: Any = decision.get("player")
     if shape_problem(inp) is not None:  # ``Game.ask`` refuses it before the rules see it
         return False, "bad_input"
     if game.over:

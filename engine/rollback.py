@@ -37,12 +37,12 @@ class Saved:
 
     def __init__(self, game: "Game") -> None:
         self.game = game
-        self.attrs: dict = {}
+        self.attrs: dict[str, Any] = {}
         self.n_events = 0
-        self.instances: list[tuple[Any, dict]] = []
-        self.lists: list[tuple[list, list]] = []
-        self.dicts: list[tuple[dict, dict]] = []
-        self.sets: list[tuple[set, set]] = []
+        self.instances: list[tuple[Any, dict[str, Any]]] = []
+        self.lists: list[tuple[list[Any], list[Any]]] = []
+        self.dicts: list[tuple[dict[Any, Any], dict[Any, Any]]] = []
+        self.sets: list[tuple[set[Any], set[Any]]] = []
 
     def restore(self) -> None:
         """Put the saved state back into the game's own objects and truncate the log to

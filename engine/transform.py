@@ -33,8 +33,8 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction, ScenarioError
-from .objects import FACE_DOWN, GameObject
 from .late_binding import late_handler
+from .objects import FACE_DOWN, GameObject
 
 if TYPE_CHECKING:
     from .cards import CardDefinition
@@ -56,7 +56,7 @@ def is_transformed(obj: "GameObject") -> bool:
     return obj.definition.face == "back" and obj.card_definition is not None
 
 
-def state_fields(obj: "GameObject") -> dict:
+def state_fields(obj: "GameObject") -> dict[str, Any]:
     """Fields the state gives a permanent (FORMAT §11.6): ``"face": "back"`` while a
     transforming permanent's back face is up; ``"melded": [card, card]`` for a melded
     permanent. Nothing for any other permanent."""
@@ -87,7 +87,7 @@ def turn_over(game: "Game", obj: "GameObject") -> bool:
     return True
 
 
-def transform_effect(ctx: Any, eff: dict) -> None:
+def transform_effect(ctx: Any, eff: dict[str, Any]) -> None:
     """The effect ``{"type": "transform", "what": ref}`` (CR 701.28a): each permanent it
     names transforms; one that isn't a transforming double-faced card doesn't (CR 701.28c;
     finalfantasy.transform.12's rule for permanents)."""
@@ -95,7 +95,7 @@ def transform_effect(ctx: Any, eff: dict) -> None:
         turn_over(ctx.game, obj)
 
 
-def put_onto_battlefield_transformed(ctx: Any, eff: dict) -> None:
+def put_onto_battlefield_transformed(ctx: Any, eff: dict[str, Any]) -> None:
     """The effect ``{"type": "put_onto_battlefield_transformed", "what": ref}`` ("return this
     card from your graveyard to the battlefield transformed"): CR 712.14a, the card enters
     with its back face up (finalfantasy.transform.11) under the effect's controller. A card
@@ -118,17 +118,20 @@ def setup_transformed(obj: "GameObject", path: str) -> None:
     card = whole_card(obj)
     if not is_transforming_card(card):
         raise ScenarioError(f"{path}.transformed", f"{card.name} is not a transforming double-faced card")
-    obj.definition, obj.card_definition = card.get_face("back"), card
+    back = card.get_face("back")
+    assert back is not None  # a transforming double-faced card has a back face (CR 712.1)
+    obj.definition, obj.card_definition = back, card
 
 
 def _face(card: "CardDefinition", role: str, token: bool) -> "CardDefinition":
     """A face of ``card``; a token's faces are a token's (CR 111.1, 712.x: a transforming
     token has both faces)."""
     face = card.get_face(role)
+    assert face is not None, f"{card.name} has no {role} face"
     return dataclasses.replace(face, is_token=True) if token and not face.is_token else face
 
 
-def copiable_faces(src: "GameObject") -> tuple:
+def copiable_faces(src: "GameObject") -> tuple[Any, ...]:
     """What a token copy of ``src`` is (CR 707.2): ``(definition, card_definition)``. A copy
     of a transforming permanent has both faces and the copied permanent's face up (ruling
     finalfantasy.transform.13); of a melded permanent, only the melded face (ruling
@@ -154,7 +157,7 @@ ALTERNATIVE_LAYOUTS = ("adventure", "omen", "prepare")
 COPY_EXCEPTIONS = ("power", "toughness", "colors", "subtypes")
 
 
-def with_exceptions(definition: "CardDefinition", exceptions: dict | None) -> "CardDefinition":
+def with_exceptions(definition: "CardDefinition", exceptions: dict[str, Any] | None) -> "CardDefinition":
     """CR 707.9, 707.9b: a copy effect's exceptions ("except it's a 1/1 green Frog":
     ``{"power": 1, "toughness": 1, "colors": ["green"], "subtypes": ["Frog"]}``) replace those
     characteristics of the copy and become part of its copiable values. They change only the
@@ -162,11 +165,11 @@ def with_exceptions(definition: "CardDefinition", exceptions: dict | None) -> "C
     strixhaven.prepare.20). ``None``: the definition unchanged."""
     if not exceptions:
         return definition
-    changes = {k: (tuple(v) if isinstance(v, list) else v) for k, v in exceptions.items() if k in COPY_EXCEPTIONS}
+    changes: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in exceptions.items() if k in COPY_EXCEPTIONS}
     return dataclasses.replace(definition, **changes)
 
 
-def create_token_copy(ctx: Any, eff: dict) -> None:
+def create_token_copy(ctx: Any, eff: dict[str, Any]) -> None:
     """The effect ``{"type": "create_token_copy", "what": ref}`` ("create a token that's a copy
     of target creature you control", CR 707.2, 111.10): a token with the copiable values of the
     permanent, under the effect's controller. A copy of a transforming permanent is a
@@ -193,7 +196,7 @@ def create_token_copy(ctx: Any, eff: dict) -> None:
         g.fire_triggers({"event": "enters_battlefield", "object": obj})
 
 
-def exile_and_return(ctx: Any, eff: dict) -> None:
+def exile_and_return(ctx: Any, eff: dict[str, Any]) -> None:
     """The effect ``{"type": "exile_and_return", "what": ref}`` ("exile target creature you
     control, then return that card to the battlefield under your control", CR 610.3): the
     permanent is exiled, then the card it became returns under the effect's controller as a
@@ -248,7 +251,7 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     if not options:
         return
 
-    def valid(inp: dict) -> "GameObject | None":
+    def valid(inp: dict[str, Any]) -> "GameObject | None":
         choice = inp.get("choice")
         if choice == "no":
             return None
@@ -257,6 +260,7 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
                 return o
         raise IllegalAction("invalid_choice", f"choose one of {[o.card for o in options]} or no")
 
+    assert obj.controller is not None  # a permanent has a controller (CR 108.4)
     src = game.decide("choose", obj.controller, "choose", valid, reason="copy", options=[o.card for o in options] + ["no"])
     if src is None:
         return
@@ -280,7 +284,7 @@ def is_meld_pair(a: "CardDefinition", b: "CardDefinition") -> bool:
             and ma.get("result") is not None and ma.get("result") == mb.get("result"))
 
 
-def meld_effect(ctx: Any, eff: dict) -> None:
+def meld_effect(ctx: Any, eff: dict[str, Any]) -> None:
     """The effect ``{"type": "meld", "what": "self", "with": {"name": N}}`` ("exile them, then
     meld them into …", CR 701.42a): exile the source and one permanent named N that its
     controller both owns and controls (with several, a ``choose`` with reason
@@ -290,7 +294,7 @@ def meld_effect(ctx: Any, eff: dict) -> None:
     me = [o for o in me if o.zone == "battlefield"]
     name = eff["with"]["name"]
     ctrl = ctx.controller
-    mates = [o for o in g.battlefield if o.name == name and o.controller == ctrl and o.owner == ctrl
+    mates: list[GameObject] = [o for o in g.battlefield if o.name == name and o.controller == ctrl and o.owner == ctrl
              and o not in me]
     partner = None
     if len(mates) == 1:
@@ -298,7 +302,7 @@ def meld_effect(ctx: Any, eff: dict) -> None:
     elif len(mates) > 1:
         options = [o.card for o in mates]
 
-        def valid(inp: dict) -> "GameObject":
+        def valid(inp: dict[str, Any]) -> "GameObject":
             choice = inp.get("choice")
             for o in mates:
                 if choice in (o.card, o.ref):
@@ -310,7 +314,7 @@ def meld_effect(ctx: Any, eff: dict) -> None:
     meld(g, exiled, ctrl)
 
 
-def meld(game: "Game", exiled: list, controller: str) -> "GameObject | None":
+def meld(game: "Game", exiled: list[GameObject], controller: str) -> "GameObject | None":
     """CR 701.42a–c: meld the exiled cards: only two cards (not tokens) of one meld pair,
     both still in exile, become one new permanent (ruling finalfantasy.meld.03: a new,
     untapped object with no relation to the objects that left; .05: otherwise they stay in
@@ -357,6 +361,7 @@ def partner_leaves(game: "Game", old: "GameObject", to: str, position: str, caus
     battlefield is two cards, both put into the new zone; the other card becomes a new object
     there too (front face up, CR 712.8a). Called by ``Zones.move`` after the first card's
     move. A melded permanent going to the battlefield or the stack isn't modelled."""
+    assert old.melded_with is not None  # called for a melded permanent only
     alias, card = old.melded_with
     game.incarnation[alias] += 1
     zone = to if to not in ("battlefield", "stack") else "exile"

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from mtg_judge.conformance import runner
 from mtg_judge.tools.cli import main
 
+
 def _commands(group, prefix=()) -> list[list[str]]:
     """Every command of the CLI, groups and their subcommands included, as argument lists."""
     out = [list(prefix)]

@@ -20,12 +20,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_harness_faults import EXPECT, FAKE_ENGINE, make_fixture, write_tree
 
 from mtg_judge.conformance import protocol
 from mtg_judge.conformance.runner import collect
 from mtg_judge.tools.cli import main
-
-from test_harness_faults import EXPECT, FAKE_ENGINE, make_fixture, write_tree
 
 ENGINE = textwrap.dedent('''
     import json, sys

@@ -1,8 +1,8 @@
 """Unit tests of mtg_judge.conformance.expect (FORMAT §3.3) and mtg_judge.conformance.canonical on hand-written logs."""
 
-import pytest
-
 import json
+
+import pytest
 
 from mtg_judge.conformance.canonical import dumps, normalize, snapshot_text
 from mtg_judge.conformance.expect import Mismatch, check, differences, matches, summarize_event

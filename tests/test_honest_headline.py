@@ -15,11 +15,10 @@ import textwrap
 
 import pytest
 from click.testing import CliRunner
+from test_harness_faults import EXPECT, write_tree
 
 from mtg_judge.conformance import reports
 from mtg_judge.tools.cli import main
-
-from test_harness_faults import EXPECT, write_tree
 
 SKIPPER = textwrap.dedent('''
     import json, sys

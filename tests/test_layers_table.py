@@ -44,10 +44,10 @@ from dataclasses import dataclass
 import pytest
 
 from mtg_judge.engine import characteristics as ch
-from mtg_judge.engine.cards import CardDefinition
-from mtg_judge.engine.errors import ScriptExhausted
 from mtg_judge.engine import effects as effects_mod
 from mtg_judge.engine import state as state_mod
+from mtg_judge.engine.cards import CardDefinition
+from mtg_judge.engine.errors import ScriptExhausted
 from mtg_judge.engine.objects import ContinuousEffect, StackItem
 from mtg_judge.engine.scenario import _card_db, build_game
 

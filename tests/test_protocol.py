@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from mtg_judge.conformance.canonical import dumps, normalize
 from mtg_judge.conformance import protocol
+from mtg_judge.conformance.canonical import dumps, normalize
 from mtg_judge.conformance.protocol import (
     EngineError,
     ProtocolEngine,

@@ -16,7 +16,7 @@ from mtg_judge.engine.cards import CardDefinition, FrozenDict
 from mtg_judge.engine.errors import IllegalAction
 from mtg_judge.engine.mana import ManaCost
 from mtg_judge.engine.rulesets import Ruleset
-from mtg_judge.engine.scenario import ScriptInputs, build_game, _card_db
+from mtg_judge.engine.scenario import ScriptInputs, _card_db, build_game
 from mtg_judge.tools.cli import main
 
 _ATOMS = (str, int, bool, float, type(None))

@@ -493,6 +493,7 @@ def test_an_engine_that_never_asks_again_is_a_loop(monkeypatch):
     """The watchdog: an engine stuck in an internal loop (here, a state-based action check
     that never ends) fails the game as a loop instead of hanging the run."""
     import time as _time
+
     from mtg_judge.engine.game import Game
     real = Game.check_state
 

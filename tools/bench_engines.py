@@ -99,6 +99,7 @@ def engines() -> list[tuple[str, Callable | None, str]]:
         out.append(("phase.rs (adapter)", None, str(exc)))
     try:
         import mtg  # noqa: F401
+
         from mtg_judge.tools.adapters import pymtg_adapter
         out.append(("python-mtg (adapter)", pymtg_adapter.play, ""))
     except ImportError as exc:
@@ -213,8 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-selfplay", action="store_true")
     args = parser.parse_args(argv)
 
-    import platform
     import os
+    import platform
 
     from mtg_judge.conformance.runner import collect
 

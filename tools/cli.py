@@ -19,10 +19,20 @@ from typing import Any
 
 import click
 
-from mtg_judge.conformance.runner import (DEFAULT_ROOT, RULESETS, Case, RunInterrupted, collect, collect_file, keyword_matches,
-                                run_case, run_suite, summary_table)
-
 from mtg_judge.conformance.resources import SNAPSHOT_DIR, checkout_root
+from mtg_judge.conformance.runner import (
+    DEFAULT_ROOT,
+    RULESETS,
+    Case,
+    RunInterrupted,
+    collect,
+    collect_file,
+    keyword_matches,
+    run_case,
+    run_suite,
+    summary_table,
+)
+
 
 def _check_fixtures_dir(ctx, param, value):
     """--fixtures: a usage error (exit 2) for a folder that is a bundle (it holds the
