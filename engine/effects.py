@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import bookkeeping, ward
 from . import characteristics as ch
-from . import combat
+from . import combat, copy_effects
 from . import delayed_triggers
 from . import endure_behold
 from . import game_end, proliferate
@@ -755,4 +755,5 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     **no_combat_damage.EFFECTS,  # assign_no_combat_damage (CR 510.1a; engine/no_combat_damage.py)
     **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
     **phasing.EFFECTS,  # phase_out (CR 702.26; engine/phasing.py)
+    **copy_effects.EFFECTS,  # become_copy until end of turn (CR 707.2, 613.2a; engine/copy_effects.py)
 }

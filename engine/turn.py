@@ -4,7 +4,7 @@ steps, mana emptying at the end of steps and phases (CR 500–514)."""
 from __future__ import annotations
 
 from . import bookkeeping, combat, end_turn, extra_turns, sagas, turn_records
-from . import phasing, type_gain, type_loss
+from . import copy_effects, phasing, type_gain, type_loss
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -191,6 +191,7 @@ class TurnStructure:
             self.effects = [e for e in self.effects if e.until != "end_of_turn"]
             type_loss.end_of_turn(self)  # "isn't a creature until end of turn" (engine/type_loss.py)
             type_gain.end_of_turn(self)  # "becomes a land … until end of turn" (engine/type_gain.py)
+            copy_effects.end_of_turn(self)  # "becomes a copy … until end of turn" (engine/copy_effects.py)
             self.shields = []
             if self.check_state() or self.pending_triggers:
                 self.priority_round()
