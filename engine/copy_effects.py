@@ -40,7 +40,9 @@ ATTR = "copy_effect_saved"
 
 def _copiable_values(src: GameObject) -> Any:
     """What a copy of ``src`` is (CR 707.2): its face up only, a face-down permanent's being
-    a nameless 2/2 (CR 708.2); alternative characteristics are part of them."""
+    a nameless 2/2 (CR 708.2); alternative characteristics are part of them. The same
+    values as ``transform.enter_as_copy`` gives, whose inline code can't be shared while
+    engine/transform.py is being rewritten: fold the two together then."""
     face = FACE_DOWN if src.face_down else src.definition
     if face.layout in ALTERNATIVE_LAYOUTS:
         return dataclasses.replace(face, is_token=False)
