@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from . import (
     bookkeeping,
     combat,
+    copy_effects,
     delayed_triggers,
     end_turn,
     endure_behold,
@@ -771,4 +772,5 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     **no_combat_damage.EFFECTS,  # assign_no_combat_damage (CR 510.1a; engine/no_combat_damage.py)
     **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
     **phasing.EFFECTS,  # phase_out (CR 702.26; engine/phasing.py)
+    **copy_effects.EFFECTS,  # become_copy until end of turn (CR 707.2, 613.2a; engine/copy_effects.py)
 }

@@ -81,6 +81,9 @@ class GameObject:
     prepared_for: str | None = None  # that copy: the permanent it is linked to
     phased_out_under: str | None = None  # phased out: the player it phases in for (engine/phasing.py)
     phased_out_indirectly: bool = False  # phased out with the permanent it is attached to (CR 702.26g)
+    #: under a copy effect until end of turn: the (definition, card_definition) it had before
+    #: (engine/copy_effects.py; put back in the cleanup step, CR 514.2)
+    copy_effect_saved: tuple[CardDefinition, CardDefinition | None] | None = None
     #: the game's layer system (engine/layers/system.py), which knows this object's
     #: characteristics after continuous effects (CR 613); None for an object outside a game
     layers: Any = field(default=None, repr=False, compare=False)

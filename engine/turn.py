@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, combat, end_turn, extra_turns, phasing, sagas, turn_records
+from . import bookkeeping, combat, copy_effects, end_turn, extra_turns, phasing, sagas, turn_records
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -198,6 +198,7 @@ class TurnStructure:
             self.effects: list[ContinuousEffect]  # declared for the type checker (Game.__init__)
             self.effects = [e for e in self.effects if e.until != "end_of_turn"]
             self.shields: list[Shield]  # declared for the type checker (Game.__init__)
+            copy_effects.end_of_turn(self)  # "becomes a copy … until end of turn" (engine/copy_effects.py)
             self.shields = []
             if self.check_state() or self.pending_triggers:
                 self.priority_round()
