@@ -20,7 +20,7 @@ from . import end_turn, extra_turns, flicker, no_combat_damage
 from . import paradigm, phasing, type_gain, type_loss
 from . import prepare
 from . import sagas
-from . import token_copies, transform
+from . import library_moves, token_copies, transform
 from .cards import CardDefinition, describe
 from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
@@ -756,4 +756,5 @@ HANDLERS: dict[str, Callable[[Context, dict], None]] = {
     **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
     **phasing.EFFECTS,  # phase_out (CR 702.26; engine/phasing.py)
     **token_copies.EFFECTS,  # create_token_copy_of_card (CR 707.2; engine/token_copies.py)
+    **library_moves.EFFECTS,  # put_on_library (CR 401.4; engine/library_moves.py)
 }
