@@ -111,6 +111,7 @@ EFFECT_ZONES: dict[tuple[str, str], frozenset[str]] = {
     ("counter", "what"): frozenset({"spell", "ability"}),  # CR 701.6
     ("copy_spell", "what"): frozenset({"spell"}),  # CR 707.10
     ("return_to_battlefield", "what"): frozenset({"graveyard", "exile"}),  # engine/flicker.py
+    ("create_token_copy_of_card", "what"): frozenset({"graveyard"}),  # engine/token_copies.py
 }
 
 

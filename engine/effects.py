@@ -20,12 +20,14 @@ from . import (
     extra_turns,
     flicker,
     game_end,
+    library_moves,
     no_combat_damage,
     paradigm,
     phasing,
     prepare,
     proliferate,
     sagas,
+    token_copies,
     transform,
     type_gain,
     type_loss,
@@ -773,4 +775,6 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
     **phasing.EFFECTS,  # phase_out (CR 702.26; engine/phasing.py)
     **copy_effects.EFFECTS,  # become_copy until end of turn (CR 707.2, 613.2a; engine/copy_effects.py)
+    **token_copies.EFFECTS,  # create_token_copy_of_card (CR 707.2; engine/token_copies.py)
+    **library_moves.EFFECTS,  # put_on_library (CR 401.4; engine/library_moves.py)
 }
