@@ -122,17 +122,23 @@ class Zones:
 
     def as_enters(self, obj: GameObject) -> None:
         """CR 614.12: "As this enters, choose a card name" (Meddling Mage): the controller
-        chooses a nonland card name as it enters."""
+        chooses a card name as it enters, of a card with none of the types in the spec's
+        ``not_types`` (default ``["Land"]``: "a nonland card name"; Council of the Absolute's
+        "a noncreature, nonland card name" is ``["Creature", "Land"]``). An Omen's (or other
+        castable face's) name is judged by that face's characteristics alone (CR 201.4f;
+        ruling tarkir.omen.13: Charring Bite is a noncreature card name, Twinmaw Stormbrood is
+        not). Raises IllegalAction ``invalid_choice`` for any other answer."""
         spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
         if not spec or spec.get("choose") != "card_name":
             return
+        excluded = tuple(spec.get("not_types", ("Land",)))
 
         def name(inp: dict) -> str:
             choice = inp.get("choice")
             d = self.cards.get(choice) if isinstance(choice, str) else None
             d = d or faces.card_with_face_named(self.cards, choice)  # an Omen's name, tarkir.omen.13
-            if d is None or "Land" in d.types:
-                raise IllegalAction("invalid_choice", "name a nonland card")
+            if d is None or any(t in d.types for t in excluded):
+                raise IllegalAction("invalid_choice", "name a card that is not " + " or ".join(excluded).lower())
             return choice
 
         obj.chosen_name = self.decide("choose", obj.controller, "choose", name, reason="card_name")
