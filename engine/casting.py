@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+
 class Casting:
     """Casting spells and activating abilities (a mixin of :class:`~.game.Game`)."""
 
@@ -87,6 +88,8 @@ class Casting:
             raise IllegalAction("not_in_hand", f"{ref} is not in {player}'s hand (or castable from its zone)")
         # the face chosen while casting (an Omen, FORMAT §11.2): only its characteristics count
         cast_obj = faces.as_cast(obj, inp.get("face"))
+        if forced is None and obj.zone == "library":  # a filtered permission (Garruk's Horde), CR 601.3e
+            library_top.check_filter(self, cast_obj, player)
         d = cast_obj.definition
         card_kws = {k["keyword"]: dict(k) for k in d.keywords}
         if ch.is_type(cast_obj, "Land"):
@@ -197,6 +200,8 @@ class Casting:
             raise IllegalAction("split_second", "a spell with split second is on the stack: no spells can be cast")
         for src, eff in ch.static_effects(self):
             if eff.get("type") == "cant_cast":
+                if eff.get("player") == "opponent" and src.controller == player:
+                    continue  # "Your opponents can't cast spells with the chosen name" (Council of the Absolute)
                 name = src.chosen_name if eff.get("name") == "chosen" else eff.get("name")
                 if name is not None and name == d.name and not face_down:
                     raise IllegalAction("cant_cast", f"spells named {name} can't be cast ({src.name})")
@@ -272,6 +277,8 @@ class Casting:
                 if eff.get("type") != kind or (src is not obj and not ch.matches(
                         self, as_spell, eff.get("filter"), src.controller, src)):
                     continue
+                if eff.get("name") == "chosen" and (src.chosen_name is None or src.chosen_name != d.name):
+                    continue  # "Spells with the chosen name you cast cost {2} less" (Council of the Absolute)
                 delta = ManaCost.parse(eff["cost"])
                 if kind == "cost_increase":
                     cost = cost.add(delta)

@@ -8,6 +8,13 @@ could be cast from; rulings timespiral.morph.01, .02) — with its usual timing,
 their land play for the turn if it is a land (CR 305.2). Only the top card: the card under it
 becomes playable once the top one has left. Flashback, madness, harmonize and "without paying
 its mana cost" give no permission here (``invalid_alternative``).
+
+The static may take a ``filter`` (Garruk's Horde: "You may cast creature spells from the top
+of your library", ``{"types": ["Creature"]}``): then only a spell matching it may be cast
+from there, and a land is played from there only if it matches. The spell is judged as it
+would be cast (CR 601.3e: the characteristics it would have on the stack), so a card cast as
+its Omen is judged by the Omen alone (ruling tarkir.omen.08: a permission for creature spells
+lets the Dragon be cast, not its instant or sorcery Omen).
 """
 
 from __future__ import annotations
@@ -25,15 +32,30 @@ if TYPE_CHECKING:
 STATIC = "play_from_library_top"
 
 
+def _permissions(game: "Game", player: str) -> list[tuple["GameObject", dict[str, Any]]]:
+    """The static ``play_from_library_top`` effects of permanents ``player`` controls, with
+    their sources."""
+    return [(src, eff) for src, eff in ch.static_effects(game) if eff.get("type") == STATIC and src.controller == player]
+
+
 def playable_top(game: "Game", player: str) -> "GameObject | None":
     """The top card of ``player``'s library if a static ``play_from_library_top`` of a
-    permanent ``player`` controls lets them play it (CR 401.5), else None."""
+    permanent ``player`` controls may let them play it (CR 401.5), else None. A static
+    with a ``filter`` lets only what matches it be cast or played (:func:`check_filter`,
+    :func:`land`)."""
     library = game.players[player].library
-    if not library:
-        return None
-    if not any(eff.get("type") == STATIC and src.controller == player for src, eff in ch.static_effects(game)):
+    if not library or not _permissions(game, player):
         return None
     return library[0]
+
+
+def check_filter(game: "Game", cast_obj: "GameObject", player: str) -> None:
+    """CR 601.3e: the top card cast as ``cast_obj`` (the spell it would be, e.g. an Omen,
+    ruling tarkir.omen.08) must match the ``filter`` of some permission (a static without one
+    permits any spell). Raises IllegalAction ``not_in_hand``."""
+    if not any(ch.matches(game, cast_obj, eff.get("filter"), player, src) for src, eff in _permissions(game, player)):
+        raise IllegalAction("not_in_hand", f"{cast_obj.definition.name} is not a spell {player} may cast from the "
+                            "top of their library")
 
 
 def may_cast(game: "Game", obj: "GameObject", player: str) -> bool:
@@ -55,4 +77,8 @@ def land(game: "Game", player: str, ref: Any) -> "GameObject | None":
     """The card ``ref`` if it is the top card of ``player``'s library and they may play it
     (a land play, CR 305.2), else None."""
     obj = game.find(ref) if isinstance(ref, str) else None
-    return obj if obj is not None and may_cast(game, obj, player) else None
+    if obj is None or not may_cast(game, obj, player):
+        return None
+    if not any(ch.matches(game, obj, eff.get("filter"), player, src) for src, eff in _permissions(game, player)):
+        return None  # Garruk's Horde lets only creature spells be cast from there, no land be played
+    return obj

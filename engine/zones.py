@@ -126,17 +126,23 @@ class Zones:
 
     def as_enters(self: Game, obj: GameObject) -> None:
         """CR 614.12: "As this enters, choose a card name" (Meddling Mage): the controller
-        chooses a nonland card name as it enters."""
+        chooses a card name as it enters, of a card with none of the types in the spec's
+        ``not_types`` (default ``["Land"]``: "a nonland card name"; Council of the Absolute's
+        "a noncreature, nonland card name" is ``["Creature", "Land"]``). An Omen's (or other
+        castable face's) name is judged by that face's characteristics alone (CR 201.4f;
+        ruling tarkir.omen.13: Charring Bite is a noncreature card name, Twinmaw Stormbrood is
+        not). Raises IllegalAction ``invalid_choice`` for any other answer."""
         spec = (obj.definition.raw or {}).get("as_enters") if not obj.face_down else None
         if not spec or spec.get("choose") != "card_name":
             return
+        excluded = tuple(spec.get("not_types", ("Land",)))
 
         def name(inp: dict[str, Any]) -> str:
             choice = inp.get("choice")
             d = self.cards.get(choice) if isinstance(choice, str) else None
             d = d or faces.card_with_face_named(self.cards, choice)  # an Omen's name, tarkir.omen.13
-            if d is None or "Land" in d.types or not isinstance(choice, str):
-                raise IllegalAction("invalid_choice", "name a nonland card")
+            if d is None or any(t in d.types for t in excluded) or not isinstance(choice, str):
+                raise IllegalAction("invalid_choice", "name a card that is not " + " or ".join(excluded).lower())
             return choice
 
         assert obj.controller is not None  # a permanent has a controller (CR 108.4)
