@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from . import planeswalkers, prepare, transform
+from . import planeswalkers, prepare, rollback, transform
 from .cards import CardDefinition, load_card_db
 from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
 from .game import PHASE_OF, Game
@@ -70,7 +70,7 @@ class ScriptInputs:
             if self.on_read is not None:
                 self.on_read(self.i)
             if self.i >= len(self.script):
-                raise ScriptExhausted()
+                return self.end_of_script(game)
             entry = self.script[self.i]
             # an entry that is not an object is rejected as bad_input by Game.ask, at its index
             inp = dict(entry) if isinstance(entry, dict) else {NOT_AN_OBJECT: json_type(entry)}
@@ -81,6 +81,11 @@ class ScriptInputs:
                               "passes": len(game.living())}
                 continue
             return inp
+
+    def end_of_script(self, game: Game) -> dict[str, Any]:
+        """The answer once every script input is used: none (raises ScriptExhausted, which
+        ends the run)."""
+        raise ScriptExhausted()
 
     def _macro_answer(self, game: Game, decision: dict[str, Any]) -> dict[str, Any] | None:
         m = self.macro
@@ -261,9 +266,11 @@ def run_scenario(scenario: dict[str, Any], ruleset: str = "modern", cards: Any =
     checkpoints = []
     for cp in scenario.get("expect", {}).get("checkpoints", []):
         after = cp["after"]
-        probes = []
-        for action in list(cp.get("legal", [])) + [p.get("action", p) for p in cp.get("illegal", [])]:
-            probes.append(probe(scenario, ruleset, db, script[:after + 1], action))
+        legal = list(cp.get("legal", []))
+        illegal = [p.get("action", p) for p in cp.get("illegal", [])]
+        # the actions expected to be refused first: refused actions share one replay (probe_all)
+        judged = probe_all(scenario, ruleset, db, script[:after + 1], illegal + legal)
+        probes = judged[len(illegal):] + judged[:len(illegal)]  # in the fixture's order
         checkpoints.append({"after": after, "state": seen[after], "probes": probes})
     return {"events": game.events, "state": final, "checkpoints": checkpoints}
 
@@ -290,6 +297,82 @@ def probe(scenario: dict[str, Any], ruleset: str, cards: dict[str, Any], prefix:
     if error is not None:
         return {"action": action, "legal": False, "code": error["code"]}
     return {"action": action, "legal": rejected is None, "code": rejected["code"] if rejected else None}
+
+
+class _ProbeInputs(ScriptInputs):
+    """The input source of :func:`probe_all`: the script ``prefix``, then the probe actions,
+    one at a time, all at the index ``len(prefix)``.
+
+    A probe action the game rejects (an ``action_rejected`` at that index) is asked again at
+    once by the same decision (``Game.decide``, ``Game.ask``); the state saved just before the
+    action was offered is then put back (``rollback``: the rejection event goes too, and so does
+    anything a handler did before it refused), and the next action is offered to that same
+    decision. The first action the game doesn't reject ends the replay (ScriptExhausted at
+    the next read, as the end of the script would): the actions after it need another replay.
+    ``results`` holds ``(index into actions, {"legal", "code"})`` in order."""
+
+    def __init__(self, prefix: list[dict[str, Any]], actions: list[dict[str, Any]]) -> None:
+        super().__init__(prefix)
+        self.actions = actions
+        self.k = 0  # the next action to offer
+        self.results: list[tuple[int, dict[str, Any]]] = []
+        self.pending: tuple[int, Any, Any] | None = None  # (index, rollback.Saved, layers' kept result)
+
+    def end_of_script(self, game: Game) -> dict[str, Any]:
+        """After the prefix: judge the action offered last (if any), then offer the next."""
+        at = len(self.script)
+        if self.pending is not None:
+            k, saved, kept = self.pending
+            self.pending = None
+            rejected = next((e for e in game.events[saved.n_events:]
+                             if e["type"] == "action_rejected" and e.get("at") == at), None)
+            if rejected is None:  # accepted: the replay can't offer another action
+                self.results.append((k, {"legal": True, "code": None}))
+                raise ScriptExhausted()
+            self.results.append((k, {"legal": False, "code": rejected["code"]}))
+            saved.restore()
+            game.layers.resume(kept)
+        if self.k >= len(self.actions):
+            raise ScriptExhausted()
+        k, self.k = self.k, self.k + 1
+        self.pending = (k, rollback.save(game), game.layers.checkpoint())
+        return {**self.actions[k], "at": at}
+
+
+def probe_all(scenario: dict[str, Any], ruleset: str, cards: dict[str, Any], prefix: list[dict[str, Any]],
+              actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`probe` of each of ``actions`` after the same inputs ``prefix``, with the same
+    results, in fewer replays: the actions the game rejects share one replay of the prefix
+    (:class:`_ProbeInputs`); an accepted action, a macro, a ``random`` input or an input
+    that is not an object gets a replay of its own (through :func:`probe`). Returns the
+    ``{"action", "legal", "code"}`` list in the order of ``actions``."""
+    out: list[dict[str, Any] | None] = [None] * len(actions)
+    simple = [k for k, a in enumerate(actions)
+              if isinstance(a, dict) and a.get("action") not in MACROS and a.get("action") != "random"]
+    for k, action in enumerate(actions):
+        if k not in simple:
+            out[k] = probe(scenario, ruleset, cards, prefix, action)
+    while simple:
+        inputs = _ProbeInputs(list(prefix), [actions[k] for k in simple])
+        game = build_game(scenario, ruleset, cards, inputs)
+        try:
+            game.play()
+        except (ScriptExhausted, GameOver, ScriptError):
+            pass  # the results so far are in ``inputs``; what is left is judged below
+        answered = {k for k, _ in inputs.results}
+        if inputs.pending is not None or not inputs.results:
+            # the game ended (or stopped on a script error) with an action offered, or before
+            # any was: that action (or the first) is judged by a replay of its own, as probe does
+            first = inputs.pending[0] if inputs.pending is not None else 0
+            k = simple[first]
+            out[k] = probe(scenario, ruleset, cards, prefix, actions[k])
+            answered.add(first)
+        for j, result in inputs.results:
+            out[simple[j]] = {"action": actions[simple[j]], **result}
+        done = max(answered) + 1 if answered else 0
+        simple = simple[done:]
+    assert all(r is not None for r in out)
+    return [r for r in out if r is not None]
 
 
 def _card_db(cards: Any) -> dict[str, CardDefinition]:
