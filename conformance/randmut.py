@@ -358,9 +358,9 @@ def load_equivalents(path: Path = EQUIVALENTS_PATH) -> dict[tuple, str]:
         unknown = entry.keys() - _EQUIVALENT_KEYS - _EQUIVALENT_OPTIONAL
         if missing or unknown:
             raise EquivalenceListError(f"{where}: missing {sorted(missing)}, unknown {sorted(unknown)}")
-        for key in _EQUIVALENT_KEYS:
-            if not isinstance(entry[key], str) or not entry[key].strip():
-                raise EquivalenceListError(f"{where}: {key!r} must be a non-empty string")
+        for name in _EQUIVALENT_KEYS:
+            if not isinstance(entry[name], str) or not entry[name].strip():
+                raise EquivalenceListError(f"{where}: {name!r} must be a non-empty string")
         occurrence = entry.get("occurrence", 0)
         if not isinstance(occurrence, int) or isinstance(occurrence, bool) or occurrence < 0:
             raise EquivalenceListError(f"{where}: 'occurrence' must be an integer >= 0")
@@ -414,7 +414,11 @@ class _Mutate(ast.NodeTransformer):
             node.op = _ARITH_SWAP[type(node.op)]()
             new = node
         elif op == "constant" and isinstance(node, ast.Constant):
-            node.value = (not node.value) if isinstance(node.value, bool) else node.value + 1
+            value = node.value
+            if isinstance(value, bool):
+                node.value = not value
+            elif isinstance(value, int):
+                node.value = value + 1
             new = node
         elif op == "not" and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             new = node.operand
@@ -484,14 +488,16 @@ def import_engine(root: Path = REPO_ROOT) -> None:
 
 
 @contextlib.contextmanager
-def applied(point: MutationPoint) -> Iterator[int]:
-    """Apply ``point`` to the engine as imported; yields how many live function objects now
+def applied(point: MutationPoint, module: types.ModuleType | None = None) -> Iterator[int]:
+    """Apply ``point`` to the engine as imported (``module``: the module of ``point.path``,
+    by default imported as :func:`module_name` says); yields how many live function objects now
     run the mutated code; restores their code on exit (and clears the engine's ``functools``
     caches on entry and exit). Raises :class:`RandomMutantError` when the module's file no
     longer has that node, or no live function of the enclosing ``def`` exists (a function
     under ``if TYPE_CHECKING``, a module never imported), or the mutated code's shape does
     not fit (free variables)."""
-    module = importlib.import_module(module_name(point.path))
+    if module is None:
+        module = importlib.import_module(module_name(point.path))
     filename = module.__file__
     if filename is None:
         raise RandomMutantError(f"{point.path}: module has no file")
@@ -803,7 +809,7 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
     import_engine(root)
     if legal:
         judge = judge_by_tests(tests, root)
-        base = run_forked([judge], 1, 3600)[0]
+        base = run_forked([lambda: judge(None)], 1, 3600)[0]
         judge_point: Callable[[MutationPoint], dict] = judge
         if base["status"] != "survived":
             raise RuntimeError(f"the tests do not pass on the unmutated engine: {base}")
