@@ -15,9 +15,10 @@ mutations somebody thought of; this module measures it over the ones nobody did 
    the same sample for the same seed and tree.
 3. :func:`applied` applies one point in-process: the file's AST is mutated at that node,
    the whole module recompiled (same file name, same line numbers), and the ``__code__`` of
-   every live function object of the outermost enclosing ``def`` swapped for the mutated
-   code (so ``from x import f`` bindings, methods of the ``Game`` mixins and closures all
-   see it); undone on exit. ``functools`` caches of the engine are cleared both ways.
+   every live function object of the outermost enclosing ``def`` *and of the functions
+   nested in it* (closures a factory made at import time, such as the effect handlers of
+   ``_move("exile")``) swapped for the mutated code (so ``from x import f`` bindings and the
+   methods of the ``Game`` mixins see it too); undone on exit. ``functools`` caches of the engine are cleared both ways.
 4. :func:`run_random` runs each mutant in a forked child (copy-on-write: the parent
    collects the cases and imports the engine once, but never runs it, so no state leaks from
    one mutant to the next and a crash or a hang kills only the child): the suite's cases in
@@ -458,14 +459,19 @@ def _outermost(point: MutationPoint) -> str:
     return point.qualname.split(".<locals>")[0]
 
 
-def _find_code(code: types.CodeType, qualname: str) -> list[types.CodeType]:
-    found = []
+def _codes_under(code: types.CodeType, outermost: str) -> dict[tuple[str, int], types.CodeType]:
+    """The code objects of the function ``outermost`` and of every function nested in it
+    (their ``co_qualname`` starts with ``outermost.<locals>.``), found in the module code
+    ``code``, by ``(co_qualname, co_firstlineno)``."""
+    found: dict[tuple[str, int], types.CodeType] = {}
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            if const.co_qualname == qualname:
-                found.append(const)
-            elif ".<locals>" not in const.co_qualname:  # a class body
-                found.extend(_find_code(const, qualname))
+            name = const.co_qualname
+            if name == outermost or name.startswith(outermost + ".<locals>."):
+                found[(name, const.co_firstlineno)] = const
+                found.update(_codes_under(const, outermost))
+            elif ".<locals>" not in name:  # a class body
+                found.update(_codes_under(const, outermost))
     return found
 
 
@@ -504,18 +510,18 @@ def applied(point: MutationPoint, module: types.ModuleType | None = None) -> Ite
     source = Path(filename).read_text(encoding="utf-8")
     new_module_code = mutated_code(point, source, filename)
     target = _outermost(point)
-    firstlines = {c.co_firstlineno: c for c in _find_code(new_module_code, target)}
+    codes = _codes_under(new_module_code, target)
     functions = [f for f in gc.get_objects() if isinstance(f, types.FunctionType)
-                 and f.__code__.co_filename == filename and f.__code__.co_qualname == target
-                 and f.__code__.co_firstlineno in firstlines]
-    if not functions:
+                 and f.__code__.co_filename == filename
+                 and (f.__code__.co_qualname, f.__code__.co_firstlineno) in codes]
+    if not any(f.__code__.co_qualname == target for f in functions):
         raise RandomMutantError(f"{point.label}: no live function {target} runs this code")
     saved = [(f, f.__code__) for f in functions]
     for cache in _engine_caches():
         cache.cache_clear()
     try:
         for f, code in saved:
-            new = firstlines[code.co_firstlineno]
+            new = codes[(code.co_qualname, code.co_firstlineno)]
             if new.co_freevars != code.co_freevars:
                 raise RandomMutantError(f"{point.label}: the mutated code has other free variables")
             f.__code__ = new

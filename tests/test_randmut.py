@@ -154,6 +154,34 @@ def test_applied_on_methods_nested_functions_and_statements(tiny):
     assert module.Box().helper() == 4 and module.Box().grow(0) is True
 
 
+FACTORY = textwrap.dedent('''\
+    def make(step):
+        def handler(x):
+            return x + step
+        return handler
+
+
+    HANDLERS = {"up": make(1)}
+    ''')
+
+
+def test_applied_reaches_closures_a_factory_made_at_import(tmp_path, monkeypatch):
+    # The effect handlers are such closures (effects.py: "exile": _move("exile")): swapping
+    # the factory's code alone would leave the handler made at import time unmutated.
+    (tmp_path / "randmut_factory.py").write_text(FACTORY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("randmut_factory")
+    try:
+        p = next(p for p in points_of_source("engine/f.py", FACTORY) if p.operator == "arithmetic")
+        assert p.qualname == "make.<locals>.handler"
+        with applied(p, module=module) as live:
+            assert live == 2  # make, and the handler in HANDLERS
+            assert module.HANDLERS["up"](10) == 9
+        assert module.HANDLERS["up"](10) == 11
+    finally:
+        sys.modules.pop("randmut_factory", None)
+
+
 def test_applied_restores_after_an_exception(tiny):
     module, _ = tiny
     with pytest.raises(ZeroDivisionError):
