@@ -726,11 +726,13 @@ def _child(task: Callable[[], dict], write_fd: int) -> None:
 
 def _mutant_task(point: MutationPoint, judge: Callable[[MutationPoint], dict]) -> Callable[[], dict]:
     def task() -> dict:
-        try:
-            with applied(point):
-                return judge(point)
-        except (RandomMutantError, SyntaxError, ValueError, TypeError) as exc:
-            return {"status": "broken", "reason": f"cannot apply: {exc}"[:200]}
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(applied(point))
+            except (RandomMutantError, SyntaxError, ValueError, TypeError) as exc:
+                return {"status": "broken", "reason": f"cannot apply: {exc}"[:200]}
+            return judge(point)
+        raise AssertionError("unreachable")  # for the type checker: ExitStack may swallow
     return task
 
 
