@@ -784,11 +784,21 @@ def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
               help="Worker processes (each runs one mutation at a time over every case).")
 @click.option("--timeout", "case_timeout", type=click.FloatRange(min=0, min_open=True),
               default=10.0, show_default=True,
-              help="Seconds a case may run under a mutation before it errors (a kill).")
+              help="Seconds a case may run under a mutation before it errors (a kill; with --random: broken).")
 @click.option("--list", "list_only", is_flag=True, help="List the mutations and exit.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--json", "json_to", metavar="[FILE]", is_flag=False, flag_value="-", default=None,
+              help="Print the report as JSON (--json FILE: write it to FILE, the table still printed).")
+@click.option("--random", "random_n", type=click.IntRange(min=1), metavar="N", default=None,
+              help="Random first-order mutants instead of the list: sample N points of engine/**/*.py.")
+@click.option("--seed", type=int, default=1, show_default=True, help="With --random: the sample's seed.")
+@click.option("--only", "only", metavar="PATH", default=None,
+              help="With --random: sample only under this repository-relative file or folder (engine/combat.py).")
+@click.option("--legal", is_flag=True,
+              help="With --random: mutants of the move generator (engine/legal.py, engine/legal/), judged by "
+                   "pytest -x on tests/test_selfplay.py, test_properties.py, test_fuzz.py instead of the fixtures.")
 @fixtures_option
-def mutants(names, keyword, workers, case_timeout, list_only, as_json, fixtures_dir):
+def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n, seed, only, legal,
+            fixtures_dir):
     """Mutation self-check: run the suite on the reference engine with one rule switched
     off at a time and report which fixtures kill (notice) each mutation.
 
@@ -798,7 +808,29 @@ def mutants(names, keyword, workers, case_timeout, list_only, as_json, fixtures_
     least 90%, 1 otherwise (a mutation that can no longer be applied counts as not killed).
     --json prints {"mutations": [{"name", "rule", "doc", "status", "killed_by",
     "killed_by_count", "killing_cases"}], "kill_rate", "survivors", ...}.
+
+    \b
+    --random N [--seed S] [--only PATH] [--legal]: a measurement over mutants nobody
+    wrote (conformance/randmut.py, docs/TESTING.md). Every mutation point of
+    engine/**/*.py inside a function body (comparison, and/or, arithmetic, integer and
+    boolean constants, a dropped `not`, a negated `if`, `return None`) is enumerated in a
+    fixed order and N are drawn with random.Random(S); each runs in a forked child over
+    the cases, stopping at the first that passes on the real engine and fails under the
+    mutant. The table: status (killed, SURVIVED, equivalent: listed with its reason in
+    conformance/mutants_equivalent.json, broken: does not apply, the worker died, or a
+    timeout), `engine/combat.py:212  <  ->  <=`, the killing case or the reason; then the
+    counts and the kill rate, killed / (killed + survived). Same seed and tree: the same
+    bytes, whatever -n. Progress on stderr. Exit 0 (a measurement, not a gate); 2 for a
+    bad equivalence list or an --only that selects nothing. --json FILE writes {"seed",
+    "population", "killed", "survived", "equivalent", "broken", "kill_rate", "mutants":
+    [{"path", "line", "col", "operator", "original", "replacement", "qualname", "node",
+    "status", "by", "reason", ...}], "stale_equivalents"}.
     """
+    if random_n is not None:
+        _random_mutants(random_n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to)
+        return
+    if only is not None or legal:
+        raise click.UsageError("--only and --legal go with --random N")
     from mtg_judge.conformance.mutants import MUTATIONS, format_report, run_mutants
 
     if list_only:
@@ -817,11 +849,39 @@ def mutants(names, keyword, workers, case_timeout, list_only, as_json, fixtures_
                              case_timeout=case_timeout, progress=lambda _name: bar.update(1))
     if not report.cases:
         raise click.ClickException("no cases selected (check --fixtures and -k)")
-    if as_json:
-        click.echo(json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    text = json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False)
+    if json_to == "-":
+        click.echo(text)
     else:
+        if json_to is not None:
+            Path(json_to).write_text(text + "\n", encoding="utf-8")
         click.echo(format_report(report))
     sys.exit(0 if report.passed_bar else 1)
+
+
+def _random_mutants(n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to):
+    """``mutants --random N``: run :func:`mtg_judge.conformance.randmut.run_random` and
+    print its table (or JSON); see the command's help."""
+    from mtg_judge.conformance.randmut import EquivalenceListError, format_random_report, run_random
+
+    try:
+        report = run_random(n, seed=seed, workers=workers, only=only, legal=legal,
+                            fixtures_root=fixtures_dir, keyword=keyword, case_timeout=case_timeout,
+                            progress=lambda line: click.echo(line, err=True))
+    except (EquivalenceListError, ValueError) as exc:
+        click.echo(f"mtg-judge mutants: {exc}", err=True)
+        sys.exit(2)
+    judged = report.count("killed") + report.count("survived")
+    click.echo(f"{len(report.results)} mutants in {report.seconds:.1f} s "
+               f"({report.seconds / max(1, len(report.results)):.2f} s each, -n {workers}); "
+               f"{judged} judged", err=True)
+    text = json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False)
+    if json_to == "-":
+        click.echo(text)
+        return
+    if json_to is not None:
+        Path(json_to).write_text(text + "\n", encoding="utf-8")
+    click.echo(format_random_report(report))
 
 
 @main.command()
