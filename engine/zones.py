@@ -142,7 +142,7 @@ class Zones:
             d = self.cards.get(choice) if isinstance(choice, str) else None
             d = d or faces.card_with_face_named(self.cards, choice)  # an Omen's name, tarkir.omen.13
             if d is None or any(t in d.types for t in excluded) or not isinstance(choice, str):
-                raise IllegalAction("invalid_choice", "name a card that is not " + " or ".join(excluded).lower())
+                raise IllegalAction("invalid_choice", "name a " + ", ".join("non" + t.lower() for t in excluded) + " card")
             return choice
 
         assert obj.controller is not None  # a permanent has a controller (CR 108.4)
