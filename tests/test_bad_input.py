@@ -134,7 +134,7 @@ def test_malformed_card_file(tmp_path, name, problems):
 def test_the_good_files_pass(tmp_path):
     root = fixtures_folder(tmp_path, fixture="good", card="good")
     proc = cli("validate", "--fixtures", str(root), cwd=tmp_path)
-    assert (proc.returncode, proc.stdout, proc.stderr.strip()) == (0, "", "ok")
+    assert (proc.returncode, proc.stdout.strip(), proc.stderr) == (0, "ok", "")  # the result on stdout
     proc = cli("run", "--fixtures", str(root), "-n", "1", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout
 

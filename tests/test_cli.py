@@ -245,3 +245,15 @@ def test_show_by_id_names_the_problem_of_an_invalid_fixture(tmp_path):
     assert "$.rulesets[0]: 'pioneer' is not one of" in result.output
     unknown = invoke("show", "classic.stack.no-such-id", "--fixtures", tmp_path)
     assert unknown.exit_code == 2 and "no fixture with id or path" in unknown.output
+
+
+def test_version_names_the_installed_package():
+    """``mtg-judge --version`` prints the version of the installed distribution (pyproject)."""
+    from importlib.metadata import version
+
+    from click.testing import CliRunner
+
+    from mtg_judge.tools.cli import main
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"mtg-judge, version {version('mtg-judge')}"

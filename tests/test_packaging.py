@@ -163,7 +163,7 @@ def test_the_suite_runs_from_the_wheel_outside_any_checkout(venv, tmp_path):
     assert run.stdout.split("\n\n")[0] == served.stdout.split("\n\n")[0]  # the same table
 
     validate = _in_venv(venv, "mtg-judge", "validate", cwd=work)
-    assert validate.returncode == 0 and validate.stderr.strip().endswith("ok"), validate.stderr
+    assert validate.returncode == 0 and validate.stdout.strip().endswith("ok"), validate.stdout + validate.stderr
     show = _in_venv(venv, "mtg-judge", "show", "classic.stack.last-in-first-out", cwd=work)
     assert show.returncode == 0, show.stderr
     assert show.stdout.startswith("classic.stack.last-in-first-out [modern]") and "Play (" in show.stdout

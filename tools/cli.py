@@ -261,6 +261,7 @@ class _LazyGroup(click.Group):
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="mtg-judge", prog_name="mtg-judge")
 def main() -> None:
     """mtg-judge: a conformance suite for Magic: The Gathering rules engines.
 
@@ -523,7 +524,8 @@ def _below_min_played(report) -> str | None:
 @fixtures_option
 def validate(fixtures_dir):
     """Check fixtures and card files: schemas plus lint (unknown card, alias or ruling id,
-    duplicate id). Prints each problem as 'file: path: message'; exit 1 if any."""
+    duplicate id). Prints each problem as 'file: path: message' on stdout (their count on
+    stderr) and exits 1, or prints 'ok' on stdout and exits 0."""
     from mtg_judge.conformance.lint import lint
 
     if not any(fixtures_dir.glob("*/*/*.json")) and not any(fixtures_dir.glob("cards/*.json")):
@@ -536,7 +538,7 @@ def validate(fixtures_dir):
     if problems:
         click.echo(f"{len(problems)} problem(s)", err=True)
         sys.exit(1)
-    click.echo("ok", err=True)
+    click.echo("ok")
 
 
 def _explain_invalid_fixture(target: str, collected: list[Case]) -> None:
