@@ -6,7 +6,7 @@ The effect ``{"type": "become_copy", "what": <ref>, "nonlegendary": true}`` asks
 resolving spell's controller to choose a creature on the battlefield (a ``choose`` with
 reason ``copy``: an alias; with ``nonlegendary``, not a legendary one) and gives each
 affected permanent that creature's copiable values, exactly as a permanent entering as a
-copy gets them (``engine/transform.py``'s ``enter_as_copy``: the face up only; an
+copy gets them (``transform.copy_of_permanent``, as ``enter_as_copy``: the face up only; an
 adventurer's, Omen's or prepare card's alternative characteristics are copied, CR 707.2).
 The permanent stays the same object: its counters, damage, designations such as
 "prepared" (ruling strixhaven.prepare.14: it stays prepared, and its copy in exile stays
@@ -24,27 +24,16 @@ Nothing here knows a particular card.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from . import transform
 from .characteristics import is_type
 from .errors import IllegalAction
-from .objects import FACE_DOWN, GameObject
-from .transform import ALTERNATIVE_LAYOUTS, whole_card
+from .objects import GameObject
+from .transform import whole_card
 
 if TYPE_CHECKING:
     from .game import Game
-
-
-def _copiable_values(src: GameObject) -> Any:
-    """What a copy of ``src`` is (CR 707.2): its face up only, a face-down permanent's being
-    a nameless 2/2 (CR 708.2); alternative characteristics are part of them. The same
-    values as ``transform.enter_as_copy`` gives, whose inline code can't be shared while
-    engine/transform.py is being rewritten: fold the two together then."""
-    face = FACE_DOWN if src.face_down else src.definition
-    if face.layout in ALTERNATIVE_LAYOUTS:
-        return dataclasses.replace(face, is_token=False)
-    return dataclasses.replace(face, layout="normal", faces=(), meld=None, face=None, is_token=False)
 
 
 def become_copy(ctx: Any, eff: dict[str, Any]) -> None:
@@ -67,7 +56,7 @@ def become_copy(ctx: Any, eff: dict[str, Any]) -> None:
         raise IllegalAction("invalid_choice", f"choose one of {[o.card for o in options]}")
 
     src = g.decide("choose", ctx.controller, "choose", valid, reason="copy", options=[o.card for o in options])
-    copied = _copiable_values(src)
+    copied = transform.copy_of_permanent(src)
     for obj in affected:
         if obj.copy_effect_saved is None:
             obj.copy_effect_saved = (obj.definition, obj.card_definition)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any
 
 from . import transform
-from .objects import GameObject
 
 COPYABLE_ZONES = ("graveyard",)
 
@@ -32,20 +31,10 @@ def create_token_copy_of_card(ctx: Any, eff: dict[str, Any]) -> None:
     controller; a transforming double-faced card's copy is a transforming token, front face
     up (ruling finalfantasy.transform.13). Logs ``token_created`` (the front face's name) and
     fires the token's enters-the-battlefield triggers. Cards elsewhere are skipped."""
-    g = ctx.game
     for src in ctx.objects(eff["what"]):
         if src.zone not in COPYABLE_ZONES:
             continue
-        ref = g.next_ref("token")
-        definition, card_definition = transform.copiable_faces(src)
-        obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
-                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True)
-        obj.card_definition = card_definition
-        g.battlefield.append(obj)
-        g.objects[ref] = obj
-        ctx.created.append(ref)
-        g.log("token_created", object=ref, card=ref, name=obj.name, controller=ctx.controller)
-        g.fire_triggers({"event": "enters_battlefield", "object": obj})
+        transform.create_copy_token(ctx, *transform.copiable_faces(src))
 
 
 EFFECTS = {

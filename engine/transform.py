@@ -178,22 +178,31 @@ def create_token_copy(ctx: Any, eff: dict[str, Any]) -> None:
     has only the melded face's characteristics, and so mana value 0 (ruling
     finalfantasy.meld.10). ``"except"`` (CR 707.9b): copy exceptions, ``with_exceptions``.
     Logs ``token_created`` (the name of the face up)."""
-    g = ctx.game
     for src in ctx.objects(eff["what"]):
         if src.zone != "battlefield":
             continue
-        ref = g.next_ref("token")
         definition, card_definition = copiable_faces(src)
-        definition = with_exceptions(definition, eff.get("except"))  # CR 707.9b
-        obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
-                         controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True,
-                         layers=g.layers)
-        obj.card_definition = card_definition
-        g.battlefield.append(obj)
-        g.objects[ref] = obj
-        ctx.created.append(ref)
-        g.log("token_created", object=ref, card=ref, name=obj.name, controller=ctx.controller)
-        g.fire_triggers({"event": "enters_battlefield", "object": obj})
+        create_copy_token(ctx, with_exceptions(definition, eff.get("except")), card_definition)  # CR 707.9b
+
+
+def create_copy_token(ctx: Any, definition: "CardDefinition", card_definition: "CardDefinition | None") -> GameObject:
+    """Put onto the battlefield a token with these copiable values (``copiable_faces``)
+    under the effect's controller (CR 111.10, 707.2): summoning sick, a new timestamp, in the
+    game's layer system. Logs ``token_created`` (the name of the face up), fires its
+    enters-the-battlefield triggers and returns it. Used by ``create_token_copy`` and
+    engine/token_copies.py."""
+    g = ctx.game
+    ref = g.next_ref("token")
+    obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
+                     controller=ctx.controller, timestamp=g.new_timestamp(), summoning_sick=True,
+                     layers=g.layers)
+    obj.card_definition = card_definition
+    g.battlefield.append(obj)
+    g.objects[ref] = obj
+    ctx.created.append(ref)
+    g.log("token_created", object=ref, card=ref, name=obj.name, controller=ctx.controller)
+    g.fire_triggers({"event": "enters_battlefield", "object": obj})
+    return obj
 
 
 def exile_and_return(ctx: Any, eff: dict[str, Any]) -> None:
@@ -232,6 +241,17 @@ def _is_creature(game: "Game", obj: "GameObject") -> bool:
     return game.layers.of(obj).is_type("Creature")
 
 
+def copy_of_permanent(src: GameObject) -> "CardDefinition":
+    """What a permanent becoming a copy of ``src`` (entering as a copy, or becoming one until
+    end of turn, engine/copy_effects.py) gets as its copiable values (CR 707.2): ``src``'s face
+    up only, a face-down permanent's being a nameless 2/2 (CR 708.2); an adventurer's, Omen's
+    or prepare card's alternative characteristics are part of them."""
+    face = FACE_DOWN if src.face_down else src.definition  # CR 707.2, 708.2
+    if face.layout in ALTERNATIVE_LAYOUTS:  # CR 707.2: alternative characteristics are copied
+        return dataclasses.replace(face, is_token=False)
+    return dataclasses.replace(face, layout="normal", faces=(), meld=None, face=None, is_token=False)
+
+
 def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     """The card field ``"as_enters": {"choose": "copy"}`` ("you may have this creature enter as
     a copy of any creature on the battlefield", CR 707.2, 614.1c): as the permanent enters, its
@@ -264,11 +284,7 @@ def enter_as_copy(game: "Game", obj: "GameObject") -> None:
     src = game.decide("choose", obj.controller, "choose", valid, reason="copy", options=[o.card for o in options] + ["no"])
     if src is None:
         return
-    face = FACE_DOWN if src.face_down else src.definition  # CR 707.2, 708.2
-    if face.layout in ALTERNATIVE_LAYOUTS:  # CR 707.2: alternative characteristics are copied
-        copied = dataclasses.replace(face, is_token=False)
-    else:
-        copied = dataclasses.replace(face, layout="normal", faces=(), meld=None, face=None, is_token=False)
+    copied = copy_of_permanent(src)
     obj.definition, obj.card_definition = copied, whole_card(obj)
     game.log("entered_as_copy", object=obj.ref, card=obj.card, copied=src.card, name=copied.name or None)
 
