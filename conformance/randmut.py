@@ -24,7 +24,7 @@ mutations somebody thought of; this module measures it over the ones nobody did 
    one mutant to the next and a crash or a hang kills only the child): the suite's cases in
    order, stopping at the first case that passes on the unmutated engine and fails or
    errors under the mutant (**killed**), or all of them (**survived**). ``--legal`` judges
-   the move generator (``engine/legal.py`` or the ``engine/legal/`` package) by the tests
+   the move generator (``engine/legal.py`` and ``engine/legal_*.py``) by the tests
    that exercise it instead (``pytest -x`` on :data:`LEGAL_TESTS`). Results are in sample
    order and do not depend on the number of workers.
 
@@ -125,8 +125,11 @@ class MutationPoint:
 
     @property
     def is_legal(self) -> bool:
-        """In the move generator (``engine/legal.py`` or under ``engine/legal/``)."""
-        return self.path == "engine/legal.py" or self.path.startswith("engine/legal/")
+        """In the move generator: ``engine/legal.py`` and its parts ``engine/legal_*.py``
+        (one per decision kind), or a package under ``engine/legal/``."""
+        name = self.path.rsplit("/", 1)[-1]
+        return (self.path.startswith("engine/") and self.path.count("/") == 1
+                and (name == "legal.py" or name.startswith("legal_"))) or self.path.startswith("engine/legal/")
 
 
 # ------------------------------------------------------------------------- enumeration

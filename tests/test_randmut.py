@@ -91,6 +91,8 @@ def test_label_and_locator():
     assert not p.is_legal
     assert MutationPoint("engine/legal/moves.py", 1, 0, 1, 1, "if", "if", "if not", "f", "x").is_legal
     assert MutationPoint("engine/legal.py", 1, 0, 1, 1, "if", "if", "if not", "f", "x").is_legal
+    assert MutationPoint("engine/legal_combat.py", 1, 0, 1, 1, "if", "if", "if not", "f", "x").is_legal
+    assert not MutationPoint("engine/layers/legal_x.py", 1, 0, 1, 1, "if", "if", "if not", "f", "x").is_legal
 
 
 def test_sample_is_seeded_uniform_and_in_population_order():
