@@ -116,12 +116,13 @@ def _relative(path: Path, root: Path | None) -> str:
     """``path`` relative to ``root`` as found (a file reached through a symlinked folder
     keeps the link's place), else resolved, else as given."""
     if root is not None:
-        for found, base in ((Path(os.path.abspath(path)), Path(os.path.abspath(root))),
-                            (path.resolve(), root.resolve())):
-            try:
-                return found.relative_to(base).as_posix()
-            except ValueError:
-                pass
+        found, base = os.path.abspath(path), os.path.abspath(root)
+        if found.startswith(base.rstrip(os.sep) + os.sep):
+            return Path(found[len(base.rstrip(os.sep)) + 1:]).as_posix()
+        try:  # resolved only when the path is not under the root as found
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
     return path.as_posix()
 
 
@@ -161,9 +162,12 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
                            for c in result.skipped_checks],
     }
     if not case.problem and isinstance(case.scenario, dict) and case.scenario:
-        from mtg_judge.conformance.needs import case_needs  # the authors' kit (issue 16)
+        if "needs" in case.__dict__:  # worked out at collection (the collection cache)
+            record["needs"] = case.needs
+        else:
+            from mtg_judge.conformance.needs import case_needs  # the authors' kit (issue 16)
 
-        record["needs"] = case_needs(case.scenario, memo.setdefault("cards", {}))
+            record["needs"] = case_needs(case.scenario, memo.setdefault("cards", {}))
     if result.status in ("failed", "errored"):
         record["expect"] = (case.scenario or {}).get("expect", {})
         events = (result.result or {}).get("events") or []

@@ -77,6 +77,15 @@ class Case:
         return f"{self.fixture_id}[{self.ruleset}]"
 
     @cached_property
+    def needs(self) -> dict[str, list[str]]:
+        """What the case needs from an engine (:func:`mtg_judge.conformance.needs.case_needs`
+        of ``scenario``), worked out once per case and kept with the collection cache
+        (``conformance/collection_cache.py``), so a report does not walk every scenario again."""
+        from mtg_judge.conformance.needs import case_needs
+
+        return case_needs(self.scenario)
+
+    @cached_property
     def scenario_json(self) -> str:
         """``scenario`` as canonical JSON text (sorted keys, compact, UTF-8 as is): what
         :func:`run_case` parses into the fresh copy the reference engine receives, written
