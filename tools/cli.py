@@ -798,9 +798,13 @@ def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
 @click.option("--legal", is_flag=True,
               help="With --random: mutants of the move generator (engine/legal.py, engine/legal/), judged by "
                    "pytest -x on tests/test_selfplay.py, test_properties.py, test_fuzz.py instead of the fixtures.")
+@click.option("--replay", "replay_from", metavar="FILE", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Judge again the random mutants of an earlier --json FILE (its seed and judge), "
+                   "found in this tree by function, source and edit: a triaged sample re-judged.")
 @fixtures_option
 def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n, seed, only, legal,
-            fixtures_dir):
+            replay_from, fixtures_dir):
     """Mutation self-check: run the suite on the reference engine with one rule switched
     off at a time and report which fixtures kill (notice) each mutation.
 
@@ -827,7 +831,25 @@ def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n,
     "population", "killed", "survived", "equivalent", "broken", "kill_rate", "mutants":
     [{"path", "line", "col", "operator", "original", "replacement", "qualname", "node",
     "status", "by", "reason", ...}], "stale_equivalents"}.
+
+    \b
+    --replay FILE: the mutants of an earlier --random run's --json FILE judged again on this
+    tree, each found by its function, node source and edit (line moves don't matter); one
+    whose code is gone is listed as such, not judged. For re-judging a triaged sample.
     """
+    if replay_from is not None:
+        if random_n is not None or legal:
+            raise click.UsageError("--replay FILE takes the sample (and --legal) from FILE: "
+                                   "no --random N or --legal")
+        from mtg_judge.conformance.randmut import replay_locators
+
+        try:
+            seed, legal, locators = replay_locators(replay_from)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--replay") from None
+        _random_mutants(len(locators), seed, workers, only, legal, fixtures_dir, keyword, case_timeout,
+                        json_to, replay=locators)
+        return
     if random_n is not None:
         _random_mutants(random_n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to)
         return
@@ -861,7 +883,8 @@ def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n,
     sys.exit(0 if report.passed_bar else 1)
 
 
-def _random_mutants(n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to):
+def _random_mutants(n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to,
+                    replay=None):
     """``mutants --random N``: run :func:`mtg_judge.conformance.randmut.run_random` and
     print its table (or JSON); see the command's help."""
     from mtg_judge.conformance.randmut import EquivalenceListError, format_random_report, run_random
@@ -869,7 +892,7 @@ def _random_mutants(n, seed, workers, only, legal, fixtures_dir, keyword, case_t
     try:
         report = run_random(n, seed=seed, workers=workers, only=only, legal=legal,
                             fixtures_root=fixtures_dir, keyword=keyword, case_timeout=case_timeout,
-                            progress=lambda line: click.echo(line, err=True))
+                            progress=lambda line: click.echo(line, err=True), replay=replay)
     except (EquivalenceListError, ValueError) as exc:
         click.echo(f"mtg-judge mutants: {exc}", err=True)
         sys.exit(2)
