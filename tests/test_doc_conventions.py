@@ -297,3 +297,36 @@ def test_section_numbers_run_in_order(name):
 
 def test_no_remark_calls_another_section_out_of_date():
     assert "is out of date" not in FORMAT
+
+
+# ------------------------------------------------------------- FORMAT §3.2 keep, mulligan
+def _start(script: list, ruleset: str = "modern") -> dict:
+    s = {"seed": 1, "start_of_game": True, "active_player": "alice",
+         "players": [{"id": "alice", "library": [card(f"a{i}", "Forest") for i in range(12)]},
+                     {"id": "bob", "library": [card(f"b{i}", "Forest") for i in range(12)]}]}
+    return play_raw(s, script, ruleset)
+
+
+def _rejections(result: dict) -> list[str]:
+    return [e["code"] for e in result["events"] if e["type"] == "action_rejected"]
+
+
+def test_keep_puts_one_card_per_mulligan_on_the_bottom_under_the_london_mulligan():
+    # CR 103.5: after one mulligan, seven cards and one on the bottom
+    new_hand = _start([act("mulligan", "alice")])["state"]["players"]["alice"]["hand"]
+    assert len(new_hand) == 7
+    bottom = new_hand[3]
+    result = _start([act("mulligan", "alice"), act("keep", "alice", bottom=[]),
+                     act("keep", "alice", bottom=["zz"]), act("keep", "alice", bottom=[bottom])])
+    assert _rejections(result) == ["invalid_choice", "not_in_hand"], result["events"][-5:]
+    hand = result["state"]["players"]["alice"]["hand"]
+    kept = next(e for e in result["events"] if e["type"] == "hand_kept")
+    assert kept == {"type": "hand_kept", "player": "alice", "mulligans": 1, "hand_size": 6} and len(hand) == 6
+    assert bottom not in hand and result["state"]["players"]["alice"]["library"][-1] == bottom  # on the bottom
+
+
+def test_the_older_mulligan_draws_one_fewer_and_puts_nothing_on_the_bottom():
+    result = _start([act("mulligan", "alice"), act("keep", "alice", bottom=["a0"]), act("keep", "alice")],
+                    "classic-1999")
+    assert _rejections(result) == ["invalid_choice"]
+    assert next(e for e in result["events"] if e["type"] == "hand_kept")["hand_size"] == 6
