@@ -27,12 +27,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from mtg_judge.conformance.resources import CONFORMANCE_DIR
+from mtg_judge.conformance.resources import CONFORMANCE_DIR, SCHEMA_DIR
 
-ROOT = CONFORMANCE_DIR.parent
 #: Where the document lives in a checkout.
-OMITTED_KEYS_DOC = ROOT / "docs" / "OMITTED_KEYS.md"
-SCHEMA_DIR = ROOT / "schema"
+OMITTED_KEYS_DOC = CONFORMANCE_DIR.parent / "docs" / "OMITTED_KEYS.md"
 #: The kinds of state entry: (name in the table, ``$defs`` name or None for the state itself).
 STATE_KINDS: tuple[tuple[str, str | None], ...] = (
     ("state", None), ("players.<id>", "player"), ("battlefield.<key>", "permanent"),
