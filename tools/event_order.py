@@ -127,6 +127,14 @@ def compact(event: dict[str, Any]) -> str:
     return f"{event['type']}({', '.join(fields)})" if fields else event["type"]
 
 
+def compact_input(inp: Any) -> str:
+    """One script input as ``action(field=value, …)`` (``player`` first)."""
+    if not isinstance(inp, dict):
+        return _value(inp)
+    fields = [f"{k}={_value(inp[k])}" for k in sorted(inp, key=lambda k: (k != "player", k)) if k != "action"]
+    return f"{inp.get('action')}({', '.join(fields)})" if fields else str(inp.get("action"))
+
+
 def _mark_batches(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A copy of ``events`` where each state-based action that follows another one of the same
     check (only their consequences in between) carries ``_sba_batch``."""
@@ -223,9 +231,10 @@ def render(results: list[tuple[Any, dict[str, Any]]] | None = None) -> str:
            "",
            "One representative fixture per mechanic (per folder `fixtures/<document>/<mechanic>/`), played "
            "on the reference engine under the fixture's first ruleset: its whole log, priority events left "
-           "out, one event a line as `type(field=value, …)` (the number is the event's index in the full "
-           "log; `name`, `owner`, `phase`, free text, empty lists and objects, and `card` / `source_card` "
-           "where the reference shows the alias are left out: `mtg-judge show ID` prints everything). "
+           "out, one event a line as `type(field=value, …)` after the script's inputs (`in N`); the "
+           "number is the event's index in the full log. `name`, `owner`, `phase`, free text, empty lists and "
+           "objects, and `card` / `source_card` "
+           "where the reference shows the alias are left out (`mtg-judge show ID` prints everything). "
            "The representative is the mechanic's log without a rejected input that has the most kinds of "
            "event (then the shortest), unless "
            "`tools/event_order.py` (`CHOSEN`) names a fixture that shows more. The normative rules are "
@@ -246,6 +255,8 @@ def render(results: list[tuple[Any, dict[str, Any]]] | None = None) -> str:
         how = "chosen" if mechanic in CHOSEN else "derived"
         out += [f"### {doc} / {name}", "",
                 f"`{case.fixture_id}` [{case.ruleset}] ({how}): {case.scenario.get('title', '')}", "", "```"]
+        for k, inp in enumerate(case.scenario.get("script") or []):
+            out.append(f"  in {k} {compact_input(inp)}")
         shown = [(i, e) for i, e in enumerate(result["events"]) if e["type"] not in PRIORITY]
         for (i, e), m in zip(shown, marks([e for _, e in shown])):
             tag = "".join(f" [{k}]" for k in m)
