@@ -171,6 +171,10 @@ def test_identical_logs_have_no_mark_and_the_table_keeps_to_the_width(diverger):
     assert not any(line.startswith(">") for line in table)
     assert all(len(line) <= 72 for line in table), max(table, key=len)
     assert "the logs agree" in result.output
+    # the page states its "same event" rule (PROTOCOL §4): one line under the legend
+    from mtg_judge.conformance.sidebyside import SAME_EVENT_RULE
+    assert " ".join(SAME_EVENT_RULE.split()) in " ".join(result.output.split())
+    assert "any event of that type" in SAME_EVENT_RULE and "absence included" in SAME_EVENT_RULE
     # without --width, COLUMNS decides (no terminal needed)
     wide = CliRunner().invoke(main, ["show", CASE, "--engine", diverger("same")],
                               env={"COLUMNS": "100"})
