@@ -30,7 +30,6 @@ from mtg_judge.conformance.runner import (
     keyword_matches,
     run_case,
     run_suite,
-    summary_table,
 )
 
 
@@ -205,7 +204,7 @@ def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtur
     """The run's report.partial.jsonl (None without --report-dir) and the two callbacks that
     feed it: ``on_start(implementation)`` writes the header, ``on_result(result)`` appends the
     case (PROTOCOL §6)."""
-    from mtg_judge.conformance.reports import PartialReport, build_report, case_record
+    from mtg_judge.conformance.reports import PartialReport, build_report, case_record, planned_header
 
     if report_dir is None:
         return None, None, None
@@ -220,6 +219,7 @@ def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtur
         header["rulesets"] = sorted({c.ruleset for c in cases if c.ruleset != "-"})
         if shard is not None:
             header["selection"] = {**header["selection"], "shard": f"{shard[0]}/{shard[1]}"}
+        header = planned_header(header, cases)  # a killed run's report knows what it missed
         try:
             partial.open(header)
         except OSError as exc:
@@ -408,11 +408,13 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
 def _print_run(results, report, by_mechanic, interrupted):
     """The end of 'run': the tables, the failing and skipped cases, then exits with
     _finish_run's code."""
-    not_run = report.footer.get("not_run") or 0
-    click.echo(summary_table(results, "document", not_run=not_run))
+    from mtg_judge.conformance import reports
+
+    # the report's own tables: the figures of the HTML page, the badge and JUnit (PROTOCOL §6)
+    click.echo(reports.summary_table(report, "document"))
     if by_mechanic:
         click.echo()
-        click.echo(summary_table(results, "mechanic", not_run=not_run))
+        click.echo(reports.summary_table(report, "mechanic"))
     bad = [r for r in results if r.status in ("failed", "errored")]
     for r in bad:
         click.echo()
@@ -447,8 +449,10 @@ def _run_report(cases, results, implementation, engine_command, rulesets, keywor
     (a PartialReport) is removed once the final files are written."""
     from mtg_judge.conformance.reports import build_report, mark_shard, write_reports
 
+    finished = {r.case.name for r in results}
     report = build_report(results, implementation, fixtures_root=fixtures_dir,
-                          engine_command=engine_command, not_run=len(cases) - len(results),
+                          engine_command=engine_command,
+                          not_run_cases=[c for c in cases if c.name not in finished],
                           selection={"rulesets": list(rulesets) or None, "keyword": keyword})
     if interrupted:
         report.footer["interrupted"] = True
@@ -982,12 +986,14 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
                                        f"{exc}") from None
     if other is not None:
         sys.exit(1 if any(c.kind == "regression" for c in changes) else 0)
+    note = reports.incomplete_note(saved)
+    if note is not None:  # PROTOCOL §6: an incomplete report says so, and is not green
+        click.echo()
+        click.echo(note)
     if merge:  # the merged run is judged as 'run' would have judged it unsharded
-        not_run = saved.footer.get("not_run", 0)
-        if not_run:
-            how = "interrupted" if saved.footer.get("interrupted") else "stopped early"
-            click.echo(f"{how}: {not_run} of {saved.counts['total'] + not_run} cases not run")
-        sys.exit(1 if _has_failures(saved) else 0)
+        sys.exit(1 if _has_failures(saved) or note is not None else 0)
+    if reports.incomplete(saved) in ("interrupted", "partial"):
+        sys.exit(1)
 
 
 @main.command()
