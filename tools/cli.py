@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -31,6 +30,7 @@ from mtg_judge.conformance.runner import (
     run_case,
     run_suite,
 )
+from mtg_judge.conformance.workers import cap_workers, workers_option
 
 
 def _check_fixtures_dir(ctx, param, value):
@@ -278,8 +278,7 @@ def main() -> None:
 @click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
               help="Select cases whose '<id>[<ruleset>]' matches EXPR: substrings combined "
                    "with and/or/not and parentheses, like pytest -k.")
-@click.option("-n", "workers", type=click.IntRange(min=1), default=None,
-              help="Parallel workers. Default: all cores in-process, 1 with --engine.")
+@workers_option(None, "all cores in-process, 1 with --engine")
 @click.option("--engine", "engine_command", metavar="COMMAND",
               help="Check this engine through protocol v1 (a command line; one engine "
                    "process per worker) instead of the in-process reference engine.")
@@ -363,6 +362,7 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
                                    "-k and --shard)")
     if workers is None:
         workers = 1 if engine_command else (os.cpu_count() or 1)
+    workers = cap_workers(workers, len(cases))
     implementation: dict = {}
     partial, partial_start, on_result = _partial_report(
         report_dir, cases, engine_command, rulesets, keyword, fixtures_dir, shard, positions)
@@ -699,50 +699,60 @@ def snapshots() -> None:
     """Manage the syrupy snapshots of the reference engine's logs (conformance/__snapshots__)."""
 
 
+def _cap_workers(workers: int | None, tasks: int) -> int:
+    """-n/--workers of an in-process command: all cores by default, capped (with a warning)."""
+    return cap_workers(workers if workers is not None else (os.cpu_count() or 1), tasks)
+
+
 def _snapshot_checkout() -> Path:
     """The repository to regenerate snapshots in: they belong to the checkout's tests, so an
-    installed wheel (no checkout) gets a clear error instead of a pytest run on nothing."""
+    installed wheel (no checkout) gets a clear error instead of writing into site-packages."""
     root = checkout_root()
     if root is None:
         raise click.ClickException("snapshots update needs a checkout of mtg-judge installed in "
                                    "editable mode (pip install -e .): the snapshots belong to "
-                                   "its tests")
+                                   "its tests (or give --snapshot-dir DIR)")
     return root
 
 
-def _snapshot_texts() -> dict[str, str]:
-    """Every snapshot file's content by its path relative to SNAPSHOT_DIR (POSIX form)."""
-    if not SNAPSHOT_DIR.exists():
-        return {}
-    return {p.relative_to(SNAPSHOT_DIR).as_posix(): p.read_text(encoding="utf-8",
-                                                                errors="replace")
-            for p in sorted(SNAPSHOT_DIR.rglob("*")) if p.is_file()}
-
-
 @snapshots.command()
-def update():
-    """Regenerate every snapshot, serially (parallel updates can race), delete unused ones,
-    and list the snapshots added, modified and deleted as '<fixture id> [<ruleset>]', each
-    modified one with a short event diff of its old and new log (- old, + new) and its
-    final-state changes: review that list as the rules change it is. Exit 1 if some fixture
-    fails."""
-    from mtg_judge.conformance.rulediff import format_snapshot_changes
+@click.option("--check", is_flag=True,
+              help="Write nothing: print what an update would change and exit 1 if any "
+                   "snapshot would change or a case fails (the mode for CI).")
+@click.option("--snapshot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="The snapshot directory (holding test_fixtures/). Default: "
+                                  "the checkout's conformance/__snapshots__.")
+@workers_option(None, "all cores")
+@fixtures_option
+def update(check, snapshot_dir, workers, fixtures_dir):
+    """Regenerate the snapshot of every case that passes on the reference engine, delete
+    the snapshots of no case, and list the snapshots added, modified and deleted as
+    '<fixture id> [<rulesets>]', each modified one with a short event diff of its old and
+    new log (- old, + new) and its final-state changes (rulesets whose diff is the same
+    share one entry): review that list as the rules change it is.
 
-    cwd = _snapshot_checkout()
-    before = _snapshot_texts()
-    # "-o testpaths=conformance" rather than a path argument: syrupy only deletes orphan
-    # single-file snapshots when pytest collects from testpaths (with a path argument it
-    # leaves snapshot files that match no collected test alone).
-    command = [sys.executable, "-m", "pytest", "-o", "testpaths=conformance",
-               "--snapshot-update", "-p", "no:xdist", "-q", "-p", "no:cacheprovider"]
-    click.echo(f"$ {' '.join(command)}", err=True)
-    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    click.echo(format_snapshot_changes(before, _snapshot_texts()))
-    if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
-        click.echo(tail, err=True)
-        click.echo(f"pytest exited with {proc.returncode}", err=True)
-        sys.exit(1)
+    The snapshot of a case whose expectation fails, or that errors, is never rewritten:
+    every such case is listed with the first line of each mismatch, and the exit code is 1.
+    With --check nothing is written and the exit code is 1 when any snapshot would change.
+    """
+    from mtg_judge.conformance import snapshots as snaps
+
+    if snapshot_dir is None:
+        _snapshot_checkout()
+        snapshot_dir = SNAPSHOT_DIR
+    cases = _collect(fixtures_dir)
+    if not cases:
+        raise click.ClickException(f"no cases in {fixtures_dir}")
+    results = _run_with_progress(cases, "snapshots", workers=_cap_workers(workers, len(cases)))
+    plan = snaps.plan_update(results, snaps.read_snapshots(snapshot_dir))
+    if not check:
+        try:
+            snaps.apply_plan(plan, snapshot_dir)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the snapshots into {snapshot_dir}: "
+                                       f"{exc}") from None
+    click.echo(snaps.format_plan(plan, check=check))
+    sys.exit(1 if plan.failures or (check and plan.changed) else 0)
 
 
 @main.command("diff-rulesets")
@@ -786,8 +796,7 @@ def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
               help="Run only this mutation (repeatable). Default: every mutation.")
 @click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
               help="Run only the cases whose '<id>[<ruleset>]' matches EXPR (like run -k).")
-@click.option("-n", "workers", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Worker processes (each runs one mutation at a time over every case).")
+@workers_option(2, "", what="mutants")
 @click.option("--timeout", "case_timeout", type=click.FloatRange(min=0, min_open=True),
               default=10.0, show_default=True,
               help="Seconds a case may run under a mutation before it errors (a kill; with --random: broken).")
@@ -832,6 +841,7 @@ def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n,
     [{"path", "line", "col", "operator", "original", "replacement", "qualname", "node",
     "status", "by", "reason", ...}], "stale_equivalents"}.
     """
+    workers = cap_workers(workers)  # the mutants are counted later: 4 x the cores at most
     if random_n is not None:
         _random_mutants(random_n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to)
         return
