@@ -949,7 +949,10 @@ def _make_command():
         --out, written as a fixture draft. Exit 0 without divergence, 1 with some, 2 for
         bad usage (or an engine that can't be started).
         """
-        from mtg_judge.conformance.protocol import EngineError, describe_engine_error
+        from mtg_judge.conformance.protocol import EngineError, describe_engine_error, shell_syntax_warning
+        warning = shell_syntax_warning(command)
+        if warning is not None:
+            click.echo(f"warning: {warning}", err=True)
         try:
             sp.load_decks(deck_paths or None)
         except sp.DeckError as exc:

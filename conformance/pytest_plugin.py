@@ -138,6 +138,13 @@ def pytest_configure(config):
             raise ValueError("empty command")
     except ValueError as exc:
         raise pytest.UsageError(f"--mtg-engine {command!r}: {exc}") from None
+    from mtg_judge.conformance.protocol import shell_syntax_warning
+
+    warning = shell_syntax_warning(command)
+    if warning is not None and not hasattr(config, "workerinput"):  # on stderr, as run does
+        import sys
+
+        print(f"warning: {warning}", file=sys.stderr)
     from mtg_judge.conformance.runner import RULESETS as known
 
     rulesets = config.getoption("mtg_ruleset")

@@ -191,7 +191,7 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
 
 def footer_record(cases: list[dict], not_run: int = 0, interrupted: bool = False,
                   not_run_by: dict[str, dict[str, int]] | None = None,
-                  partial: bool = False) -> dict:
+                  partial: bool = False, engine_error: str | None = None) -> dict:
     """The footer: status counts, compliance, cases not run (``--max-fail``, an interrupt),
     and how many checks were skipped in all; ``"interrupted": true`` only for a run stopped
     by Ctrl-C or SIGTERM, ``"partial": true`` only for a report rebuilt from a
@@ -203,7 +203,8 @@ def footer_record(cases: list[dict], not_run: int = 0, interrupted: bool = False
     (:func:`mtg_judge.conformance.runner.not_run_groups`, ``{document: {mechanic: n}}``)
     places the cases not run, so that every table row counts its own (footer key
     ``not_run_groups``, present when some case was not run and their places are known);
-    ``not_run`` is then their sum unless given larger."""
+    ``not_run`` is then their sum unless given larger. ``engine_error``: why the engine
+    could not start (``run --engine`` then runs no case; key absent otherwise)."""
     counts = count_statuses(cases)
     if not_run_by:
         not_run = max(not_run, sum(n for row in not_run_by.values() for n in row.values()))
@@ -218,14 +219,18 @@ def footer_record(cases: list[dict], not_run: int = 0, interrupted: bool = False
         footer["interrupted"] = True
     if partial:
         footer["partial"] = True
+    if engine_error is not None:
+        footer["engine_error"] = engine_error
     return footer
 
 
 def incomplete(report: "Report") -> str | None:
     """Why ``report`` is incomplete, or None: ``"interrupted"`` (Ctrl-C or SIGTERM),
-    ``"partial"`` (a killed run's ``report.partial.jsonl``: no footer), ``"stopped
-    early"`` (``--max-fail``/``-x``: cases not run). Every rendering says it (PROTOCOL §6)."""
+    ``"partial"`` (a killed run's ``report.partial.jsonl``: no footer), ``"engine cannot
+    start"`` (the footer's ``engine_error``), ``"stopped early"`` (``--max-fail``/``-x``: cases not run). Every rendering says it (PROTOCOL §6)."""
     footer = report.footer
+    if isinstance(footer.get("engine_error"), str):
+        return "engine cannot start"
     if footer.get("interrupted") is True:
         return "interrupted"
     if footer.get("partial") is True:
@@ -243,6 +248,10 @@ def incomplete_note(report: "Report") -> str | None:
     if why is None:
         return None
     not_run, selected = int(report.footer.get("not_run") or 0), report.footer["selected"]
+    if why == "engine cannot start":
+        first = next((line for line in report.footer["engine_error"].splitlines()
+                      if line.strip()), "")
+        return f"the engine cannot start: {first}; {not_run} of {selected} selected cases not run"
     if why == "partial":
         known = (f"{not_run} of {selected} selected cases not run" if not_run
                  else "the cases not run are not known")
@@ -408,7 +417,9 @@ def read_report(path: Path | str) -> Report:
                                                else 0,
                                                footer.get("interrupted") is True,
                                                groups if isinstance(groups, dict) else None,
-                                               footer.get("partial") is True))
+                                               footer.get("partial") is True,
+                                               error if isinstance(error := footer.get("engine_error"), str)
+                                               else None))
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -499,6 +510,8 @@ def badge(report: Report, label: str = "mtg-judge") -> dict:
     why = incomplete(report)
     if why in ("interrupted", "partial"):
         message += f" {why}"
+    elif why == "engine cannot start":
+        message += " · the engine cannot start"
     return {"schemaVersion": 1, "label": label, "message": message, "color": color}
 
 
@@ -875,6 +888,9 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
     if incomplete(report) in ("interrupted", "partial") and note is not None:
         why, rest = note.split(":", 1)
         stopped = (f'<p class="meta interrupted"><strong>{_e(why)}</strong>:{_e(rest)}</p>')
+    elif incomplete(report) == "engine cannot start":
+        stopped = (f'<p class="meta interrupted"><strong>the engine cannot start</strong>: '
+                   f'no case was run</p><pre>{_e(report.footer["engine_error"])}</pre>')
     bad = [c for c in report.cases if c["status"] in ("failed", "errored")]
     skipped = [c for c in report.cases if c["status"] == "skipped"]
     body = [

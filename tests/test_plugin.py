@@ -259,3 +259,10 @@ MODERN_ONLY = textwrap.dedent(f"""
 def test_a_bad_min_played_is_a_usage_error(outside):
     proc = pytest_run(outside, "--mtg-engine", SERVE, "--mtg-min-played", "1.5")
     assert proc.returncode == 4 and "expected a fraction from 0 to 1" in proc.stderr
+
+
+def test_shell_syntax_in_the_engine_command_is_warned_about(outside):
+    proc = pytest_run(outside, "--mtg-engine", f"{SERVE} | tee log", "--collect-only", "-q",
+                      "-k", "classic.stack.last-in-first-out")
+    assert "warning: the engine command" in proc.stderr
+    assert "contains the shell syntax '|'" in proc.stderr

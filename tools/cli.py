@@ -1,8 +1,9 @@
 """``mtg-judge``: the command line of the conformance suite (DESIGN §11).
 
 Exit codes: 0 success; 1 failures (a failing or erroring case, a lint problem, nothing to
-run, an engine that cannot start); 2 bad usage (click's usage errors); 130 a run stopped by
-Ctrl-C or SIGTERM (its finished cases summarised and reported, PROTOCOL §6).
+run); 2 bad usage (click's usage errors) or an engine that cannot start (run, show, fuzz;
+PROTOCOL §4); 130 a run stopped by Ctrl-C or SIGTERM (its finished cases summarised and
+reported, PROTOCOL §6).
 """
 
 from __future__ import annotations
@@ -55,6 +56,34 @@ def _collect(fixtures_dir: Path, **kwargs) -> list[Case]:
         return collect(fixtures_dir, **kwargs)
     except Exception as exc:  # FixtureError and friends name the file and JSON path
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+
+
+#: The exit code of a command whose engine cannot start (run, show, fuzz, the pytest plugin).
+ENGINE_EXIT = 2
+
+
+def _check_engine_command(command: str) -> None:
+    """--engine COMMAND: a usage error (exit 2) for an empty or unsplittable command line;
+    a warning on stderr when it uses shell syntax (a pipe, a redirection: it is not run by a
+    shell, PROTOCOL §4)."""
+    import shlex
+
+    from mtg_judge.conformance.protocol import shell_syntax_warning
+
+    try:
+        if not shlex.split(command):
+            raise ValueError("empty command")
+    except ValueError as exc:
+        raise click.BadParameter(f"{command!r}: {exc}", param_hint="--engine") from None
+    warning = shell_syntax_warning(command)
+    if warning is not None:
+        click.echo(f"warning: {warning}", err=True)
+
+
+def _engine_cannot_start(why: str):
+    """Say why the engine cannot start, on stderr, and exit 2 (:data:`ENGINE_EXIT`)."""
+    click.echo(f"mtg-judge: cannot run the engine: {why}", err=True)
+    sys.exit(ENGINE_EXIT)
 
 
 def _check_shard(ctx, param, value):
@@ -267,8 +296,8 @@ def main() -> None:
 
     Fixtures encode the rulings of the seed documents as scenarios with expected event
     logs; the reference engine runs them (or any engine speaking protocol v1 over
-    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage, 130 a run interrupted
-    (Ctrl-C, SIGTERM).
+    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage or an engine that cannot
+    start, 130 a run interrupted (Ctrl-C, SIGTERM).
     """
 
 
@@ -285,6 +314,9 @@ def main() -> None:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
               show_default=True, help="Seconds to wait for each engine reply (--engine).")
 @click.option("--by-mechanic", is_flag=True, help="Also print the summary per mechanic.")
+@click.option("--list-skipped", is_flag=True,
+              help="List every skipped case with its reason (by default: one line per "
+                   "reason, with its number of cases).")
 @click.option("--validate-protocol", is_flag=True,
               help="Check every protocol message, both directions, against "
                    "schema/protocol-*.schema.json; an invalid reply errors its case "
@@ -310,7 +342,7 @@ def main() -> None:
                    "less than FRACTION (e.g. 0.9) of the selected cases.")
 @fixtures_option
 @click.pass_context
-def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
+def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic, list_skipped,
         validate_protocol, fail_fast, max_fail, report_dir, shard, bundle_path, fixtures_dir):
     """Run the suite and report per document; exit 0 only if nothing failed or errored
     and at least one case passed.
@@ -330,12 +362,7 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
         raise click.UsageError("--validate-protocol checks protocol messages: it needs "
                                "--engine")
     if engine_command is not None:
-        import shlex
-        try:
-            if not shlex.split(engine_command):
-                raise ValueError("empty command")
-        except ValueError as exc:
-            raise click.BadParameter(f"{engine_command!r}: {exc}", param_hint="--engine") from None
+        _check_engine_command(engine_command)
     if fail_fast:
         max_fail = 1
     if bundle_path is not None:
@@ -387,25 +414,29 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
             signals["signal"] = signals["signal"] or "SIGINT"
         except click.ClickException:
             raise
-        except Exception as exc:  # an engine that cannot even start (EngineError)
+        except Exception as exc:  # an engine that cannot even start (EngineError): exit 2
             if partial is not None:
                 partial.close()
                 with contextlib.suppress(OSError):
                     partial.path.unlink()
             from mtg_judge.conformance.protocol import describe_engine_error
 
-            raise click.ClickException(f"cannot run the engine: "
-                                       f"{describe_engine_error(exc)}") from None
+            why = describe_engine_error(exc)
+            if report_dir is not None:  # a report that says why (every case not run)
+                _run_report(cases, [], {}, engine_command, rulesets, keyword, report_dir,
+                            fixtures_dir, shard, positions, engine_error=why)
+            _engine_cannot_start(why)
         finally:
             signals["armed"] = False
         interrupted = signals["signal"]
         report = _run_report(cases, results, implementation, engine_command, rulesets,
                              keyword, report_dir, fixtures_dir, shard, positions,
                              partial=partial, interrupted=interrupted)
-        _print_run(results, report, by_mechanic, interrupted or signals["signal"])
+        _print_run(results, report, by_mechanic, interrupted or signals["signal"],
+                   list_skipped)
 
 
-def _print_run(results, report, by_mechanic, interrupted):
+def _print_run(results, report, by_mechanic, interrupted, list_skipped=False):
     """The end of 'run': the tables, the failing and skipped cases, then exits with
     _finish_run's code."""
     from mtg_judge.conformance import reports
@@ -422,9 +453,18 @@ def _print_run(results, report, by_mechanic, interrupted):
     skipped = [r for r in results if r.status == "skipped"]
     if skipped:
         click.echo()
-        click.echo(f"skipped ({len(skipped)}):")
-        for r in skipped:
-            click.echo(f"  {r.case.name}: {r.message}")
+        if list_skipped:
+            click.echo(f"skipped ({len(skipped)}):")
+            for r in skipped:
+                click.echo(f"  {r.case.name}: {r.message}")
+        else:  # one line per reason: an engine that skips 1,000 cases gets a few lines
+            by_reason: dict[str, int] = {}
+            for r in skipped:
+                by_reason[r.message or "skipped"] = by_reason.get(r.message or "skipped", 0) + 1
+            click.echo(f"skipped ({len(skipped)}; --list-skipped lists them):")
+            width = len(str(max(by_reason.values())))
+            for reason, n in sorted(by_reason.items(), key=lambda item: (-item[1], item[0])):
+                click.echo(f"  {n:>{width}}  {reason}")
         _print_next_steps(report)
     sys.exit(_finish_run(report, interrupted))
 
@@ -441,7 +481,7 @@ def _print_next_steps(report) -> None:
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
                 report_dir, fixtures_dir, shard=None, positions=None, partial=None,
-                interrupted=None):
+                interrupted=None, engine_error=None):
     """The run's mtg_judge.conformance.reports.Report, written into report_dir (if given) before
     anything is printed (so that a closed stdout cannot lose it). A slice (shard = (K, N))
     is marked as such, each case with its position in the unsharded order. ``interrupted``
@@ -456,6 +496,8 @@ def _run_report(cases, results, implementation, engine_command, rulesets, keywor
                           selection={"rulesets": list(rulesets) or None, "keyword": keyword})
     if interrupted:
         report.footer["interrupted"] = True
+    if engine_error is not None:
+        report.footer["engine_error"] = engine_error
     if shard is not None:
         mark_shard(report, f"{shard[0]}/{shard[1]}", positions)
     if report_dir is not None:
@@ -636,23 +678,17 @@ def show(fixture, ruleset, priority, engine_command, timeout, validate_protocol,
 def _show_on_engine(case, engine_command, timeout, validate, width, priority) -> None:
     """'show ID --engine CMD': the side-by-side page (conformance/sidebyside.py); exits 0
     if the case passes on the engine, else 1."""
-    import shlex
     import shutil
 
     from mtg_judge.conformance import sidebyside
     from mtg_judge.conformance.protocol import describe_engine_error
 
-    try:
-        if not shlex.split(engine_command):
-            raise ValueError("empty command")
-    except ValueError as exc:
-        raise click.BadParameter(f"{engine_command!r}: {exc}", param_hint="--engine") from None
+    _check_engine_command(engine_command)
     try:
         reference, outcome, implementation = sidebyside.play_both(case, engine_command,
                                                                    timeout, validate)
-    except Exception as exc:  # an engine that cannot even start (EngineError)
-        raise click.ClickException(f"cannot run the engine: "
-                                   f"{describe_engine_error(exc)}") from None
+    except Exception as exc:  # an engine that cannot even start (EngineError): exit 2
+        _engine_cannot_start(describe_engine_error(exc))
     if width is None:
         width = shutil.get_terminal_size((120, 24)).columns
     click.echo(sidebyside.render(case.scenario, case.ruleset, reference.result, outcome,
@@ -1002,7 +1038,7 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
         click.echo(note)
     if merge:  # the merged run is judged as 'run' would have judged it unsharded
         sys.exit(1 if _has_failures(saved) or note is not None else 0)
-    if reports.incomplete(saved) in ("interrupted", "partial"):
+    if reports.incomplete(saved) in ("interrupted", "partial", "engine cannot start"):
         sys.exit(1)
 
 
