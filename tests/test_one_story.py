@@ -138,3 +138,29 @@ def test_merging_slices_sums_the_places_of_the_cases_not_run(tmp_path):
     merged = reports.merge_reports([("a", a), ("b", b)])
     assert merged.footer["not_run"] == 7
     assert merged.footer["not_run_groups"]["classic"] == {"combat": 2, "mana": 1, "stack": 2}
+
+
+def test_run_x_says_the_same_in_the_terminal_the_html_and_the_badge(tmp_path):
+    """Issue 25: with -x the terminal said 1/1040 and the HTML 1/1. BASIC's cases in run
+    order: classic a, b (the crashing one: -x stops there), c; timespiral d. Serially, a
+    passes, b errors, c and d are not run: classic 2 run of 3, timespiral 0 of 1, total 2/4."""
+    import sys
+
+    from test_harness_faults import BASIC, FAKE_ENGINE, write_tree
+
+    tree = write_tree(tmp_path / "fixtures", BASIC)
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE, encoding="utf-8")
+    out = tmp_path / "report"
+    result = CliRunner().invoke(main, ["run", "--fixtures", str(tree), "--engine",
+                                       f"{sys.executable} {script} crash", "-x",
+                                       "--report-dir", str(out)])
+    assert result.exit_code == 1, result.output
+    assert row(result.output, "classic")[5:] == ["2/3", "50.0%", "33.3%"]
+    assert row(result.output, "timespiral")[5:] == ["0/1", "-", "0.0%"]
+    assert row(result.output, "total")[5:] == ["2/4", "50.0%", "25.0%"]
+    page = (out / "index.html").read_text(encoding="utf-8")
+    total = page.split("<h2>By document</h2>")[1].split('<tr class="total">')[1]
+    assert "<td>2/4</td><td>50.0%</td><td>25.0%" in total
+    assert json.loads((out / "badge.json").read_text())["message"] == \
+        "25.0% (1/4) · 50.0% of 2 run"
