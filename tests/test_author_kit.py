@@ -196,13 +196,13 @@ def test_a_skipping_engine_exits_1_and_says_why(partial):
     assert "action:declare_attackers" in result.output  # the needs line
 
 
-def test_show_engine_bad_usage_exits_2_and_a_dead_engine_1(tmp_path):
+def test_show_engine_bad_usage_and_a_dead_engine_exit_2(tmp_path):
     assert invoke("show", CASE, "--width", 80).exit_code == 2  # --width needs --engine
     assert invoke("show", CASE, "--engine", "").exit_code == 2
     assert invoke("show", CASE, "--engine", "x", "--width", 10).exit_code == 2
     assert invoke("show", "no.such.fixture", "--engine", "x").exit_code == 2
     dead = invoke("show", CASE, "--engine", f"{sys.executable} -c 'import sys; sys.exit(3)'")
-    assert dead.exit_code == 1 and "cannot run the engine" in dead.output
+    assert dead.exit_code == 2 and "cannot run the engine" in dead.output  # issue 25
 
 
 def test_align_pairs_changes_and_lists_surplus_events():
