@@ -19,3 +19,55 @@ def test_frozen_card_data_is_shared_by_copy_and_deepcopy():
     assert copy.deepcopy({"card": data})["card"] is data
     with pytest.raises(TypeError, match="read-only"):
         data["power"] = 3
+
+
+# ---------------------------------------------------------------- seed 2 sample (triage-c)
+
+def _two_players(alice_bf=(), bob_bf=(), hand=(), pool=None):
+    alice = {"id": "alice", "library": [{"alias": f"al{i}", "card": "Forest"} for i in range(4)],
+             "hand": list(hand), "battlefield": list(alice_bf)}
+    if pool:
+        alice["mana_pool"] = pool
+    bob = {"id": "bob", "library": [{"alias": f"bl{i}", "card": "Forest"} for i in range(4)],
+           "battlefield": list(bob_bf)}
+    return {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [alice, bob]}}
+
+
+def test_damage_to_a_planeswalker_creature_is_marked_and_removes_loyalty():
+    # engine/planeswalkers.py marks_damage `or` -> `and` (seed 2): a permanent that is both a
+    # creature and a planeswalker has damage marked on it (CR 120.3e) as well as losing that many
+    # loyalty counters (CR 120.3c). No card of the pool is both (no ruling of the seeds has one).
+    from mtg_judge.engine.cards import load_card_db
+    from mtg_judge.engine.scenario import run_scenario
+
+    walker = {"name": "Test Walker Creature", "mana_cost": "{2}{G}", "type_line": "Legendary Creature Planeswalker — Test",
+              "supertypes": ["Legendary"], "types": ["Creature", "Planeswalker"], "subtypes": ["Test"],
+              "oracle_text": "", "power": 2, "toughness": 5, "loyalty": 4, "layout": "normal", "keywords": [],
+              "abilities": []}
+    db = {**load_card_db(), **load_card_db({walker["name"]: walker})}
+    scenario = _two_players(hand=[{"alias": "bolt", "card": "Lightning Bolt"}], pool={"R": 1},
+                            bob_bf=[{"alias": "walker", "card": walker["name"]}])
+    scenario["script"] = [{"action": "cast", "player": "alice", "card": "bolt", "targets": ["walker"]},
+                          {"action": "resolve"}]
+    state = run_scenario(scenario, cards=db)["state"]["battlefield"]["walker"]
+    assert state["damage"] == 3
+    assert state["counters"] == {"loyalty": 1}
+
+
+def test_probe_replays_the_prefix_and_judges_the_next_input():
+    # engine/scenario.py probe `list(prefix) + [action]` `+` -> `-` (seed 2; no case calls it:
+    # checkpoints go through probe_all, which calls probe only for an input that is not an
+    # object). The public probe (engine/__init__.py) answers whether an input would be
+    # accepted next, with the rejection code (docs/FORMAT.md §9; CR 115.1: any target is a
+    # creature, player, planeswalker or battle, not a land).
+    from mtg_judge.engine import load_card_db, probe
+
+    db = load_card_db()
+    scenario = _two_players(hand=[{"alias": "bolt", "card": "Lightning Bolt"}], pool={"R": 1},
+                            bob_bf=[{"alias": "b_forest", "card": "Forest"}])
+    at_bob = {"action": "cast", "player": "alice", "card": "bolt", "targets": ["bob"]}
+    at_land = {"action": "cast", "player": "alice", "card": "bolt", "targets": ["b_forest"]}
+    assert probe(scenario, "modern", db, [], at_bob) == {"action": at_bob, "legal": True, "code": None}
+    assert probe(scenario, "modern", db, [], at_land) == {"action": at_land, "legal": False, "code": "invalid_target"}
+    # after the Bolt was cast, nothing is left in hand to cast again
+    assert probe(scenario, "modern", db, [at_bob], at_bob)["legal"] is False
