@@ -71,3 +71,51 @@ def test_probe_replays_the_prefix_and_judges_the_next_input():
     assert probe(scenario, "modern", db, [], at_land) == {"action": at_land, "legal": False, "code": "invalid_target"}
     # after the Bolt was cast, nothing is left in hand to cast again
     assert probe(scenario, "modern", db, [at_bob], at_bob)["legal"] is False
+
+
+@pytest.mark.parametrize("whole", ["missing", "normal"])
+def test_a_meld_pair_whose_result_is_no_meld_result_card_stays_in_exile(whole):
+    # engine/transform.py meld `result is None or result.layout != "meld_result"` `or` -> `and`
+    # (seed 2): card data whose meld result names no card, or a card that isn't a melded face
+    # (layout meld_result, CR 712.4), melds into nothing: the two exiled cards stay in exile
+    # (the rule of ruling finalfantasy.meld.05 for cards that can't meld). The project's cards are
+    # valid, so no fixture reaches this: it is bad card data (a protocol run's cards).
+    import json
+    from pathlib import Path
+
+    from mtg_judge.engine.cards import load_card_db
+    from mtg_judge.engine.scenario import run_scenario
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "cards"
+    raw = {c["name"]: c for c in (json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*.json"))}
+    if whole == "missing":
+        del raw["Test Meld Whole"]
+    else:
+        raw["Test Meld Whole"] = dict(raw["Test Meld Whole"], layout="normal", mana_cost="{4}")
+    db = load_card_db(raw)
+    scenario = _two_players(alice_bf=[{"alias": "sun", "card": "Test Meld Sunward Half"},
+                                      {"alias": "moon", "card": "Test Meld Moonward Half"}])
+    scenario["setup"]["step"] = "beginning_of_combat"
+    scenario["script"] = [{"action": "resolve"}]
+    result = run_scenario(scenario, cards=db)
+    assert not [e for e in result["events"] if e["type"] in ("melded", "permanent_entered")]
+    assert sorted(result["state"]["players"]["alice"]["exile"]) == ["moon", "sun"]
+    assert "sun" not in result["state"]["battlefield"] and "moon" not in result["state"]["battlefield"]
+
+
+def test_counter_annihilation_alone_counts_as_a_state_based_action_performed():
+    # engine/sba.py _sba_once `done = True` after 704.5q -> False (seed 2): check_state returns
+    # whether any state-based action was performed (CR 704.3); its callers act on it: in the
+    # cleanup step a performed state-based action gives the players priority and another
+    # cleanup step (CR 514.3a), which no setup reaches with counters that annihilate only there.
+    from mtg_judge.engine.cards import load_card_db
+    from mtg_judge.engine.scenario import ScriptInputs, build_game
+
+    scenario = _two_players(alice_bf=[{"alias": "bear", "card": "Grizzly Bears",
+                                       "counters": {"+1/+1": 2, "-1/-1": 1}}])
+    game = build_game(scenario, "modern", load_card_db(), ScriptInputs([]))
+    assert game.check_state() is True
+    bear = game.find("bear")
+    assert bear is not None and bear.counters == {"+1/+1": 1}
+    assert [e["rule"] for e in game.events if e["type"] == "state_based_action"] == ["704.5q"]
+    assert game.check_state() is False  # nothing left to perform
