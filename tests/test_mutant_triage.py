@@ -71,3 +71,103 @@ def test_flicker_handlers_are_bound_at_call_time(monkeypatch):
     assert calls == [("ctx", {"type": "return_to_battlefield"})]
     flicker.EFFECTS["return_to_battlefield"]("ctx2", {})  # the handler the engine uses, late-bound too
     assert calls[-1] == ("ctx2", {})
+
+
+# ---------------------------------------------------------------- seed 2 sample (triage-c)
+
+def _two_players(alice_bf=(), bob_bf=(), hand=(), pool=None):
+    alice = {"id": "alice", "library": [{"alias": f"al{i}", "card": "Forest"} for i in range(4)],
+             "hand": list(hand), "battlefield": list(alice_bf)}
+    if pool:
+        alice["mana_pool"] = pool
+    bob = {"id": "bob", "library": [{"alias": f"bl{i}", "card": "Forest"} for i in range(4)],
+           "battlefield": list(bob_bf)}
+    return {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main", "players": [alice, bob]}}
+
+
+def test_damage_to_a_planeswalker_creature_is_marked_and_removes_loyalty():
+    # engine/planeswalkers.py marks_damage `or` -> `and` (seed 2): a permanent that is both a
+    # creature and a planeswalker has damage marked on it (CR 120.3e) as well as losing that many
+    # loyalty counters (CR 120.3c). No card of the pool is both (no ruling of the seeds has one).
+    from mtg_judge.engine.cards import load_card_db
+    from mtg_judge.engine.scenario import run_scenario
+
+    walker = {"name": "Test Walker Creature", "mana_cost": "{2}{G}", "type_line": "Legendary Creature Planeswalker — Test",
+              "supertypes": ["Legendary"], "types": ["Creature", "Planeswalker"], "subtypes": ["Test"],
+              "oracle_text": "", "power": 2, "toughness": 5, "loyalty": 4, "layout": "normal", "keywords": [],
+              "abilities": []}
+    db = {**load_card_db(), **load_card_db({walker["name"]: walker})}
+    scenario = _two_players(hand=[{"alias": "bolt", "card": "Lightning Bolt"}], pool={"R": 1},
+                            bob_bf=[{"alias": "walker", "card": walker["name"]}])
+    scenario["script"] = [{"action": "cast", "player": "alice", "card": "bolt", "targets": ["walker"]},
+                          {"action": "resolve"}]
+    state = run_scenario(scenario, cards=db)["state"]["battlefield"]["walker"]
+    assert state["damage"] == 3
+    assert state["counters"] == {"loyalty": 1}
+
+
+def test_probe_replays_the_prefix_and_judges_the_next_input():
+    # engine/scenario.py probe `list(prefix) + [action]` `+` -> `-` (seed 2; no case calls it:
+    # checkpoints go through probe_all, which calls probe only for an input that is not an
+    # object). The public probe (engine/__init__.py) answers whether an input would be
+    # accepted next, with the rejection code (docs/FORMAT.md §9; CR 115.1: any target is a
+    # creature, player, planeswalker or battle, not a land).
+    from mtg_judge.engine import load_card_db, probe
+
+    db = load_card_db()
+    scenario = _two_players(hand=[{"alias": "bolt", "card": "Lightning Bolt"}], pool={"R": 1},
+                            bob_bf=[{"alias": "b_forest", "card": "Forest"}])
+    at_bob = {"action": "cast", "player": "alice", "card": "bolt", "targets": ["bob"]}
+    at_land = {"action": "cast", "player": "alice", "card": "bolt", "targets": ["b_forest"]}
+    assert probe(scenario, "modern", db, [], at_bob) == {"action": at_bob, "legal": True, "code": None}
+    assert probe(scenario, "modern", db, [], at_land) == {"action": at_land, "legal": False, "code": "invalid_target"}
+    # after the Bolt was cast, nothing is left in hand to cast again
+    assert probe(scenario, "modern", db, [at_bob], at_bob)["legal"] is False
+
+
+@pytest.mark.parametrize("whole", ["missing", "normal"])
+def test_a_meld_pair_whose_result_is_no_meld_result_card_stays_in_exile(whole):
+    # engine/transform.py meld `result is None or result.layout != "meld_result"` `or` -> `and`
+    # (seed 2): card data whose meld result names no card, or a card that isn't a melded face
+    # (layout meld_result, CR 712.4), melds into nothing: the two exiled cards stay in exile
+    # (the rule of ruling finalfantasy.meld.05 for cards that can't meld). The project's cards are
+    # valid, so no fixture reaches this: it is bad card data (a protocol run's cards).
+    import json
+    from pathlib import Path
+
+    from mtg_judge.engine.cards import load_card_db
+    from mtg_judge.engine.scenario import run_scenario
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "cards"
+    raw = {c["name"]: c for c in (json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*.json"))}
+    if whole == "missing":
+        del raw["Test Meld Whole"]
+    else:
+        raw["Test Meld Whole"] = dict(raw["Test Meld Whole"], layout="normal", mana_cost="{4}")
+    db = load_card_db(raw)
+    scenario = _two_players(alice_bf=[{"alias": "sun", "card": "Test Meld Sunward Half"},
+                                      {"alias": "moon", "card": "Test Meld Moonward Half"}])
+    scenario["setup"]["step"] = "beginning_of_combat"
+    scenario["script"] = [{"action": "resolve"}]
+    result = run_scenario(scenario, cards=db)
+    assert not [e for e in result["events"] if e["type"] in ("melded", "permanent_entered")]
+    assert sorted(result["state"]["players"]["alice"]["exile"]) == ["moon", "sun"]
+    assert "sun" not in result["state"]["battlefield"] and "moon" not in result["state"]["battlefield"]
+
+
+def test_counter_annihilation_alone_counts_as_a_state_based_action_performed():
+    # engine/sba.py _sba_once `done = True` after 704.5q -> False (seed 2): check_state returns
+    # whether any state-based action was performed (CR 704.3); its callers act on it: in the
+    # cleanup step a performed state-based action gives the players priority and another
+    # cleanup step (CR 514.3a), which no setup reaches with counters that annihilate only there.
+    from mtg_judge.engine.cards import load_card_db
+    from mtg_judge.engine.scenario import ScriptInputs, build_game
+
+    scenario = _two_players(alice_bf=[{"alias": "bear", "card": "Grizzly Bears",
+                                       "counters": {"+1/+1": 2, "-1/-1": 1}}])
+    game = build_game(scenario, "modern", load_card_db(), ScriptInputs([]))
+    assert game.check_state() is True
+    bear = game.find("bear")
+    assert bear is not None and bear.counters == {"+1/+1": 1}
+    assert [e["rule"] for e in game.events if e["type"] == "state_based_action"] == ["704.5q"]
+    assert game.check_state() is False  # nothing left to perform
