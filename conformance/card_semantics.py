@@ -41,8 +41,13 @@ why the engine would do nothing with it. Seven families of checks:
    references outside a triggered ability, ``enchanted`` on a card that is not an Aura,
    ``equipped`` on one that is not an Equipment.
 
-6. **Conditions that could never hold where they are**: ``in_exile`` / ``suspended`` outside
-   an ability that works in exile, ``triggering_spell_*`` outside a triggered ability.
+6. **Conditions that could never hold, or are not read, where they are**: ``in_exile`` /
+   ``suspended`` outside an ability that works in exile, ``triggering_spell_*`` outside a
+   triggered ability, ``cast_during_your_main_phase`` / ``beheld`` outside a spell's own
+   effects (:data:`CAST_CONDITIONS`), ``own_and_control_named`` in a spell's effects
+   (:data:`PERMANENT_CONDITIONS`), anything but ``kicked`` in a target's condition
+   (:data:`TARGET_CONDITIONS`). Everywhere else the engine evaluates every condition the
+   schema names (tests/test_field_walk.py walks the positions).
 
 7. **Replacement abilities of another object**: ``affected`` other than ``"self"``.
 """
@@ -274,6 +279,16 @@ EXILE_CONDITIONS = frozenset({"in_exile", "suspended"})
 TRIGGER_CONDITIONS = frozenset({"triggering_spell_mana_spent_at_least",
                                 "triggering_spell_mana_spent_colors_at_least",
                                 "triggering_spell_mana_spent_exceeds_power_or_toughness"})
+#: Conditions about how the spell itself was cast (CR 601.2: "if this spell was cast during
+#: your main phase", "if a Dragon was beheld", CR 701.4b): only a spell's own effects know
+#: them; an ability (static, triggered, activated) has no cast to look at (issue 22).
+CAST_CONDITIONS = frozenset({"cast_during_your_main_phase", "beheld"})
+#: Conditions about the source as a permanent: a spell on the stack never satisfies them
+#: (Vanille's "if you both own and control this creature and a creature named …").
+PERMANENT_CONDITIONS = frozenset({"own_and_control_named"})
+#: The condition keys a target spec reads (engine/targets.py ``target_spec_active``: a target
+#: that depends on a kicker, CR 601.2c / 702.33e); any other is ignored there.
+TARGET_CONDITIONS = frozenset({"kicked"})
 
 
 def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError]:
@@ -282,14 +297,32 @@ def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError
     an ability that works in exile, ``triggering_spell_*`` outside a triggered ability."""
     out: list[FixtureError] = []
 
-    def visit(node: Any, path: list, exile: bool, triggered: bool) -> None:
+    def visit(node: Any, path: list, exile: bool, triggered: bool, spell: bool) -> None:
         if isinstance(node, dict):
             exile = exile or node.get("zone") == "exile"
             triggered = triggered or node.get("kind") in ("triggered", "chapter")
+            target_spec = bool(path) and path[-2:-1] == ["targets"] and "kind" in node and "type" not in node
             for key, value in node.items():
                 if key == "condition" and isinstance(value, dict):
                     for name, want in value.items():
-                        if name in EXILE_CONDITIONS and want and not exile:
+                        if target_spec and name not in TARGET_CONDITIONS:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} is not read here: a target's condition may only be "
+                                "kicked (a target chosen only if that kicker was paid, CR 601.2c, 702.33e)",
+                                "kicked, or the condition on the effect (conditional)"))
+                        elif name in CAST_CONDITIONS and not spell:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} could never hold here: only a spell's own effects know "
+                                "how it was cast (CR 601.2); an ability has no cast to look at",
+                                f"{name} only in a spell's effects"))
+                        elif name in PERMANENT_CONDITIONS and spell:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} could never hold here: it is about its source as a "
+                                "permanent, and a spell is on the stack", f"{name} only in a permanent's abilities"))
+                        elif name in EXILE_CONDITIONS and want and not exile:
                             out.append(FixtureError(
                                 file, json_path(path + [key, name]),
                                 f"condition {name} could never hold here: only an ability that works "
@@ -301,14 +334,17 @@ def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError
                                 f"condition {name} could never hold here: there is no triggering spell "
                                 "outside a triggered ability", f"{name} only in a triggered ability"))
                 inner = triggered or (key == "effects" and node.get("type") == "create_delayed_trigger")
-                visit(value, path + [key], exile, inner)
+                # a delayed trigger's or a token's abilities are not the spell's own effects
+                in_spell = spell and not (key in ("effects", "token") and node.get("type") in (
+                    "create_delayed_trigger", "create_token"))
+                visit(value, path + [key], exile, inner, in_spell)
         elif isinstance(node, list):
             for i, value in enumerate(node):
-                visit(value, path + [i], exile, triggered)
+                visit(value, path + [i], exile, triggered, spell)
 
     for key in ("spell", "abilities"):
         if key in card:
-            visit(card[key], where + [key], False, False)
+            visit(card[key], where + [key], False, False, key == "spell")
     return out
 
 

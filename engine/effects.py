@@ -35,6 +35,7 @@ from . import (
 )
 from . import characteristics as ch
 from .cards import CardDefinition, describe
+from .conditions import condition_holds
 from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
 from .objects import ContinuousEffect, GameObject, Shield, StackItem
@@ -452,7 +453,11 @@ def condition_true(ctx: Context, cond: dict[str, Any]) -> bool:
     """Conditions of ``conditional`` effects: ``kicked`` (a kicker index: the spell's, or
     for a triggered ability the permanent's, CR 702.33d), ``cast_during_your_main_phase``
     (a copy wasn't cast, so it's false for copies), ``threshold`` (cards in the
-    controller's graveyard)."""
+    controller's graveyard), the mana spent and life conditions; every other condition of
+    the schema is about the source and is read by ``conditions.condition_holds`` exactly as
+    in an intervening "if" (so a condition ``validate`` accepts in a ``conditional`` effect
+    is one the engine evaluates there, issue 22). Raises ValueError only for a key of no
+    evaluator (``conditions.condition_holds``)."""
     g = ctx.game
     for key, want in cond.items():
         if key == "kicked":
@@ -478,8 +483,11 @@ def condition_true(ctx: Context, cond: dict[str, Any]) -> bool:
         elif key in game_end.CONDITIONS:  # life_at_least / life_at_most (engine/game_end.py)
             if not game_end.condition(g, key, want, ctx.controller):
                 return False
-        else:
-            raise ValueError(f"unknown condition {key!r}")
+        elif ctx.source is None or not condition_holds(g, ctx.source, {key: want}, event=ctx.item.trigger_event):
+            # the conditions about the source itself (engine/conditions.py: own_and_control_named,
+            # card_in_graveyard, in_exile, suspended, came_under_control_since_last_upkeep), read
+            # as an intervening "if" or a static ability's condition reads them (CR 603.4, 608.2c)
+            return False
     return True
 
 
