@@ -350,7 +350,7 @@ def _create_token(ctx: Context, eff: dict[str, Any]) -> None:
     ``tapped``: it enters tapped; ``attacking``: it enters attacking (CR 508.4, see
     ``combat.put_onto_battlefield_attacking``)."""
     g = ctx.game
-    definition = CardDefinition.token(dict(eff["token"]))
+    definition = CardDefinition.token(dict(eff["token"]), g.rules.token_name_adds_token)  # CR 111.4
     for _ in range(sagas.tokens_to_create(g, ctx.controller, ctx.amount(eff.get("count", 1)))):
         ref = g.next_ref("token")
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",

@@ -54,7 +54,7 @@ def triggered_from_keywords(keywords: list[dict[str, Any]]) -> list[tuple[str, d
     return out
 
 
-WARRIOR_TOKEN: dict[str, Any] = {"name": "Warrior", "types": ["Creature"], "subtypes": ["Warrior"],
+WARRIOR_TOKEN: dict[str, Any] = {"types": ["Creature"], "subtypes": ["Warrior"],
                                  "colors": ["red"], "power": 1, "toughness": 1, "keywords": []}
 
 
