@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Seven families of checks:
+why the engine would do nothing with it. Eight families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -50,6 +50,9 @@ why the engine would do nothing with it. Seven families of checks:
    schema names (tests/test_field_walk.py walks the positions).
 
 7. **Replacement abilities of another object**: ``affected`` other than ``"self"``.
+
+8. **Labels of the engine's own decisions** (:data:`ENGINE_LABELS`): ``reason`` of a
+   ``pay_or_sacrifice`` effect (the echo keyword's; nothing in the game reads it).
 """
 
 from __future__ import annotations
@@ -163,6 +166,7 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
         problems += _context_reference_problems(data, where, file)
         problems += _condition_problems(data, where, file)
         problems += _replacement_problems(data, where, file)
+        problems += _engine_label_problems(data, where, file)
     problems += _cost_problems(card, [], file)
     for data, where in parts:
         for i, ab in enumerate(data.get("abilities") or ()):
@@ -345,6 +349,36 @@ def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError
     for key in ("spell", "abilities"):
         if key in card:
             visit(card[key], where + [key], False, False, key == "spell")
+    return out
+
+
+#: Fields of effects that only the engine's own abilities use, as labels of the decisions
+#: they build (the echo keyword's upkeep payment, CR 702.30a, is a ``pay_or_sacrifice`` whose
+#: ``choose`` decision has the reason ``echo``): nothing in the game reads them, so card data
+#: has no use for them (issue 22's field walk).
+ENGINE_LABELS = {("pay_or_sacrifice", "reason")}
+
+
+def _engine_label_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 8 of the module docstring: :data:`ENGINE_LABELS` in a card's data."""
+    out = []
+
+    def visit(node: Any, path: list) -> None:
+        if isinstance(node, dict):
+            for etype, key in ENGINE_LABELS:
+                if node.get("type") == etype and key in node:
+                    out.append(FixtureError(file, json_path(path + [key]),
+                                            f"{key} of {etype} is a label of the engine's own decisions and "
+                                            "would change nothing in the game", f"{etype} without {key}"))
+            for k, v in node.items():
+                visit(v, path + [k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                visit(v, path + [i])
+
+    for key in ("spell", "abilities"):
+        if key in card:
+            visit(card[key], where + [key])
     return out
 
 

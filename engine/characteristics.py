@@ -39,6 +39,19 @@ def static_effects(game: "Game") -> list[tuple[GameObject, dict[str, Any]]]:
     return game.layers.statics()
 
 
+def cant_cycle(game: "Game", player: str) -> bool:
+    """Can't ``player`` cycle cards now (CR 702.29e)? True while a ``cant_cycle`` static
+    ability applies to them: its ``affected`` is ``each_player`` (the default, Stabilizer),
+    ``each_opponent`` (the source's controller's opponents) or ``controller``."""
+    for src, eff in static_effects(game):
+        if eff.get("type") != "cant_cycle":
+            continue
+        who = eff.get("affected", "each_player")
+        if who == "each_player" or (who == "controller") == (player == src.controller):
+            return True
+    return False
+
+
 def triggered_abilities(game: "Game", obj: GameObject, statics: list[Any] | None = None) -> list[tuple[Any, dict[str, Any]]]:
     """The triggered abilities a permanent has: ``[(key, ability dict)]``, read from the
     layer system's layer-6 result (CR 613.1f, 603.2): its printed ones (keyed by their index
