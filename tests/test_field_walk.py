@@ -338,10 +338,26 @@ def _prop(defname: str, key: str) -> dict:
     return (SCHEMA if defname == "card" else DEFS[defname])["properties"][key]
 
 
+COMMON = json.loads((ROOT / "schema" / "common.schema.json").read_text())["$defs"]
+
+
 def _resolve(spec: dict) -> dict:
-    while "$ref" in spec and spec["$ref"].startswith("#/$defs/"):
-        spec = {**DEFS[spec["$ref"].rsplit("/", 1)[1]], **{k: v for k, v in spec.items() if k != "$ref"}}
+    """``spec`` with its ``$ref`` (to this schema's or common.schema.json's ``$defs``) followed."""
+    while "$ref" in spec:
+        where, _, name = spec["$ref"].rpartition("/")
+        base = DEFS if where == "#/$defs" else COMMON
+        spec = {**base[name], **{k: v for k, v in spec.items() if k != "$ref"}}
     return spec
+
+
+def single_valued(spec: dict) -> bool:
+    """Has the field only one valid value (a ``const``, a one-value enum, an object whose
+    every property is so)? Then there is nothing to change it to."""
+    spec = _resolve(spec)
+    if "const" in spec or len(spec.get("enum", ())) == 1:
+        return True
+    props = spec.get("properties")
+    return bool(props) and set(spec.get("required", ())) == set(props) and all(single_valued(v) for v in props.values())
 
 
 _OBJECTS = ["self", "enchanted", "equipped", "triggering_object", "created_tokens"]
@@ -368,22 +384,53 @@ def alternatives(defname: str, key: str, value: Any) -> list[Any]:
     if isinstance(value, dict) and set(value) == {"target"}:
         return ["self"]
     if value == "self" and any("$ref" in b for b in spec.get("anyOf", ())):  # "self" or a filter
-        return [{"types": ["Creature"]}]
+        return [{"types": ["Land"]}]
+    if isinstance(value, dict) and set(value) == {"all"}:
+        return ["self"]
+    if isinstance(value, str) and value.startswith("{"):  # a mana cost or mana symbols
+        swap = str.maketrans("WUBRG", "UBRGW")
+        return [value + "{1}", value.translate(swap)]
+    if isinstance(value, dict) and value and set(value) <= set(DEFS["cost"]["properties"]):
+        if isinstance(value.get("mana"), str):
+            return [{**value, "mana": value["mana"] + "{1}"}]
+        return [{**value, "pay_life": 1}] if "pay_life" not in value else [{**value, "pay_life": value["pay_life"] + 1}]
+    if isinstance(value, dict) and "kind" not in value and any(
+            b.get("$ref", "").endswith("/filter") for b in spec.get("anyOf", ())):  # "self" or a filter
+        return [{"types": ["Land"]}] if value != {"types": ["Land"]} else [{"types": ["Creature"]}]
+    if isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), str) \
+            and _resolve(spec.get("properties", {}).get(next(iter(value)), {})).get("type") == "string":
+        (k, v), = value.items()  # {"name": "…"}
+        return [{k: v + " Other"}]
+    if key == "condition" and isinstance(value, dict):
+        return [{"life_at_least": 99}]
     if isinstance(value, dict) and value.get("event") == "beginning_of_step":  # another step
-        steps = json.loads((ROOT / "schema" / "common.schema.json").read_text())["$defs"]["step"]["enum"]
+        steps = COMMON["step"]["enum"]
         return [{**value, "step": next(st for st in steps if st != value.get("step"))}]
     if isinstance(value, dict) and spec.get("properties", {}).get("types") is not None and "kind" not in value:
         return [{"types": ["Land"]}] if value != {"types": ["Land"]} else [{"types": ["Creature"]}]
     if isinstance(value, list) and value and len(value) > spec.get("minItems", 0):
-        return [value[:-1]]
+        return [value[:-1]] + ([value[1:]] if len(value) > 1 else [])
+    if isinstance(value, list) and value and isinstance(value[-1], dict) and "kind" not in value[-1] \
+            and _resolve(spec.get("items", {})).get("properties", {}).get("types") is not None:  # filters
+        return [value[:-1] + [{"types": ["Creature"]}]]
+    if isinstance(value, list) and value and isinstance(value[-1], list) and all(isinstance(x, int) for x in value[-1]):
+        return [value[:-1] + [[x + 1 for x in value[-1]]]]  # another [power, toughness] option
+    if isinstance(value, list) and len(value) > 1 and isinstance(value[-1], dict) and set(value[-1]) == {"target"}:
+        return [value[:-1] + ["self"]]  # another reference in the last place
+    if isinstance(value, list) and value and isinstance(value[-1], (str, int)) and not isinstance(value[-1], bool):
+        items = _resolve(spec.get("items", {}))
+        last = value[-1]
+        other = (last + 1 if isinstance(last, int) else
+                 next((v for v in items.get("enum", ()) if v != last and v not in value), f"{last}x"))
+        return [value[:-1] + [other]]
     if isinstance(value, str) and spec.get("type") == "string" and "pattern" not in spec:
         return [value + " Other"]
     return []
 
 
-def _mutants(cards: dict, defname: str, key: str) -> list[dict]:
-    """The scenario card sets with the field removed everywhere it is used, then with it
-    changed to each alternative (one card set per alternative)."""
+def _mutants(cards: dict, defname: str, key: str, remove: bool = True) -> list[dict]:
+    """The scenario card sets with the field removed everywhere it is used (``remove``), then
+    with it changed to each alternative (one card set per alternative)."""
     out = []
     removed = copy.deepcopy(cards)
     n = 0
@@ -392,7 +439,7 @@ def _mutants(cards: dict, defname: str, key: str) -> list[dict]:
             if key in node:
                 del node[key]
                 n += 1
-    if n:
+    if n and remove:
         out.append(removed)
     firsts = [node[key] for card in cards.values() for node in occurrences(card, defname) if key in node]
     for alt in alternatives(defname, key, firsts[0]) if firsts else ():
@@ -415,6 +462,7 @@ def _field_candidates(defname: str, key: str):
     """(label, scenario, ruleset) of each scenario whose cards use the field:
     :data:`FIELD_SCENARIOS`, the shape walk's engine-only scenarios, then the passing fixtures."""
     builds = list(FIELD_SCENARIOS.get((defname, key), ()))
+    builds += [b for bs in FIELD_SCENARIOS.values() for b in bs]
     builds += [b for bs in shapes.EXTRA_SCENARIOS.values() for b in bs]
     seen = set()
     for build in builds:
@@ -430,7 +478,7 @@ def _field_candidates(defname: str, key: str):
             yield case.name, case.scenario, case.ruleset
 
 
-def field_changes_the_game(defname: str, key: str) -> tuple[str | None, list[str]]:
+def field_changes_the_game(defname: str, key: str, remove: bool = True) -> tuple[str | None, list[str]]:
     """The first scenario where removing or changing the field changes the events or the
     state (None if none does), and the scenarios tried. A mutant whose run raises is not a
     change (a broken card is not a game played differently)."""
@@ -439,7 +487,7 @@ def field_changes_the_game(defname: str, key: str) -> tuple[str | None, list[str
         tried.append(label)
         base = shapes._BASE.setdefault(label, shapes._outcome(scenario, ruleset)) \
             if not label.startswith("extra:") else shapes._outcome(scenario, ruleset)
-        for cards in _mutants(scenario.get("cards") or {}, defname, key):
+        for cards in _mutants(scenario.get("cards") or {}, defname, key, remove):
             outcome = shapes._outcome({**scenario, "cards": cards}, ruleset)
             if outcome != base and not (isinstance(outcome, tuple) and outcome[0] == "raised"):
                 return label, tried
@@ -477,6 +525,45 @@ def test_field_changes_the_game(defname: str, key: str) -> None:
         "FIELD_PENDING with the reason")
 
 
+def required_fields() -> list[tuple[str, str]]:
+    """Every ``(shape, required key)`` the walk changes (it can't be removed): the same
+    shapes as :func:`fields`, minus the keys with a single valid value (nothing to change
+    them to, :func:`single_valued`)."""
+    out = [("card", k) for k in SCHEMA.get("required", ())]
+    for name, spec in DEFS.items():
+        if name in WALKED_BY_SHAPES or _family(name) is None:
+            continue
+        out += [(name, k) for k in spec.get("required", ()) if k not in ("type", "kind", "event", "keyword")
+                and not single_valued(spec["properties"][k])]
+    return sorted(out)
+
+
+#: Required keys that are text for people (the engine reads the structured fields) or a whole
+#: shape the shape walk knocks out.
+REQUIRED_EXEMPT: dict[tuple[str, str], str] = {
+    ("card", "name"): "the card's identity: scenarios name cards by it (a changed name is another card)",
+    ("card", "type_line"): "text for people; the engine reads supertypes, types and subtypes",
+    ("card", "oracle_text"): "text for people (DESIGN §6); the engine reads the machine-readable part",
+    ("face", "type_line"): "text for people; the engine reads the face's supertypes, types and subtypes",
+    ("face", "oracle_text"): "text for people (DESIGN §6); the engine reads the machine-readable part",
+    ("face", "name"): "the face's identity (a changed name is another card's face)",
+    ("ability_static", "effect"): "the static effect is itself a shape: test_vocabulary_effects knocks out each",
+}
+
+
+@pytest.mark.parametrize("defname,key", required_fields(), ids=lambda v: str(v))
+def test_required_field_changes_the_game_when_changed(defname: str, key: str) -> None:
+    """Changing each required field (durations aside: one value) to another valid value of
+    its kind (:func:`alternatives`) changes some game: amounts, ``affected``, references,
+    costs, steps, filters (issue 22: nothing in a card is read by nobody)."""
+    if (defname, key) in REQUIRED_EXEMPT:
+        return
+    found, tried = field_changes_the_game(defname, key, remove=False)
+    assert found is not None, (
+        f"no scenario shows that changing required field {key!r} of {defname} changes the game "
+        f"(tried {len(tried)}: {tried[:6]}; alternatives of its kind: see alternatives())")
+
+
 def test_the_field_walk_reads_the_schema() -> None:
     """Every shape with optional keys is walked here or key by key by the shape walk, and
     the tables name only fields of the schema."""
@@ -488,6 +575,7 @@ def test_the_field_walk_reads_the_schema() -> None:
         keys = [k for k in DEFS[defname]["properties"] if k not in DEFS[defname].get("required", ()) and k != "zone"]
         assert {(category, k) for k in keys} <= vocabulary, defname
     assert set(FIELD_PENDING) <= walked and TEXT_FIELDS <= walked and set(FIELD_REFUSED) <= walked
+    assert set(REQUIRED_EXEMPT) <= set(required_fields())
     assert not set(FIELD_PENDING) & (set(FIELD_SCENARIOS) | set(FIELD_REFUSED))
 
 
@@ -705,7 +793,35 @@ def _council_discounts_only_the_name() -> tuple[dict, str]:
     return scenario, ruleset
 
 
+def _pay_the_debt() -> tuple[dict, str]:
+    """Alice's permanent says "at the beginning of your upkeep, sacrifice it unless you pay
+    {1}"; she pays with the one colorless mana in her pool."""
+    debt = _test_card("Test Upkeep Debt", ["Enchantment"], abilities=[
+        {"kind": "triggered", "trigger": {"event": "beginning_of_step", "step": "upkeep", "player": "you"},
+         "effects": [{"type": "pay_or_sacrifice", "cost": "{1}"}]}])
+    return game({"battlefield": ["debt=Test Upkeep Debt"], "mana_pool": {"C": 1}}, {},
+                [{"action": "resolve"}, {"action": "choose", "player": "alice", "choice": "yes"}], [debt], step="upkeep")
+
+
+def _discharge() -> tuple[dict, str]:
+    """Alice's artifact with two charge counters: "{1}: remove a charge counter from this
+    artifact"."""
+    battery = _test_card("Test Battery", ["Artifact"], abilities=[
+        {"kind": "activated", "cost": {"mana": "{1}"},
+         "effects": [{"type": "remove_counters", "what": "self", "counter": "charge", "count": 1}]}])
+    scenario, ruleset = game({"mana_pool": {"C": 1}}, {},
+                             [{"action": "activate", "player": "alice", "source": "bat", "ability": 0},
+                              {"action": "resolve"}], [battery])
+    scenario["setup"]["players"][0]["battlefield"].append({"alias": "bat", "card": "Test Battery",
+                                                           "counters": {"charge": 2}})
+    return scenario, ruleset
+
+
 FIELD_SCENARIOS.update({
+    ("effect_grant_keyword_choice", "options"): [_morphling_until_next_turn(0, "trample")],
+    ("effect_modify_pt_choice", "options"): [_morphling_until_next_turn(5, "-2/+2")],
+    ("effect_pay_or_sacrifice", "cost"): [_pay_the_debt],
+    ("effect_remove_counters", "count"): [_discharge],
     ("face", "abilities"): [_cecil_redeemed_attacks],
     ("static_effect_cost_reduction", "name"): [_council_discounts_only_the_name],
     ("effect_grant_keyword_choice", "duration"): [_morphling_until_next_turn(0, "flying")],
