@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Seven families of checks:
+why the engine would do nothing with it. Eight families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -41,10 +41,18 @@ why the engine would do nothing with it. Seven families of checks:
    references outside a triggered ability, ``enchanted`` on a card that is not an Aura,
    ``equipped`` on one that is not an Equipment.
 
-6. **Conditions that could never hold where they are**: ``in_exile`` / ``suspended`` outside
-   an ability that works in exile, ``triggering_spell_*`` outside a triggered ability.
+6. **Conditions that could never hold, or are not read, where they are**: ``in_exile`` /
+   ``suspended`` outside an ability that works in exile, ``triggering_spell_*`` outside a
+   triggered ability, ``cast_during_your_main_phase`` / ``beheld`` outside a spell's own
+   effects (:data:`CAST_CONDITIONS`), ``own_and_control_named`` in a spell's effects
+   (:data:`PERMANENT_CONDITIONS`), anything but ``kicked`` in a target's condition
+   (:data:`TARGET_CONDITIONS`). Everywhere else the engine evaluates every condition the
+   schema names (tests/test_field_walk.py walks the positions).
 
 7. **Replacement abilities of another object**: ``affected`` other than ``"self"``.
+
+8. **Labels of the engine's own decisions** (:data:`ENGINE_LABELS`): ``reason`` of a
+   ``pay_or_sacrifice`` effect (the echo keyword's; nothing in the game reads it).
 """
 
 from __future__ import annotations
@@ -158,6 +166,7 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
         problems += _context_reference_problems(data, where, file)
         problems += _condition_problems(data, where, file)
         problems += _replacement_problems(data, where, file)
+        problems += _engine_label_problems(data, where, file)
     problems += _cost_problems(card, [], file)
     for data, where in parts:
         for i, ab in enumerate(data.get("abilities") or ()):
@@ -274,6 +283,16 @@ EXILE_CONDITIONS = frozenset({"in_exile", "suspended"})
 TRIGGER_CONDITIONS = frozenset({"triggering_spell_mana_spent_at_least",
                                 "triggering_spell_mana_spent_colors_at_least",
                                 "triggering_spell_mana_spent_exceeds_power_or_toughness"})
+#: Conditions about how the spell itself was cast (CR 601.2: "if this spell was cast during
+#: your main phase", "if a Dragon was beheld", CR 701.4b): only a spell's own effects know
+#: them; an ability (static, triggered, activated) has no cast to look at (issue 22).
+CAST_CONDITIONS = frozenset({"cast_during_your_main_phase", "beheld"})
+#: Conditions about the source as a permanent: a spell on the stack never satisfies them
+#: (Vanille's "if you both own and control this creature and a creature named …").
+PERMANENT_CONDITIONS = frozenset({"own_and_control_named"})
+#: The condition keys a target spec reads (engine/targets.py ``target_spec_active``: a target
+#: that depends on a kicker, CR 601.2c / 702.33e); any other is ignored there.
+TARGET_CONDITIONS = frozenset({"kicked"})
 
 
 def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError]:
@@ -282,14 +301,32 @@ def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError
     an ability that works in exile, ``triggering_spell_*`` outside a triggered ability."""
     out: list[FixtureError] = []
 
-    def visit(node: Any, path: list, exile: bool, triggered: bool) -> None:
+    def visit(node: Any, path: list, exile: bool, triggered: bool, spell: bool) -> None:
         if isinstance(node, dict):
             exile = exile or node.get("zone") == "exile"
             triggered = triggered or node.get("kind") in ("triggered", "chapter")
+            target_spec = bool(path) and path[-2:-1] == ["targets"] and "kind" in node and "type" not in node
             for key, value in node.items():
                 if key == "condition" and isinstance(value, dict):
                     for name, want in value.items():
-                        if name in EXILE_CONDITIONS and want and not exile:
+                        if target_spec and name not in TARGET_CONDITIONS:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} is not read here: a target's condition may only be "
+                                "kicked (a target chosen only if that kicker was paid, CR 601.2c, 702.33e)",
+                                "kicked, or the condition on the effect (conditional)"))
+                        elif name in CAST_CONDITIONS and not spell:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} could never hold here: only a spell's own effects know "
+                                "how it was cast (CR 601.2); an ability has no cast to look at",
+                                f"{name} only in a spell's effects"))
+                        elif name in PERMANENT_CONDITIONS and spell:
+                            out.append(FixtureError(
+                                file, json_path(path + [key, name]),
+                                f"condition {name} could never hold here: it is about its source as a "
+                                "permanent, and a spell is on the stack", f"{name} only in a permanent's abilities"))
+                        elif name in EXILE_CONDITIONS and want and not exile:
                             out.append(FixtureError(
                                 file, json_path(path + [key, name]),
                                 f"condition {name} could never hold here: only an ability that works "
@@ -301,14 +338,47 @@ def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError
                                 f"condition {name} could never hold here: there is no triggering spell "
                                 "outside a triggered ability", f"{name} only in a triggered ability"))
                 inner = triggered or (key == "effects" and node.get("type") == "create_delayed_trigger")
-                visit(value, path + [key], exile, inner)
+                # a delayed trigger's or a token's abilities are not the spell's own effects
+                in_spell = spell and not (key in ("effects", "token") and node.get("type") in (
+                    "create_delayed_trigger", "create_token"))
+                visit(value, path + [key], exile, inner, in_spell)
         elif isinstance(node, list):
             for i, value in enumerate(node):
-                visit(value, path + [i], exile, triggered)
+                visit(value, path + [i], exile, triggered, spell)
 
     for key in ("spell", "abilities"):
         if key in card:
-            visit(card[key], where + [key], False, False)
+            visit(card[key], where + [key], False, False, key == "spell")
+    return out
+
+
+#: Fields of effects that only the engine's own abilities use, as labels of the decisions
+#: they build (the echo keyword's upkeep payment, CR 702.30a, is a ``pay_or_sacrifice`` whose
+#: ``choose`` decision has the reason ``echo``): nothing in the game reads them, so card data
+#: has no use for them (issue 22's field walk).
+ENGINE_LABELS = {("pay_or_sacrifice", "reason")}
+
+
+def _engine_label_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 8 of the module docstring: :data:`ENGINE_LABELS` in a card's data."""
+    out = []
+
+    def visit(node: Any, path: list) -> None:
+        if isinstance(node, dict):
+            for etype, key in ENGINE_LABELS:
+                if node.get("type") == etype and key in node:
+                    out.append(FixtureError(file, json_path(path + [key]),
+                                            f"{key} of {etype} is a label of the engine's own decisions and "
+                                            "would change nothing in the game", f"{etype} without {key}"))
+            for k, v in node.items():
+                visit(v, path + [k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                visit(v, path + [i])
+
+    for key in ("spell", "abilities"):
+        if key in card:
+            visit(card[key], where + [key])
     return out
 
 

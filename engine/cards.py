@@ -142,15 +142,30 @@ class CardDefinition:
         )
 
     @staticmethod
-    def token(spec: dict[str, Any]) -> "CardDefinition":
-        """A token's definition from a ``create_token`` effect's ``token`` spec (CR 111.4)."""
+    def token(spec: dict[str, Any], adds_token: bool = True) -> "CardDefinition":
+        """A token's definition from a ``create_token`` effect's ``token`` spec (CR 111.3);
+        its name is the spec's ``name``, else :func:`token_name` (CR 111.4; ``adds_token``:
+        the ruleset's ``token_name_adds_token``)."""
         data = dict(spec)
+        data["name"] = token_name(spec, adds_token)
         data.setdefault("mana_cost", None)
         data["is_token"] = True
         data.setdefault("types", ["Creature"])
         data["colors"] = list(spec.get("colors", ()))
-        d = CardDefinition.from_dict(data, source=f"token {spec.get('name', '?')}")
+        d = CardDefinition.from_dict(data, source=f"token {data['name']}")
         return d
+
+
+def token_name(spec: Any, adds_token: bool = True) -> str:
+    """The name of a token with characteristics ``spec`` (CR 111.4): the ``name`` the effect
+    gives it ("create Boo, a legendary 1/1 red Hamster creature token"), else its subtypes
+    (its card types if it has none) in order, plus the word "Token" when ``adds_token``
+    (current CR 111.4: a "1/1 white Spirit creature token" is named "Spirit Token"; the
+    older rules named it "Spirit")."""
+    if spec.get("name"):
+        return str(spec["name"])
+    words = " ".join(spec.get("subtypes") or spec.get("types") or ())
+    return f"{words} Token" if adds_token else words
 
 
 def describe(data: Any) -> str:

@@ -336,7 +336,7 @@ class Casting:
                 raise IllegalAction("no_such_ability", f"{src.name} has no {idx}")
             if src.zone != "hand" or src.owner != player:
                 raise IllegalAction("not_in_hand", f"{src.name} is cycled from its owner's hand")
-            if any(eff.get("type") == "cant_cycle" for _, eff in ch.static_effects(self)):
+            if ch.cant_cycle(self, player):
                 raise IllegalAction("cant_cycle", "players can't cycle cards (CR 702.29e)")
             ab = landcycling_ability(kw) if idx == "landcycling" else cycling_ability(kw)
         else:

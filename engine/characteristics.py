@@ -39,21 +39,41 @@ def static_effects(game: "Game") -> list[tuple[GameObject, dict[str, Any]]]:
     return game.layers.statics()
 
 
+def cant_cycle(game: "Game", player: str) -> bool:
+    """Can't ``player`` cycle cards now (CR 702.29e)? True while a ``cant_cycle`` static
+    ability applies to them: its ``affected`` is ``each_player`` (the default, Stabilizer),
+    ``each_opponent`` (the source's controller's opponents) or ``controller``."""
+    for src, eff in static_effects(game):
+        if eff.get("type") != "cant_cycle":
+            continue
+        who = eff.get("affected", "each_player")
+        if who == "each_player" or (who == "controller") == (player == src.controller):
+            return True
+    return False
+
+
 def triggered_abilities(game: "Game", obj: GameObject, statics: list[Any] | None = None) -> list[tuple[Any, dict[str, Any]]]:
-    """The triggered abilities of a permanent: printed ones (keyed by their index in the
-    card's abilities) and those of its keywords (keyed by the keyword, e.g. ``flanking``).
-    A face-down permanent has none (CR 708.2a), nor has one that lost all abilities (CR
-    613.1f). ``statics`` is accepted for callers that have :func:`static_effects` at hand
-    (the layer system's result is kept anyway). Off the battlefield: the printed ones."""
+    """The triggered abilities a permanent has: ``[(key, ability dict)]``, read from the
+    layer system's layer-6 result (CR 613.1f, 603.2): its printed ones (keyed by their index
+    in the card's abilities), those granted by static abilities ("equipped creature has
+    'whenever you cast …'", ``grant_abilities``; keyed ``"granted.N"``, N counting the granted
+    triggered abilities in layer order), and those of its keywords (keyed by the keyword,
+    e.g. ``flanking``). A face-down permanent has none (CR 708.2a); one that lost all
+    abilities keeps only those granted after (CR 613.1f). ``statics`` is accepted for
+    callers that have :func:`static_effects` at hand (the layer system's result is kept
+    anyway). Off the battlefield: the printed ones."""
     layers = game.layers
     printed_ones = layers.memo("triggered", obj.chars, _printed_triggered)
     if obj.zone != "battlefield":
         return list(printed_ones)
     rec = layers.of(obj)
     from_keywords = layers.memo("keyword_triggered", rec, _keyword_triggered)
+    printed_ids = {id(ab) for _, ab in printed_ones}
+    granted = [(f"granted.{n}", ab) for n, ab in enumerate(
+        ab for ab in rec.abilities if ab.get("kind") == "triggered" and id(ab) not in printed_ids)]
     if rec.lost_all_abilities:
-        return list(from_keywords)  # CR 613.1f
-    return [*printed_ones, *from_keywords]
+        return [*granted, *from_keywords]  # CR 613.1f
+    return [*printed_ones, *granted, *from_keywords]
 
 
 def _printed_triggered(chars: Any) -> tuple[tuple[Any, dict[str, Any]], ...]:

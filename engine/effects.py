@@ -35,9 +35,11 @@ from . import (
 )
 from . import characteristics as ch
 from .cards import CardDefinition, describe
+from .conditions import condition_holds
+from .control import set_controller
 from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
-from .objects import ContinuousEffect, GameObject, Shield, StackItem
+from .objects import ContinuousEffect, GameObject, Shield, StackItem, effect_duration
 from .rng import random_choice, shuffle_library
 from .turn import COMBAT_STEPS
 
@@ -283,7 +285,7 @@ def _modify_pt(ctx: Context, eff: dict[str, Any]) -> None:
     if refs:
         g.effects.append(ContinuousEffect("modify_pt", refs, g.new_timestamp(), power=ctx.amount(eff.get("power", 0)),
                                           toughness=ctx.amount(eff.get("toughness", 0)),
-                                          until=eff.get("duration", "end_of_turn")))
+                                          until=effect_duration(eff)))
         for r in refs:
             obj = g.objects[r]
             p, t = ch.power_toughness(g, obj)
@@ -296,7 +298,7 @@ def _grant_keywords(ctx: Context, eff: dict[str, Any]) -> None:
     if refs:
         g.effects.append(ContinuousEffect("grant_keywords", refs, g.new_timestamp(),
                                           keywords=tuple(eff.get("keywords", ())),
-                                          until=eff.get("duration", "end_of_turn")))
+                                          until=effect_duration(eff)))
 
 
 def _regenerate(ctx: Context, eff: dict[str, Any]) -> None:
@@ -348,7 +350,7 @@ def _create_token(ctx: Context, eff: dict[str, Any]) -> None:
     ``tapped``: it enters tapped; ``attacking``: it enters attacking (CR 508.4, see
     ``combat.put_onto_battlefield_attacking``)."""
     g = ctx.game
-    definition = CardDefinition.token(dict(eff["token"]))
+    definition = CardDefinition.token(dict(eff["token"]), g.rules.token_name_adds_token)  # CR 111.4
     for _ in range(sagas.tokens_to_create(g, ctx.controller, ctx.amount(eff.get("count", 1)))):
         ref = g.next_ref("token")
         obj = GameObject(ref=ref, card=ref, definition=definition, owner=ctx.controller, zone="battlefield",
@@ -396,15 +398,17 @@ def _additional_combat_phase(ctx: Context, eff: dict[str, Any]) -> None:
 
 def _gain_control(ctx: Context, eff: dict[str, Any]) -> None:
     """CR 108.4 / 613.1b: the controller changes; the permanent is new to its controller
-    for the purpose of summoning sickness (CR 302.6)."""
+    for the purpose of summoning sickness (CR 302.6). A control change with a ``duration``
+    (``end_of_turn``: "gain control of target creature until end of turn") is a continuous
+    effect of kind ``control`` that ends in the cleanup step (CR 611.2a, 514.2), when
+    :func:`~.control.restore_control` gives the permanent back; one without lasts for the game."""
     g = ctx.game
     for obj in ctx.objects(eff["what"]):
         if obj.controller != ctx.controller:
-            obj.controller = ctx.controller
-            obj.summoning_sick = True
-            obj.upkeep_mark = g.players[ctx.controller].upkeeps  # echo, CR 702.30a
-            obj.timestamp = g.new_timestamp()
-            g.log("control_changed", object=obj.ref, card=obj.card, controller=ctx.controller)
+            previous = obj.controller or obj.owner
+            set_controller(g, obj, ctx.controller)
+            g.effects.append(ContinuousEffect("control", [obj.ref], obj.timestamp, until=effect_duration(eff),
+                                              player=ctx.controller, previous=previous))
 
 
 def _exchange_control(ctx: Context, eff: dict[str, Any]) -> None:
@@ -452,7 +456,11 @@ def condition_true(ctx: Context, cond: dict[str, Any]) -> bool:
     """Conditions of ``conditional`` effects: ``kicked`` (a kicker index: the spell's, or
     for a triggered ability the permanent's, CR 702.33d), ``cast_during_your_main_phase``
     (a copy wasn't cast, so it's false for copies), ``threshold`` (cards in the
-    controller's graveyard)."""
+    controller's graveyard), the mana spent and life conditions; every other condition of
+    the schema is about the source and is read by ``conditions.condition_holds`` exactly as
+    in an intervening "if" (so a condition ``validate`` accepts in a ``conditional`` effect
+    is one the engine evaluates there, issue 22). Raises ValueError only for a key of no
+    evaluator (``conditions.condition_holds``)."""
     g = ctx.game
     for key, want in cond.items():
         if key == "kicked":
@@ -478,8 +486,11 @@ def condition_true(ctx: Context, cond: dict[str, Any]) -> bool:
         elif key in game_end.CONDITIONS:  # life_at_least / life_at_most (engine/game_end.py)
             if not game_end.condition(g, key, want, ctx.controller):
                 return False
-        else:
-            raise ValueError(f"unknown condition {key!r}")
+        elif ctx.source is None or not condition_holds(g, ctx.source, {key: want}, event=ctx.item.trigger_event):
+            # the conditions about the source itself (engine/conditions.py: own_and_control_named,
+            # card_in_graveyard, in_exile, suspended, came_under_control_since_last_upkeep), read
+            # as an intervening "if" or a static ability's condition reads them (CR 603.4, 608.2c)
+            return False
     return True
 
 
@@ -621,7 +632,7 @@ def _creature_types(kind: str) -> Callable[[Context, dict[str, Any]], None]:
         g = ctx.game
         refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
         if refs:
-            g.effects.append(ContinuousEffect(kind, refs, g.new_timestamp(), until=eff.get("duration", "end_of_turn")))
+            g.effects.append(ContinuousEffect(kind, refs, g.new_timestamp(), until=effect_duration(eff)))
             g.log("types_changed", objects=refs, change=kind)
     return handler
 
@@ -658,7 +669,7 @@ def _grant_keyword_choice(ctx: Context, eff: dict[str, Any]) -> None:
         raise IllegalAction("invalid_choice", f"{choice!r} is not one of the choices")
 
     kw = _choose_on_resolution(ctx, "keyword_choice", valid)
-    _grant_keywords(ctx, {"what": eff["what"], "keywords": [kw], "duration": eff.get("duration", "end_of_turn")})
+    _grant_keywords(ctx, {"what": eff["what"], "keywords": [kw], "duration": effect_duration(eff)})
 
 
 def _modify_pt_choice(ctx: Context, eff: dict[str, Any]) -> None:
@@ -674,7 +685,7 @@ def _modify_pt_choice(ctx: Context, eff: dict[str, Any]) -> None:
         return picked
 
     p, t = _choose_on_resolution(ctx, "pt_choice", valid)
-    _modify_pt(ctx, {"what": eff["what"], "power": p, "toughness": t, "duration": eff.get("duration", "end_of_turn")})
+    _modify_pt(ctx, {"what": eff["what"], "power": p, "toughness": t, "duration": effect_duration(eff)})
 
 
 def _set_colors_choice(ctx: Context, eff: dict[str, Any]) -> None:
@@ -692,7 +703,7 @@ def _set_colors_choice(ctx: Context, eff: dict[str, Any]) -> None:
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if refs:
         g.effects.append(ContinuousEffect("set_colors", refs, g.new_timestamp(), colors=tuple(colors),
-                                          until=eff.get("duration", "end_of_turn")))
+                                          until=effect_duration(eff)))
 
 
 def _set_creature_type_choice(ctx: Context, eff: dict[str, Any]) -> None:
@@ -709,7 +720,7 @@ def _set_creature_type_choice(ctx: Context, eff: dict[str, Any]) -> None:
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if refs:
         g.effects.append(ContinuousEffect("set_creature_type", refs, g.new_timestamp(), types=(chosen,),
-                                          until=eff.get("duration", "end_of_turn")))
+                                          until=effect_duration(eff)))
 
 
 HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {

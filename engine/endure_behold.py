@@ -43,15 +43,16 @@ ENDURE_CHOICES = ("counters", "token")
 
 # ------------------------------------------------------------------------------- endure
 def spirit_token(n: int) -> dict[str, Any]:
-    """The token endure N creates: an N/N white Spirit creature token (CR 701.63a)."""
-    return {"name": "Spirit", "types": ["Creature"], "subtypes": ["Spirit"], "colors": ["white"],
+    """The token endure N creates: an N/N white Spirit creature token (CR 701.63a), named
+    by CR 111.4 ("Spirit Token" today; engine/cards.py ``token_name``)."""
+    return {"types": ["Creature"], "subtypes": ["Spirit"], "colors": ["white"],
             "power": n, "toughness": n}
 
 
 def create_token_for(game: "Game", controller: str, spec: dict[str, Any]) -> GameObject:
     """CR 111.1: create one token with the characteristics ``spec`` under ``controller``'s
     control on the battlefield (logs ``token_created``; enters-the-battlefield triggers)."""
-    definition = CardDefinition.token(dict(spec))
+    definition = CardDefinition.token(dict(spec), game.rules.token_name_adds_token)  # CR 111.4
     ref = game.next_ref("token")
     obj = GameObject(ref=ref, card=ref, definition=definition, owner=controller, zone="battlefield",
                      controller=controller, timestamp=game.new_timestamp(), summoning_sick=True,

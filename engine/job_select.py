@@ -7,13 +7,13 @@ engine/keywords.py can use it without an import cycle.
 #: CR 702.182a: "When this Equipment enters, create a 1/1 colorless Hero creature token,
 #: then attach this to it." The token is created even if the Equipment has left the
 #: battlefield (finalfantasy.job-select.02); it enters as a 1/1, then the Equipment is
-#: attached (finalfantasy.job-select.03).
+#: attached (finalfantasy.job-select.03). It is named by CR 111.4 ("Hero Token" today).
 JOB_SELECT = {
     "kind": "triggered",
     "trigger": {"event": "enters_battlefield", "object": "self"},
     "effects": [
         {"type": "create_token", "count": 1,
-         "token": {"name": "Hero", "types": ["Creature"], "subtypes": ["Hero"], "colors": [],
+         "token": {"types": ["Creature"], "subtypes": ["Hero"], "colors": [],
                    "power": 1, "toughness": 1, "keywords": []}},
         {"type": "attach", "what": "self", "to": "created_tokens"},
     ],

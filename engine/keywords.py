@@ -26,7 +26,7 @@ def triggered_from_keywords(keywords: list[dict[str, Any]]) -> list[tuple[str, d
                                      "trigger": {"event": "becomes_blocked_by", "object": "self",
                                                  "blocker": {"not_keywords": ["flanking"]}},
                                      "effects": [{"type": "modify_pt", "what": "blocking_creature",
-                                                  "power": -1, "toughness": -1}]}))
+                                                  "power": -1, "toughness": -1, "duration": "end_of_turn"}]}))
         elif name == "rampage":
             n = kw.get("n", 1)
             # "Whenever this creature becomes blocked, it gets +N/+N until end of turn for
@@ -34,7 +34,8 @@ def triggered_from_keywords(keywords: list[dict[str, Any]]) -> list[tuple[str, d
             out.append(("rampage", {"kind": "triggered", "trigger": {"event": "becomes_blocked", "object": "self"},
                                     "effects": [{"type": "modify_pt", "what": "self",
                                                  "power": {"blockers_beyond_first": n},
-                                                 "toughness": {"blockers_beyond_first": n}}]}))
+                                                 "toughness": {"blockers_beyond_first": n},
+                                                 "duration": "end_of_turn"}]}))
         elif name == "increment":  # Secrets of Strixhaven (engine/bookkeeping.py)
             out.append(("increment", bookkeeping.INCREMENT))
         elif name == "ward":  # CR 702.21a (engine/ward.py)
@@ -53,7 +54,7 @@ def triggered_from_keywords(keywords: list[dict[str, Any]]) -> list[tuple[str, d
     return out
 
 
-WARRIOR_TOKEN: dict[str, Any] = {"name": "Warrior", "types": ["Creature"], "subtypes": ["Warrior"],
+WARRIOR_TOKEN: dict[str, Any] = {"types": ["Creature"], "subtypes": ["Warrior"],
                                  "colors": ["red"], "power": 1, "toughness": 1, "keywords": []}
 
 

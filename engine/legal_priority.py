@@ -113,7 +113,7 @@ def _suspend_candidates(game: Any, player: str, sources: list[ManaSource]) -> li
 def _cycling_candidates(game: Any, player: str, sources: list[ManaSource]) -> list[Candidate]:
     """CR 702.29a: cycling and landcycling are activated from the hand (not while players
     can't cycle, CR 702.29e; not under split second, CR 702.61a)."""
-    if any(eff.get("type") == "cant_cycle" for _, eff in ch.static_effects(game)):
+    if ch.cant_cycle(game, player):
         return []
     out = []
     for obj in distinct(game.players[player].hand):

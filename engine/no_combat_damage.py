@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .objects import ContinuousEffect
+from .objects import ContinuousEffect, effect_duration
 
 if TYPE_CHECKING:
     from .effects import Context
@@ -32,7 +32,7 @@ def assign_no_combat_damage(ctx: "Context", eff: dict[str, Any]) -> None:
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if refs:
         g.effects.append(ContinuousEffect("no_combat_damage", refs, g.new_timestamp(),
-                                          until=eff.get("duration", "end_of_turn")))
+                                          until=effect_duration(eff)))
 
 
 def assigns_no_combat_damage(game: "Game", obj: "GameObject") -> bool:

@@ -172,7 +172,10 @@ class ContinuousEffect:
     ``no_creature_types``, ``set_creature_type`` (``types``: the one chosen; layer 4),
     ``set_colors`` (``colors``; layer 5), ``grant_keywords`` (``keywords``; layer 6),
     ``set_pt`` (7b), ``modify_pt`` (7c, ``power``/``toughness``), or ``no_combat_damage``
-    (no layer). ``until`` is ``end_of_turn`` (CR 514.2).
+    (no layer), or ``control`` (``player`` controls the one object; ``previous``: who
+    controlled it as the effect began; no layer here, engine/effects.py ``restore_control``).
+    ``until`` is ``end_of_turn`` (ends in the cleanup step, CR 514.2) or ``end_of_game`` (no
+    duration stated, CR 611.2a): :func:`effect_duration`.
     """
 
     kind: str
@@ -184,6 +187,16 @@ class ContinuousEffect:
     until: str = "end_of_turn"
     types: tuple[str, ...] = ()
     colors: tuple[str, ...] = ()
+    player: str = ""
+    previous: str = ""
+
+
+def effect_duration(eff: Any) -> str:
+    """How long the continuous effect an effect dict creates lasts: its ``duration``
+    (``end_of_turn``, CR 514.2), or ``end_of_game`` when it states none (CR 611.2a: "If no
+    duration is stated, it lasts until the end of the game"; card.schema.json ``duration``:
+    "absent: indefinitely")."""
+    return str(eff.get("duration") or "end_of_game")
 
 
 @dataclass

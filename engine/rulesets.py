@@ -58,6 +58,14 @@ class Ruleset:
       timespiral.counter-annihilation.01, "Nuova Regola di Gioco"); False = the 1999 rules:
       both kinds stay on it (the power and toughness are the same either way).
 
+    - ``token_name_adds_token``: a token whose name the effect that creates it doesn't give
+      is named after its subtype(s) plus the word "Token" ("Spirit Token", current CR
+      111.4: "If the spell or ability doesn't specify the name of the token, its name is
+      the same as its subtype(s) plus the word 'Token.'"); False = the rule of the older
+      eras, its name is the same as its creature type(s) ("Spirit"; CR 110.5c of the 2010s,
+      "A 'Goblin Scout creature token,' for example, is named 'Goblin Scout'"). The seeds say
+      nothing either way (classic.g-token.01 names no token); engine/cards.py ``token_name``.
+
     No switch for orphaned Auras: the 1999 rulebook says an enchantment whose permanent
     leaves play "is destroyed" ("Incantesimo"), but the rules of its time (Sixth Edition
     comprehensive rules, local enchantments: a state-based effect) put it into its owner's
@@ -81,6 +89,7 @@ class Ruleset:
     planeswalkers: bool = True
     phasing_in_is_coming_under_control: bool = False
     counter_annihilation: bool = True
+    token_name_adds_token: bool = True
 
 
 MODERN = Ruleset(
@@ -106,6 +115,7 @@ TIMESPIRAL_2006 = Ruleset(
     suspend_cast_mandatory=True,
     planeswalkers=False,
     phasing_in_is_coming_under_control=True,
+    token_name_adds_token=False,
 )
 
 CLASSIC_1999 = Ruleset(
@@ -123,6 +133,7 @@ CLASSIC_1999 = Ruleset(
     mulligan="draw_one_fewer",
     planeswalkers=False,
     counter_annihilation=False,
+    token_name_adds_token=False,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (MODERN, TIMESPIRAL_2006, CLASSIC_1999)}

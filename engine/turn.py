@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import bookkeeping, combat, copy_effects, end_turn, extra_turns, phasing, sagas, turn_records
+from .control import restore_control
 from .errors import GameOver, IllegalAction
 from .start import start_game
 
@@ -196,7 +197,9 @@ class TurnStructure:
                 perm.regen_shields = 0
                 perm.dealt_deathtouch_damage = False
             self.effects: list[ContinuousEffect]  # declared for the type checker (Game.__init__)
+            ended_control = [e for e in self.effects if e.until == "end_of_turn" and e.kind == "control"]
             self.effects = [e for e in self.effects if e.until != "end_of_turn"]
+            restore_control(self, ended_control)  # "gain control … until end of turn" (CR 611.2a)
             self.shields: list[Shield]  # declared for the type checker (Game.__init__)
             copy_effects.end_of_turn(self)  # "becomes a copy … until end of turn" (engine/copy_effects.py)
             self.shields = []

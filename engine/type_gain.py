@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .characteristics import power_toughness
-from .objects import ContinuousEffect
+from .objects import ContinuousEffect, effect_duration
 
 if TYPE_CHECKING:
     from .effects import Context
@@ -38,7 +38,7 @@ def gain_card_types(ctx: "Context", eff: dict[str, Any]) -> None:
     refs = [obj.ref for obj in ctx.objects(eff["what"]) if obj.zone == "battlefield"]
     if refs:
         g.effects.append(ContinuousEffect("gain_card_types", refs, g.new_timestamp(),
-                                          types=tuple(eff.get("types", ())), until=eff.get("duration", "end_of_turn")))
+                                          types=tuple(eff.get("types", ())), until=effect_duration(eff)))
         g.log("types_changed", objects=refs, change="gained_card_types")
 
 
@@ -64,7 +64,7 @@ def become_creature(ctx: "Context", eff: dict[str, Any]) -> None:
     if not objs:
         return
     refs = [o.ref for o in objs]
-    until = eff.get("duration", "end_of_turn")
+    until = effect_duration(eff)
     ts = g.new_timestamp()
     g.effects.append(ContinuousEffect("gain_card_types", refs, ts, types=("Creature",), until=until))
     g.log("types_changed", objects=refs, change="gained_card_types")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .objects import ContinuousEffect
+from .objects import ContinuousEffect, effect_duration
 
 if TYPE_CHECKING:
     from .effects import Context
@@ -29,5 +29,5 @@ def lose_card_types(ctx: "Context", eff: dict[str, Any]) -> None:
     if refs:
         g.effects.append(ContinuousEffect("lose_card_types", refs, g.new_timestamp(),
                                           types=tuple(eff.get("types", ("Creature",))),
-                                          until=eff.get("duration", "end_of_turn")))
+                                          until=effect_duration(eff)))
         g.log("types_changed", objects=refs, change="lost_card_types")

@@ -61,7 +61,7 @@ def test_loyalty_abilities_cost_counters_once_per_turn_at_sorcery_speed():
     assert _rejections(r) == ["loyalty_ability_used"]
     assert _events(r, "counters_removed")[0] == {"type": "counters_removed", "object": "garruk", "card": "garruk",
                                                  "counter": "loyalty", "count": 1}
-    assert _events(r, "token_created")[0]["name"] == "Beast"
+    assert _events(r, "token_created")[0]["name"] == "Beast Token"  # CR 111.4 (current wording)
     assert r["state"]["battlefield"]["garruk"]["counters"] == {"loyalty": 2}
 
 

@@ -966,3 +966,20 @@ def test_planeswalkers(ruleset, code):
     codes = [e["code"] for e in r["events"] if e["type"] == "action_rejected"]
     assert codes == ([code] if code else [])
     assert ("garruk" in r["state"]["battlefield"]) == (code is None)
+
+
+# --------------------------------------------------------------------------------------------
+# token_name_adds_token
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+def test_token_name_adds_token(ruleset):
+    """Raise the Alarm ("create two 1/1 white Soldier creature tokens") names no token: the
+    current CR 111.4 names each "Soldier Token" (its subtype plus the word "Token"); the
+    older rules named it after its creature type alone, "Soldier" (tests/test_token_names.py
+    has CR 111.4's own examples)."""
+    scen = scenario([{"action": "cast", "player": "alice", "card": "ra"}, {"action": "resolve"}],
+                    alice={"hand": [{"alias": "ra", "card": "Raise the Alarm"}], "mana_pool": {"W": 1, "C": 1}})
+    result = run(scen, ruleset)
+    names = [e["name"] for e in of_type(result, "token_created")]
+    assert names == (["Soldier Token"] * 2 if RULESETS[ruleset].token_name_adds_token else ["Soldier"] * 2)
