@@ -58,7 +58,7 @@ def test_the_spell_records_the_mana_spent_and_a_copy_records_none():
 
 def test_a_rejected_cast_records_nothing_on_the_card():
     game = _game({"hand": _cards(("scorch", "Kaleidoscorch")), "mana_pool": {"R": 1}})
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction), game.transaction():  # as the engine casts (priority, CR 732.1)
         game.cast("alice", {"card": "scorch", "targets": ["bob"]})
     assert game.find("scorch").zone == "hand" and game.find("scorch").mana_spent is None
 
@@ -122,7 +122,7 @@ def test_gained_life_condition_and_amount_read_the_controller():
 def test_a_modes_additional_cost_is_part_of_the_total_cost():
     game = _game({"hand": _cards(("thunder", "Thunder Magic")), "mana_pool": {"R": 2, "C": 5}},
                  {"battlefield": _cards(("wurm", "Craw Wurm"))})
-    with pytest.raises(IllegalAction) as err:
+    with pytest.raises(IllegalAction) as err, game.transaction():  # as the engine casts (CR 732.1)
         game.cast("alice", {"card": "thunder", "modes": [1], "targets": ["wurm"], "mana": {"R": 1}})
     assert err.value.code == "invalid_payment"
     with pytest.raises(IllegalAction) as err:

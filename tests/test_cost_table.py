@@ -220,8 +220,12 @@ def _input(case: Case, x: int, spend: dict) -> dict:
 
 
 def _cast(game, case: Case, x: int, spend: dict):
+    """Cast as the engine's callers do, inside a transaction: a cast refused part-way (a
+    payment that fails once the card is on the stack, CR 601.2h) leaves the game unchanged
+    for the next attempt (CR 732.1)."""
     forced = case.base.how if case.base.how in ("suspend", "madness") else None
-    return game.cast("alice", _input(case, x, spend), forced=forced)
+    with game.transaction():
+        return game.cast("alice", _input(case, x, spend), forced=forced)
 
 
 def _code(game, case: Case, x: int, spend: dict) -> str | None:

@@ -56,7 +56,7 @@ def test_a_creature_tapped_for_mana_cant_also_be_tapped_for_harmonize():
     game = _game({"graveyard": _cards(("ride", "Wild Ride")),
                   "battlefield": _cards(("elves", "Llanowar Elves"), ("m1", "Mountain"), ("m2", "Mountain"),
                                         ("m3", "Mountain"))})
-    with pytest.raises(IllegalAction) as err:  # {4}{R} - 1 = {3}{R}: the Elves' {G} and three {R} pay it
+    with pytest.raises(IllegalAction) as err, game.transaction():  # {4}{R} - 1 = {3}{R}: the Elves' {G} and three {R} pay it
         game.cast("alice", {"card": "ride", "alternative": "harmonize", "harmonize_tap": "elves",
                             "targets": ["elves"], "pay_with": ["elves", "m1", "m2", "m3"]})
     assert err.value.code == "already_tapped"
