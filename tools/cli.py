@@ -423,18 +423,30 @@ def _print_run(results, report, by_mechanic, interrupted):
         click.echo(f"skipped ({len(skipped)}):")
         for r in skipped:
             click.echo(f"  {r.case.name}: {r.message}")
-        _print_next_steps(report)
+    _print_next_steps(report)
     sys.exit(_finish_run(report, interrupted))
 
 
 def _print_next_steps(report) -> None:
-    """The "what to implement next" table of a report with skipped cases (PROTOCOL §6)."""
+    """For the engine's author (PROTOCOL §6): the failures grouped by their first
+    divergence, the "what to implement next" table of the skip reasons and missing needs
+    (when cases were skipped), then the ladder's next level (when a case did not pass)."""
+    from mtg_judge.conformance.ladder import (
+        failure_groups,
+        format_failure_groups,
+        format_ladder,
+        report_ladder,
+    )
     from mtg_judge.conformance.needs import format_next_steps, next_steps
+    from mtg_judge.conformance.reports import declared_needs
 
-    lines = format_next_steps(next_steps(report.cases))
-    if lines:
-        click.echo()
-        click.echo("\n".join(lines))
+    implementation = report.header.get("implementation") or {}
+    for lines in (format_failure_groups(failure_groups(report.cases)),
+                  format_next_steps(next_steps(report.cases, declared_needs(implementation))),
+                  format_ladder(report_ladder(report.cases, implementation))):
+        if lines:
+            click.echo()
+            click.echo("\n".join(lines))
 
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
@@ -655,6 +667,96 @@ def _show_on_engine(case, engine_command, timeout, validate, width, priority) ->
                                  implementation, width, priority,
                                  sidebyside.reference_note(reference)))
     sys.exit(0 if outcome.status == "passed" else 1)
+
+
+@main.command()
+@click.option("--engine", "engine_command", metavar="COMMAND",
+              help="Run the suite on this engine first (protocol v1, as 'run --engine'): the "
+                   "ladder then starts from what it passes and leaves out the rulesets it "
+                   "does not declare.")
+@click.option("--report", "report_file", metavar="REPORT.jsonl",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Start from the passes of a saved report instead.")
+@click.option("--ruleset", "rulesets", multiple=True, type=click.Choice(RULESETS),
+              help="Only this ruleset (repeatable). Default: every fixture's rulesets.")
+@click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
+              help="Select cases whose '<id>[<ruleset>]' matches EXPR, like run -k.")
+@click.option("-n", "workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Engine processes in parallel (--engine).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, help="Seconds to wait for each engine reply (--engine).")
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
+@fixtures_option
+def ladder(engine_command, report_file, rulesets, keyword, workers, timeout, as_json,
+           fixtures_dir):
+    """Print the suite as a curriculum for an engine author: levels of cases, each with the
+    features (needs, PROTOCOL §7) it adds, the cases needing the fewest features first.
+
+    Computed from the cases' needs (deterministic): each level is the set of new features
+    that unlocks the most cases per feature; features that travel together count as one
+    (joined by '+'); capabilities are not levels (an undeclared capability's checks are
+    skipped, PROTOCOL §3). Without --engine or --report the ladder starts from nothing;
+    with them it starts from the engine's passes, lists the failing cases that use only
+    features its passes show ('fix first') and leaves out the rulesets it does not declare.
+    Exit 0 (1 if the engine cannot start or the report cannot be read).
+    """
+    from mtg_judge.conformance import ladder as ladder_module
+
+    if engine_command is not None and report_file is not None:
+        raise click.UsageError("--engine and --report are two starting points: give one")
+    if report_file is not None:
+        from mtg_judge.conformance.reports import ReportError, read_report
+
+        try:
+            saved = read_report(report_file)
+        except ReportError as exc:
+            raise click.ClickException(str(exc)) from None
+        cases_records = [c for c in saved.cases if keyword_matches(keyword, c["name"])
+                         and (not rulesets or c["ruleset"] in rulesets)]
+        built = ladder_module.report_ladder(cases_records, saved.header.get("implementation"))
+    elif engine_command is not None:
+        from mtg_judge.conformance.protocol import describe_engine_error
+        from mtg_judge.conformance.reports import build_report
+
+        cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+        implementation: dict = {}
+        try:
+            results = _run_with_progress(cases, "running", workers=workers,
+                                         engine_command=engine_command, timeout=timeout,
+                                         keep_passed_results=False,
+                                         on_start=implementation.update)
+        except Exception as exc:  # an engine that cannot even start (EngineError)
+            raise click.ClickException(f"cannot run the engine: "
+                                       f"{describe_engine_error(exc)}") from None
+        report = build_report(results, implementation, fixtures_root=fixtures_dir,
+                              engine_command=engine_command)
+        built = ladder_module.report_ladder(report.cases, implementation)
+    else:
+        from mtg_judge.conformance.needs import case_needs
+
+        cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+        memo: dict = {}
+        records = [{"name": c.name, "ruleset": c.ruleset, "status": "skipped",
+                    "needs": case_needs(c.scenario, memo)} for c in cases if not c.problem]
+        built = ladder_module.report_ladder(records)
+    if as_json:
+        click.echo(json.dumps({k: v for k, v in built.items() if k != "next"}, indent=1,
+                              sort_keys=True))
+        return
+    steps = built["levels"]
+    total = sum(level["cases"] for level in steps)
+    click.echo(f"ladder: {total} cases in {len(steps)} levels"
+               + (f", {built['passed']} passed already" if built["passed"] else "")
+               + " (features joined by '+' travel together and count as one)")
+    fix = built["fix_first"]
+    if fix["cases"]:
+        click.echo(f"fix first: {fix['cases']} cases not passing use only features your "
+                   f"passing cases show, e.g. {', '.join(fix['examples'])}")
+    for level in steps:
+        click.echo(ladder_module.level_line(level))
+        click.echo(f"    e.g. {', '.join(level['examples'])}")
+    for ruleset, n in built["undeclared"].items():
+        click.echo(f"not in the ladder: {n} cases under {ruleset} (not declared by the engine)")
 
 
 @main.command()
@@ -971,6 +1073,9 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
         if out is not None:
             try:
                 click.echo(f"wrote {reports.write_file(render(), out)}", err=True)
+                if out is html_out:  # the failing cases' pages beside it (issue 25)
+                    for relative, text in reports.case_pages(saved, fixtures_url).items():
+                        reports.write_file(text, Path(out).parent / relative)
             except OSError as exc:
                 raise click.ClickException(f"cannot write {out}: {exc}") from None
     if report_dir is not None:
