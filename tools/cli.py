@@ -50,12 +50,53 @@ fixtures_option = click.option(
     help="The fixtures directory (<document>/<mechanic>/<name>.json, cards/, untestable.json).")
 
 
-def _collect(fixtures_dir: Path, **kwargs) -> list[Case]:
-    """collect() with a fixture problem turned into a clean error (exit 1)."""
+def _here(text: str) -> str:
+    """``text`` with each absolute path under the current folder written relative to it
+    (messages name files as the user would type them, issue 25)."""
+    cwd = os.getcwd().rstrip(os.sep) + os.sep
+    return text.replace(cwd, "") if cwd != os.sep else text
+
+
+def _shown_file(label: str, fixtures_dir: Path) -> str:
+    """A lint problem's file (named relative to the folder holding ``fixtures_dir``,
+    :func:`mtg_judge.conformance.loader.file_label`) relative to the current folder, or
+    absolute when it lies outside it."""
+    path = Path(label)
+    if not path.is_absolute():
+        path = Path(os.path.abspath(fixtures_dir)).parent / path
     try:
-        return collect(fixtures_dir, **kwargs)
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _relabel(text: str, fixtures_dir: Path) -> str:
+    """``text`` with the file labels of lint and loader messages (``fixtures/classic/x.json``:
+    relative to the folder holding ``fixtures_dir``) and absolute paths rewritten relative
+    to the current folder (:func:`_shown_file`, :func:`_here`)."""
+    import re
+
+    name = Path(os.path.abspath(fixtures_dir)).name
+    shown = _shown_file(name, fixtures_dir)
+    prefix = "" if shown == "." else shown.rstrip("/") + "/"
+    text = re.sub(rf"(?<![\w/.-]){re.escape(name)}/", lambda _m: prefix, text)
+    return _here(text)
+
+
+def _collect(fixtures_dir: Path, warn_cards: bool = False, **kwargs) -> list[Case]:
+    """collect() with a fixture problem turned into a clean error (exit 1): the message
+    names the file and JSON path, no exception name. ``warn_cards``: print a warning on
+    stderr for each card file left out because it is broken (issue 25)."""
+    problems: list = []
+    try:
+        cases = collect(fixtures_dir, card_problems=problems, **kwargs)
     except Exception as exc:  # FixtureError and friends name the file and JSON path
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+        raise click.ClickException(_relabel(str(exc), fixtures_dir)) from None
+    if warn_cards:
+        for problem in problems:
+            click.echo(f"warning: skipped the card file {_here(str(problem))} (mtg-judge "
+                       "validate lists every problem)", err=True)
+    return cases
 
 
 def _check_shard(ctx, param, value):
@@ -345,7 +386,8 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
         cases = _bundle_cases(bundle_path, rulesets=rulesets or None, keyword=keyword)
         fixtures_dir = bundle_path
     else:
-        cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+        cases = _collect(fixtures_dir, warn_cards=True, rulesets=rulesets or None,
+                         keyword=keyword)
     positions = None
     if shard is not None:
         from mtg_judge.conformance.shard import select
@@ -416,7 +458,7 @@ def _print_run(results, report, by_mechanic, interrupted):
     bad = [r for r in results if r.status in ("failed", "errored")]
     for r in bad:
         click.echo()
-        click.echo(r.describe())
+        click.echo(_here(r.describe()))
     skipped = [r for r in results if r.status == "skipped"]
     if skipped:
         click.echo()
@@ -545,27 +587,28 @@ def validate(fixtures_dir):
                                    f"no card files (cards/*.json) in {fixtures_dir}: nothing to "
                                    "validate")
     problems = lint(fixtures_dir)
-    for problem in problems:
-        click.echo(str(problem))  # "file: path: message"
+    for problem in problems:  # "file: path: message", the file relative to the current folder
+        click.echo(f"{_shown_file(problem.file, fixtures_dir)}: {problem.path}: "
+                   f"{_relabel(problem.message, fixtures_dir)}")
     if problems:
         click.echo(f"{len(problems)} problem(s)", err=True)
         sys.exit(1)
     click.echo("ok")
 
 
-def _explain_invalid_fixture(target: str, collected: list[Case]) -> None:
+def _explain_invalid_fixture(target: str, collected: list[Case], fixtures_dir: Path) -> None:
     """Raise the loader's error (file, JSON path, expected; exit 1) if ``target`` is the id
-    of a fixture file that failed its schema (collected as an errored ``<path>[-]`` case),
-    so that 'show ID' says why instead of 'no fixture with id'. Returns if none is."""
+    of a fixture file that failed to load (collected as an errored ``<path>[-]`` case; its
+    id read from its text even when it is not JSON, or from its place,
+    :func:`mtg_judge.conformance.lint.claimed_ids`), so that 'show ID' says why instead of
+    'no fixture with id'. Returns if none is."""
+    from mtg_judge.conformance.lint import claimed_ids
+
     for case in collected:
         if case.ruleset != "-" or not case.problem:
             continue
-        try:
-            raw = json.loads(Path(case.path).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(raw, dict) and raw.get("id") == target:
-            raise click.ClickException(f"fixture {target!r} is invalid: {case.problem}")
+        if target in claimed_ids(Path(case.path), Path(fixtures_dir)):
+            raise click.ClickException(_here(f"fixture {target!r} is invalid: {case.problem}"))
 
 
 def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
@@ -579,14 +622,21 @@ def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
         try:
             matches = collect_file(path, fixtures_dir)
         except Exception as exc:  # a bad card file names itself
-            raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+            raise click.ClickException(_here(str(exc))) from None
+        ids: list[str] = []
     else:
         collected = _collect(fixtures_dir)
         matches = [c for c in collected if c.fixture_id == target]
         if not matches:
-            _explain_invalid_fixture(target, collected)
+            _explain_invalid_fixture(target, collected, fixtures_dir)
+        ids = sorted({c.fixture_id for c in collected if c.ruleset != "-"})
     if not matches:
-        raise click.BadParameter(f"no fixture with id or path {target!r}", param_hint="FIXTURE")
+        import difflib
+
+        close = difflib.get_close_matches(target, ids, n=3, cutoff=0.75)
+        hint = (f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else "")
+        raise click.BadParameter(f"no fixture with id or path {target!r}{hint}",
+                                 param_hint="FIXTURE")
     if ruleset is None:
         return matches[0]
     for case in matches:
