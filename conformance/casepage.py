@@ -146,7 +146,7 @@ def case_divergence(scenario: dict, ruleset: str, engine_result: dict | None,
         final = state_diff(played["state"], engine_result["state"], "state")
     return {"signature": signature(reference, engine, rows, first),
             "rows": out_rows[:ROW_LIMIT], "truncated": max(0, len(out_rows) - ROW_LIMIT),
-            "first": first, "fields": divergence_lines(reference, engine, priority),
+            "first": first, "fields": divergence_lines(reference, engine, priority, rows),
             "board": board, "final": final[:STATE_LINES], "setup": _setup_lines(scenario)}
 
 
@@ -195,7 +195,7 @@ def _board_html(board: dict) -> str:
              f"{_e(str(state.get('step', '')).replace('_', ' '))}, priority "
              f"{_e(state.get('priority'))}</p>", '<div class="board">']
     players = given if isinstance(given := state.get("players"), dict) else {}
-    for pid, player in players.items():
+    for pid, player in sorted(players.items()):  # as a saved report has them: keys sorted
         if not isinstance(player, dict):
             continue
         rows = [("life", player.get("life"))]
@@ -213,7 +213,7 @@ def _board_html(board: dict) -> str:
     if field:
         head = "<tr><th>permanent</th><th>name</th><th>controller</th><th>P/T</th><th>status</th></tr>"
         rows_html = []
-        for alias, perm in field.items():
+        for alias, perm in sorted(field.items()):
             if not isinstance(perm, dict):
                 continue
             pt = (f"{perm.get('power')}/{perm.get('toughness')}"

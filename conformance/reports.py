@@ -141,8 +141,9 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
     row in the failures grouped by first divergence).
 
     ``memo``: an optional dict, empty at first, shared by the calls of one report (same
-    ``fixtures_root``): each fixture file's relative path and each card's needs are then
-    worked out once, not once per case; the records are the same.
+    ``fixtures_root``): each fixture file's relative path, each card's needs and each
+    result's divergence are then worked out once, not once per case or per call (the
+    partial report and the final one); the records are the same.
     """
     case = result.case
     root = Path(fixtures_root) if fixtures_root is not None else None
@@ -180,9 +181,13 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
             # the first divergence from the reference engine and the case's page (issue 25)
             from mtg_judge.conformance.casepage import case_divergence
 
-            divergence = case_divergence(case.scenario, case.ruleset, result.result)
-            if divergence is not None:
-                record["divergence"] = divergence
+            seen = memo.setdefault("divergence", {})
+            known = seen.get(id(result))
+            if known is None or known[0] is not result:  # the id of another, freed object
+                known = seen[id(result)] = (result, case_divergence(
+                    case.scenario, case.ruleset, result.result))
+            if known[1] is not None:
+                record["divergence"] = known[1]
     return record
 
 
@@ -218,7 +223,7 @@ def _suite_version() -> str:
 def build_report(results: list[CaseResult], implementation: dict, *,
                  fixtures_root: Path | str | None = None, engine_command: str | None = None,
                  selection: dict | None = None, not_run: int = 0,
-                 started: str | None = None) -> Report:
+                 started: str | None = None, memo: dict | None = None) -> Report:
     """A :class:`Report` of ``results`` (from ``mtg_judge.conformance.runner.run_suite``).
 
     ``implementation``: the engine's handshake ``implementation`` (DESIGN §9).
@@ -226,10 +231,11 @@ def build_report(results: list[CaseResult], implementation: dict, *,
     ``engine_command``: the ``--engine`` command line, None for the in-process reference
     engine. ``selection``: ``{"rulesets": [...] or None, "keyword": str or None}``.
     ``not_run``: cases selected but not run (``--max-fail``). ``started``: the run's UTC
-    time (:func:`now` by default), the only wall-clock value of a report.
+    time (:func:`now` by default), the only wall-clock value of a report. ``memo``: the
+    :func:`case_record` memo of the run (a :class:`PartialReport`'s ``memo``), if any.
     """
     root = Path(fixtures_root).resolve() if fixtures_root is not None else None
-    memo: dict = {}
+    memo = {} if memo is None else memo
     cases = [case_record(r, root, memo) for r in results]
     rulesets = sorted({c["ruleset"] for c in cases if c["ruleset"] != "-"})
     header = {
@@ -897,6 +903,8 @@ class PartialReport:
         self.directory = Path(directory)
         self.path = self.directory / PARTIAL_FILE
         self._fd: int | None = None
+        #: the :func:`case_record` memo of the run, shared with the final report
+        self.memo: dict = {}
 
     def open(self, header: dict) -> None:
         """Create (or truncate) the partial file and write ``header``."""

@@ -225,3 +225,11 @@ def test_failures_with_one_first_divergence_are_one_row_and_each_has_its_page(tm
         assert gutter == ">-" and "resolves" in reference and engine == ""
         assert len(page.rows) > 2 and all(len(r["cells"]) == 3 for r in page.rows[1:])  # [0]: the head
         assert "board" in page.ids
+    # a saved report re-renders its pages alone, beside the HTML it is asked for
+    again = tmp_path / "again" / "index.html"
+    rendered = invoke("report", out / "report.jsonl", "--html", again)
+    assert rendered.exception is None or isinstance(rendered.exception, SystemExit), rendered.output
+    assert sorted(p.name for p in (again.parent / "cases").iterdir()) == sorted(
+        page_path(c["name"]).split("/")[1] for c in failed)
+    assert (again.parent / page_path(failed[0]["name"])).read_text(encoding="utf-8") == (
+        out / page_path(failed[0]["name"])).read_text(encoding="utf-8")

@@ -267,7 +267,7 @@ def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtur
             raise click.ClickException(f"cannot write the report into {report_dir}: "
                                        f"{exc}") from None
 
-    memo: dict = {}  # case_record's, for the whole run
+    memo = partial.memo  # case_record's, for the whole run and the final report
 
     def on_result(result) -> None:
         record = case_record(result, root, memo)
@@ -503,7 +503,8 @@ def _run_report(cases, results, implementation, engine_command, rulesets, keywor
 
     report = build_report(results, implementation, fixtures_root=fixtures_dir,
                           engine_command=engine_command, not_run=len(cases) - len(results),
-                          selection={"rulesets": list(rulesets) or None, "keyword": keyword})
+                          selection={"rulesets": list(rulesets) or None, "keyword": keyword},
+                          memo=partial.memo if partial is not None else None)
     if interrupted:
         report.footer["interrupted"] = True
     if shard is not None:
