@@ -300,28 +300,57 @@ def failure_signature(case: dict) -> str:
     return message if message.startswith(f"{kind}:") else f"{case.get('status')} ({kind}): {message}"
 
 
+#: A first divergence in a field: ``<event type>: <field> <reference value> → <engine value>``.
+_FIELD_CHANGE = re.compile(r"^([a-z_]+: \S+) (.+ → .+)$")
+
+
 def failure_groups(cases: Iterable[dict]) -> list[dict]:
-    """The failed and errored case records grouped by :func:`failure_signature`::
+    """The failed and errored case records grouped by their first divergence::
 
         [{"signature": str, "cases": n, "examples": up to EXAMPLES names, "names": [all],
-          "statuses": {"failed": n, "errored": n}}]
+          "statuses": {"failed": n, "errored": n},
+          "changes": [{"change": "3 → 2", "cases": n}, ...]}]
 
-    sorted by ``cases`` (most first), then signature."""
+    The key is :func:`failure_signature`, its values left out when it is a field's change
+    (``damage_dealt: amount 3 → 2`` and ``damage_dealt: amount 2 → 1`` are the one cause
+    ``damage_dealt: amount``, an amount off by one): ``changes`` then counts each
+    reference → engine pair, most first (``[]`` for other signatures). Groups are sorted by
+    ``cases`` (most first), then signature."""
     groups: dict[str, dict] = {}
     for case in cases:
         status = case.get("status")
         if status not in ("failed", "errored"):
             continue
-        key = failure_signature(case)
+        key, change = failure_signature(case), None
+        split = _FIELD_CHANGE.match(key)
+        if split:
+            key, change = split.group(1), split.group(2)
         group = groups.setdefault(key, {"signature": key, "cases": 0, "names": [],
-                                        "statuses": {"failed": 0, "errored": 0}})
+                                        "statuses": {"failed": 0, "errored": 0},
+                                        "changes": {}})
         group["cases"] += 1
         group["names"].append(str(case.get("name", "?")))
         group["statuses"][status] += 1
+        if change is not None:
+            group["changes"][change] = group["changes"].get(change, 0) + 1
     out = sorted(groups.values(), key=lambda g: (-g["cases"], g["signature"]))
     for group in out:
         group["examples"] = group["names"][:EXAMPLES]
+        group["changes"] = [{"change": c, "cases": n} for c, n in
+                            sorted(group["changes"].items(), key=lambda cn: (-cn[1], cn[0]))]
     return out
+
+
+def _changes_text(group: dict, limit: int = 4) -> str:
+    """`` (3 → 2 ×27, 2 → 1 ×22, … 3 more)``, or ``""`` without changes."""
+    changes = group.get("changes") or []
+    if not changes:
+        return ""
+    shown = [f"{c['change']}" + (f" ×{c['cases']}" if c["cases"] > 1 else "")
+             for c in changes[:limit]]
+    if len(changes) > limit:
+        shown.append(f"… {len(changes) - limit} more")
+    return f" ({', '.join(shown)})"
 
 
 def format_failure_groups(groups: list[dict], rows: int = TEXT_GROUPS) -> list[str]:
@@ -333,7 +362,7 @@ def format_failure_groups(groups: list[dict], rows: int = TEXT_GROUPS) -> list[s
     lines = [f"failures by first divergence ({_plural(total, 'case')}, "
              f"{_plural(len(groups), 'cause')}):"]
     for group in groups[:rows]:
-        lines.append(f"  {group['cases']:>5}  {group['signature']}")
+        lines.append(f"  {group['cases']:>5}  {group['signature']}{_changes_text(group)}")
         lines.append(f"         e.g. {', '.join(group['examples'])}")
     if len(groups) > rows:
         lines.append(f"         … {len(groups) - rows} more")
@@ -353,7 +382,8 @@ def failure_groups_html(groups: list[dict], case_link: Any = None) -> str:
         return f'<a href="{e(case_link(name))}"><code>{e(name)}</code></a>'
 
     rows = "".join(f"<tr><td>{g['cases']}</td><td style=\"text-align:left\"><code>"
-                   f"{e(g['signature'])}</code></td><td style=\"text-align:left\">"
+                   f"{e(g['signature'])}</code>{e(_changes_text(g, 8))}</td>"
+                   f"<td style=\"text-align:left\">"
                    f"{', '.join(link(n) for n in g['examples'])}</td></tr>" for g in groups)
     return ("<h3>By first divergence</h3><table id=\"causes\"><thead><tr><th>cases</th>"
             "<th style=\"text-align:left\">first divergence (reference → yours)</th>"

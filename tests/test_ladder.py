@@ -88,6 +88,26 @@ def test_a_report_ladder_starts_from_the_passes_and_the_declared_rulesets():
     assert text[2] == "  next: action:cast (1 feature, 1 case)"
 
 
+def test_a_field_off_by_one_everywhere_is_one_cause_with_its_value_pairs():
+    def failed(name, signature):
+        return {"name": name, "status": "failed", "divergence": {"signature": signature}}
+
+    cases = [failed("a", "damage_dealt: amount 3 → 2"), failed("b", "damage_dealt: amount 2 → 1"),
+             failed("c", "damage_dealt: amount 3 → 2"), failed("d", "missing spell_resolved"),
+             {"name": "e", "status": "failed", "mismatches": [
+                 "expect.events[2]: no matching event after event #7\n    pattern: {\"type\":\"x\"}"]},
+             {"name": "f", "status": "errored", "error_kind": "crash", "message": "crash: boom"},
+             {"name": "p", "status": "passed"}]
+    groups = failure_groups(cases)
+    assert [(g["signature"], g["cases"], [(c["change"], c["cases"]) for c in g["changes"]])
+            for g in groups] == [
+        ("damage_dealt: amount", 3, [("3 → 2", 2), ("2 → 1", 1)]),
+        ("crash: boom", 1, []),
+        ('expect.events: no matching event: {"type":"x"}', 1, []),
+        ("missing spell_resolved", 1, [])]
+    assert groups[0]["names"] == ["a", "b", "c"]
+
+
 # --------------------------------------------------------------------------------------------
 # A toy engine climbs the first level
 
