@@ -354,18 +354,20 @@ def _changes_text(group: dict, limit: int = 4) -> str:
 
 
 def format_failure_groups(groups: list[dict], rows: int = TEXT_GROUPS) -> list[str]:
-    """The text of :func:`failure_groups`: a heading, then ``<cases>  <signature>`` and the
-    examples under each, the top ``rows`` groups. ``[]`` without failures."""
+    """The text of :func:`failure_groups`: a heading, then ``<signature>: <n> cases`` (with
+    the value pairs of a field's change) and the examples under each, the top ``rows``
+    groups. ``[]`` without failures."""
     if not groups:
         return []
     total = sum(g["cases"] for g in groups)
     lines = [f"failures by first divergence ({_plural(total, 'case')}, "
              f"{_plural(len(groups), 'cause')}):"]
     for group in groups[:rows]:
-        lines.append(f"  {group['cases']:>5}  {group['signature']}{_changes_text(group)}")
-        lines.append(f"         e.g. {', '.join(group['examples'])}")
+        lines.append(f"  {group['signature']}: {_plural(group['cases'], 'case')}"
+                     f"{_changes_text(group)}")
+        lines.append(f"    e.g. {', '.join(group['examples'])}")
     if len(groups) > rows:
-        lines.append(f"         … {len(groups) - rows} more")
+        lines.append(f"  … {len(groups) - rows} more causes")
     return lines
 
 

@@ -231,7 +231,7 @@ def test_failures_with_one_first_divergence_are_one_row_and_each_has_its_page(tm
     groups = failure_groups(report.cases)
     assert [(g["signature"], g["cases"]) for g in groups] == [
         ("missing spell_resolved", len(failed))]
-    assert f"  {len(failed):>5}  missing spell_resolved" in result.output
+    assert f"\n  missing spell_resolved: {len(failed)} cases\n" in result.output
     page_html = (out / "index.html").read_text(encoding="utf-8")
     assert '<table id="causes">' in page_html
     for case in failed:
