@@ -23,7 +23,8 @@ hit about 0.02 s more; a miss costs the write (atomic: a temporary file renamed,
 parallel processes never read half a file). The cached cases are the same data as a
 fresh collection, sharing among cases included (a card's dict is one object for every
 case that uses it), each with its :attr:`~mtg_judge.conformance.runner.Case.scenario_json`
-already written (the text the reference engine's copy is parsed from).
+already written (the text the reference engine's copy is parsed from) and its
+:attr:`~mtg_judge.conformance.runner.Case.needs` (what a report lists).
 
 Where: ``$MTG_JUDGE_CACHE_DIR`` if set (an empty value turns the cache off), else
 ``$XDG_CACHE_HOME/mtg-judge``, else ``~/.cache/mtg-judge``; one file per fixtures directory
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from mtg_judge.conformance.runner import Case
 
 #: Raised whenever the stored layout changes.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 #: The environment variable naming the cache folder (empty: no cache).
 CACHE_ENV = "MTG_JUDGE_CACHE_DIR"
 #: The packages whose modules are part of the key.
@@ -140,9 +141,10 @@ def load(root: Path, key: str, folder: Path | None) -> list[Case] | None:
         if version != CACHE_VERSION or stored_key != key:
             return None
         cases = []
-        for fixture_id, ruleset, path, document, mechanic, scenario, text in rows:
+        for fixture_id, ruleset, path, document, mechanic, scenario, text, needs in rows:
             case = Case(fixture_id, ruleset, Path(path), document, mechanic, scenario)
-            case.__dict__["scenario_json"] = text  # the cached_property, already worked out
+            case.__dict__["scenario_json"] = text  # the cached_properties, already worked out
+            case.__dict__["needs"] = needs
             cases.append(case)
         return cases
     except (OSError, EOFError, ValueError, TypeError):
@@ -154,9 +156,13 @@ def store(root: Path, key: str, cases: list[Case], folder: Path | None) -> None:
     happens when that fails (the next run collects again)."""
     if folder is None or any(case.problem for case in cases):
         return
+    from mtg_judge.conformance.needs import case_needs
+
+    card_memo: dict = {}  # a card's needs are worked out once for every case using it
     try:
         rows = [(c.fixture_id, c.ruleset, str(c.path), c.document, c.mechanic, c.scenario,
-                 c.scenario_json) for c in cases]
+                 c.scenario_json, c.__dict__.setdefault("needs", case_needs(c.scenario, card_memo)))
+                for c in cases]
     except TypeError:  # a scenario canonical JSON refuses: run_case will say so
         return
     try:

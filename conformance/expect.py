@@ -13,6 +13,8 @@ items matching these), ``{"$not_contains": [..]}``, ``{"$len": n}``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,11 +185,27 @@ def matches(pattern: Any, value: Any) -> bool:
     return _matches(pattern, value)
 
 
+def _candidates(pattern: Any, events: list[dict], by_type: dict[str, list[int]], start: int = 0) -> Iterable[int]:
+    """The positions (from ``start``, in order) of the events ``pattern`` may match: those of
+    its ``type`` when it names one as a plain string (an event of another type never
+    matches it), else every event."""
+    want = pattern.get("type") if isinstance(pattern, dict) else None
+    if type(want) is str:
+        positions = by_type.get(want, [])
+        return positions[bisect_left(positions, start):]
+    return range(start, len(events))
+
+
 def _check_events(expect: dict, events: list[dict]) -> list[Mismatch]:
     out: list[Mismatch] = []
+    by_type: dict[str, list[int]] = {}  # positions of the events of each type, in log order
+    for j, event in enumerate(events):
+        kind = event.get("type") if isinstance(event, dict) else None
+        if type(kind) is str:
+            by_type.setdefault(kind, []).append(j)
     pos = 0  # the next event that may match
     for i, pattern in enumerate(expect.get("events", [])):
-        hit = next((j for j in range(pos, len(events)) if _matches(pattern, events[j])), None)
+        hit = next((j for j in _candidates(pattern, events, by_type, pos) if _matches(pattern, events[j])), None)
         if hit is not None:
             pos = hit + 1
             continue
@@ -208,7 +226,8 @@ def _check_events(expect: dict, events: list[dict]) -> list[Mismatch]:
             details.append(f"{where} {summarize_event(e, j)}  ({why or 'out of order'})")
         out.append(Mismatch(f"expect.events[{i}]", f"no matching event {after}", tuple(details)))
     for i, pattern in enumerate(expect.get("absent", [])):
-        for j, event in enumerate(events):
+        for j in _candidates(pattern, events, by_type):
+            event = events[j]
             if _matches(pattern, event):
                 out.append(Mismatch(f"expect.absent[{i}]", "forbidden event occurred",
                                     (f"pattern: {_short(pattern)}", summarize_event(event, j))))

@@ -901,6 +901,8 @@ def write_drafts(report: Report, folder: str | Path) -> list[Path]:
 def _make_command():
     import click
 
+    from mtg_judge.conformance.workers import cap_workers, workers_option
+
     @click.command("fuzz")
     @click.option("--engine", "command", required=True, metavar="COMMAND",
                   help="The engine under test: a command speaking protocol v1 (docs/PROTOCOL.md).")
@@ -931,8 +933,7 @@ def _make_command():
                   help="start: each scenario starts at the start of the game (start_of_game: shuffles, "
                        "mulligans); kept: at turn 1's upkeep, from the libraries and hands the reference "
                        "engine's mulligans left (for engines that can't start a game).")
-    @click.option("-n", "--workers", type=click.IntRange(min=1), default=1, show_default=True,
-                  help="Worker processes, each with its own engine process.")
+    @workers_option(1, "", what="games")
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
                   help="Write each shrunk divergence as a fixture draft into DIR, with both engines' logs.")
     @click.option("--json", "json_out", is_flag=True, help="Print the figures as JSON instead of the table.")
@@ -948,7 +949,10 @@ def _make_command():
         --out, written as a fixture draft. Exit 0 without divergence, 1 with some, 2 for
         bad usage (or an engine that can't be started).
         """
-        from mtg_judge.conformance.protocol import EngineError, describe_engine_error
+        from mtg_judge.conformance.protocol import EngineError, describe_engine_error, shell_syntax_warning
+        warning = shell_syntax_warning(command)
+        if warning is not None:
+            click.echo(f"warning: {warning}", err=True)
         try:
             sp.load_decks(deck_paths or None)
         except sp.DeckError as exc:
@@ -959,6 +963,7 @@ def _make_command():
                           shrink=shrink_tests > 0, shrink_tests=shrink_tests, events=not no_events,
                           opening=opening)
         start = time.perf_counter()
+        workers = cap_workers(workers, games, "games")
         try:
             report = run_fuzz(command, fz, workers, lambda line: click.echo(line, err=True))
         except EngineError as exc:

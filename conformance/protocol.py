@@ -407,6 +407,36 @@ def handshake_warnings(implementation: dict) -> list[str]:
     return out
 
 
+#: Shell operators that an engine command line, split like a shell splits words but run
+#: without a shell (PROTOCOL §4), passes to the engine as plain arguments.
+SHELL_OPERATORS = ("||", "|", "&&", "&", ";", ">>", ">", "<")
+
+
+def shell_syntax_warning(command: str) -> str | None:
+    """A warning for an ``--engine`` command line that uses shell syntax (a pipe, a
+    redirection, ``;``, ``&``, ``&&``, ``$(...)`` or a backquote), or None. The command is
+    run without a shell (``shlex.split``, PROTOCOL §4): ``python e.py | tee log`` starts
+    ``python`` with the arguments ``e.py``, ``|``, ``tee`` and ``log``. The warning names the
+    first such token and suggests a wrapper script. An unsplittable command gives None (its
+    own error comes from the caller)."""
+    try:
+        words = shlex.split(command)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = False
+        tokens = list(lexer)  # operators apart even when written against a word: e.py>log
+    except ValueError:
+        return None
+    found = next((t for t in tokens if t in SHELL_OPERATORS), None)
+    if found is None:
+        found = next(("$(" for w in words if "$(" in w), None) or \
+            next(("`" for w in words if "`" in w), None)
+    if found is None:
+        return None
+    return (f"the engine command {command!r} contains the shell syntax {found!r}, which is "
+            "passed to the engine as an argument: the command is not run by a shell (put "
+            "pipes, redirections and substitutions in a wrapper script)")
+
+
 def describe_engine_error(exc: BaseException) -> str:
     """The full text of an engine failure: for an :class:`EngineError`, ``<kind>:
     <message>``, the rest of its context as JSON, and the tail of the engine's stderr as

@@ -21,12 +21,16 @@ a timeout, a bad reply, an ``errored`` reply) fails with its error, a skipped ca
 ruleset the engine does not declare, a ``skipped`` reply, no check applicable) is a pytest
 skip with the reason. Each pytest process (each xdist worker) starts one engine process and
 reuses it for its cases; after a crash, a timeout or a bad reply the engine is restarted for
-the next case; an engine that cannot start at all errors every case at once.
+the next case; an engine that cannot start at all fails its first case with the reason and
+stops the run (exit 2, pytest's "interrupted", as ``mtg-judge run``). The end of the run
+prints ``mtg-judge run``'s compliance line (the figures of docs/PROTOCOL.md §6), and a run
+in which no case passed fails (exit 1), as ``run`` does (§4).
 
 Options (``pytest --help``, group ``mtg-judge``): ``--mtg-engine COMMAND``,
 ``--mtg-fixtures PATH`` (a fixtures folder or a bundle of ``mtg-judge export``; default the
 installed suite's fixtures), ``--mtg-ruleset NAME`` (repeatable), ``--mtg-timeout SECONDS``
-(per reply, default 30), ``--mtg-validate-protocol``. pytest's ``-k``, ``-x``,
+(per reply, default 30), ``--mtg-validate-protocol``, ``--mtg-min-played FRACTION`` (fail
+when fewer than that share of the selected cases were run, not skipped). pytest's ``-k``, ``-x``,
 ``--junitxml`` and ``-n`` (pytest-xdist) work as usual.
 """
 
@@ -59,6 +63,10 @@ def pytest_addoption(parser):
                     help="Seconds to wait for each engine reply (default 30).")
     group.addoption("--mtg-validate-protocol", action="store_true", default=False,
                     help="Check every protocol message against schema/protocol-*.schema.json.")
+    group.addoption("--mtg-min-played", metavar="FRACTION", type=float, default=None,
+                    help="Fail the run (exit 1) when the cases run (passed, failed or "
+                         "errored: not skipped) are less than FRACTION (e.g. 0.9) of the "
+                         "selected cases, as 'mtg-judge run --min-played'.")
 
 
 class SourceError(Exception):
@@ -75,6 +83,13 @@ class _Suite:
         self.timeout, self.validate = timeout, validate
         self.engine: ProtocolEngine | None = None
         self.fatal: str | None = None  # why the engine could not start at all
+        self.min_played: float | None = None
+        # The figures of the run (PROTOCOL §6), counted where the reports arrive (the
+        # xdist controller, or the only process): statuses of the cases that ran, and
+        # the number of cases selected (collected and not deselected).
+        self.counts = {status: 0 for status in ("passed", "failed", "errored", "skipped",
+                                                "total")}
+        self.selected: int | None = None
 
     def cases(self) -> list:
         """The selected cases, in run order. Raises :class:`SourceError` for a bad source
@@ -123,6 +138,13 @@ def pytest_configure(config):
             raise ValueError("empty command")
     except ValueError as exc:
         raise pytest.UsageError(f"--mtg-engine {command!r}: {exc}") from None
+    from mtg_judge.conformance.protocol import shell_syntax_warning
+
+    warning = shell_syntax_warning(command)
+    if warning is not None and not hasattr(config, "workerinput"):  # on stderr, as run does
+        import sys
+
+        print(f"warning: {warning}", file=sys.stderr)
     from mtg_judge.conformance.runner import RULESETS as known
 
     rulesets = config.getoption("mtg_ruleset")
@@ -141,8 +163,14 @@ def pytest_configure(config):
                                     "(expected a fixtures folder, or a bundle folder or zip "
                                     "written by 'mtg-judge export')")
         fixtures = fixtures.resolve()
-    config.stash[_SUITE] = _Suite(command, fixtures, rulesets, timeout,
-                                  config.getoption("mtg_validate_protocol"))
+    min_played = config.getoption("mtg_min_played")
+    if min_played is not None and not 0 <= min_played <= 1:
+        raise pytest.UsageError(f"--mtg-min-played {min_played:g}: expected a fraction from 0 "
+                                "to 1 (e.g. 0.9)")
+    suite = _Suite(command, fixtures, rulesets, timeout, config.getoption("mtg_validate_protocol"))
+    suite.min_played = min_played
+    config.stash[_SUITE] = suite
+    config.pluginmanager.register(_Tally(suite), "mtg-judge-tally")
 
 
 def pytest_report_header(config):
@@ -184,10 +212,17 @@ class MtgCase(pytest.Item):
         self.case = case
 
     def runtest(self):
-        result = self.config.stash[_SUITE].run(self.case)
+        suite = self.config.stash[_SUITE]
+        result = suite.run(self.case)
         self.user_properties.append(("mtg_status", result.status))
         if result.error_kind:
             self.user_properties.append(("mtg_error_kind", result.error_kind))
+        if suite.fatal is not None:
+            # An engine that cannot start: this case says why, once, and the run stops
+            # (exit 2, pytest's "interrupted", as 'mtg-judge run'; issue 25), instead of
+            # the same traceback once per case.
+            self.session.shouldstop = ("mtg-judge: the engine cannot start (the first failure "
+                                       "says why); the other cases were not run")
         if result.status == "skipped":
             _skip(result.message or "skipped")
         if result.status in ("failed", "errored"):
@@ -240,7 +275,75 @@ def pytest_collection_modifyitems(session, config, items):
         items.extend(collected)
 
 
-def pytest_sessionfinish(session):
+class _Tally:
+    """A plugin object (registered by :func:`pytest_configure` with ``--mtg-engine``) that
+    counts the run's figures where the reports arrive: each case's status from the
+    ``mtg_status`` property its item records (with xdist, in the controller, from every
+    worker's reports) and the number of cases selected (left after ``-k``/``--deselect``)."""
+
+    def __init__(self, suite: "_Suite"):
+        self.suite = suite
+
+    def pytest_runtest_logreport(self, report):
+        status = dict(getattr(report, "user_properties", None) or ()).get("mtg_status")
+        if status in self.suite.counts and report.when == "call":
+            self.suite.counts[status] += 1
+            self.suite.counts["total"] += 1
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session):
+        if not hasattr(session.config, "workerinput"):  # without xdist: the items left
+            self.suite.selected = sum(isinstance(item, MtgCase)
+                                      for item in getattr(session, "items", None) or [])
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids):
+        # with xdist: every worker collects the same items; the first worker's list counts
+        if not self.suite.selected:
+            self.suite.selected = sum(1 for nodeid in ids if nodeid.startswith("mtg-judge/"))
+
+
+def _verdict(suite: "_Suite") -> tuple[str, list[str], bool]:
+    """The compliance line of the run (PROTOCOL §6: the figures of 'mtg-judge run'), the
+    lines that fail it, and whether it fails: no case passed (an engine that skips
+    everything is not green, §4), or fewer cases run than ``--mtg-min-played``."""
+    from mtg_judge.conformance.runner import headline, played
+
+    counts = suite.counts
+    not_run = max(0, (suite.selected or 0) - counts["total"])
+    run, selected = played(counts, not_run)
+    problems = []
+    if selected and not counts["passed"]:
+        problems.append("no case passed")
+    minimum = suite.min_played
+    if minimum is not None and (not selected or run / selected < minimum):
+        problems.append(f"played {run} of {selected} selected cases "
+                        f"({100 * run / max(selected, 1):.1f}%): below --mtg-min-played "
+                        f"{minimum:g} ({100 * minimum:.1f}%); the others were skipped or not run")
+    line = f"mtg-judge compliance: {headline(counts, not_run)}"
+    if not_run:
+        line += f" ({not_run} selected cases not run)"
+    return line, problems, bool(problems)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    suite = config.stash.get(_SUITE, None)
+    if suite is None or hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    line, problems, _fails = _verdict(suite)
+    terminalreporter.write_sep("-", "mtg-judge")
+    terminalreporter.write_line(line)
+    for problem in problems:
+        terminalreporter.write_line(problem, red=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
     suite = session.config.stash.get(_SUITE, None)
-    if suite is not None:
-        suite.stop()
+    if suite is None:
+        return
+    suite.stop()
+    if hasattr(session.config, "workerinput") or session.config.option.collectonly:
+        return  # the controller judges the whole run; --collect-only runs nothing
+    _line, _problems, fails = _verdict(suite)
+    if fails and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -562,7 +562,8 @@ class RandomReport:
     """A random-mutant run: ``results`` in sample order; ``population``: how many points
     the sample was drawn from; ``seed``; ``judge``: ``fixtures`` or ``tests``; ``cases``:
     the cases (or tests) of the baseline; ``stale``: equivalence entries that match no
-    point of the tree."""
+    point of the tree; ``gone``: for a replayed sample, the locators that match no point of
+    this tree (not judged)."""
 
     results: list[RandomResult]
     population: int
@@ -571,6 +572,7 @@ class RandomReport:
     cases: int
     stale: list[tuple] = field(default_factory=list)
     seconds: float = 0.0
+    gone: list[tuple] = field(default_factory=list)
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -587,7 +589,8 @@ class RandomReport:
                 "sampled": len(self.results), "cases": self.cases,
                 **{s: self.count(s) for s in ("killed", "survived", "equivalent", "broken")},
                 "kill_rate": round(self.kill_rate, 4), "mutants": [r.as_json() for r in self.results],
-                "stale_equivalents": [list(s) for s in self.stale]}
+                "stale_equivalents": [list(s) for s in self.stale],
+                **({"gone": [list(g) for g in self.gone]} if self.gone else {})}
 
 
 class _Timeout(BaseException):
@@ -800,15 +803,20 @@ def _finish(pid: int, data: bytearray) -> dict:
 def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None, legal: bool = False,
                root: Path = REPO_ROOT, fixtures_root: Path | str | None = None, keyword: str | None = None,
                case_timeout: float = 10.0, equivalents: dict[tuple, str] | None = None,
-               progress: Callable[[str], None] | None = None, tests: Iterable[str] = LEGAL_TESTS
-               ) -> RandomReport:
+               progress: Callable[[str], None] | None = None, tests: Iterable[str] = LEGAL_TESTS,
+               replay: list[tuple] | None = None) -> RandomReport:
     """Sample ``n`` points with ``seed`` (outside the move generator; ``legal``: only in
     it) of ``engine/**/*.py`` (``only``: under that path), and judge each in a forked child:
     by the fixtures' cases (``fixtures_root``, ``keyword``; ``case_timeout`` seconds each) or,
     ``legal``, by ``tests``. The baseline (the unmutated engine) runs first in a child too:
     only the cases that pass there can kill; for ``legal`` the tests must pass (else
-    RuntimeError). ``progress(line)`` is given a line per finished mutant. Raises ValueError
-    for an ``only`` that selects nothing, :class:`EquivalenceListError` for a bad list."""
+    RuntimeError). ``progress(line)`` is given a line per finished mutant. ``replay``: instead
+    of a sample, these locators (:attr:`MutationPoint.locator`, e.g. from an earlier run's
+    ``--json``, :func:`replay_locators`) are judged again, found in this tree by locator so
+    that a triaged sample is judged on the code as it is now; a locator that matches no
+    point (its code was edited or removed) is listed in the report's ``gone``. Raises
+    ValueError for an ``only`` that selects nothing, :class:`EquivalenceListError` for a bad
+    list."""
     started = time.monotonic()
     equivalents = load_equivalents() if equivalents is None else equivalents
     points = [p for p in enumerate_points(root, only) if p.is_legal == legal]
@@ -816,7 +824,13 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
         raise ValueError("no mutation point selected" + (f" under {only}" if only else ""))
     known = {p.locator for p in points}
     stale = sorted(k for k in equivalents if k not in known and (only is None or k[0].startswith(only.rstrip("/"))))
-    chosen = sample(points, n, seed)
+    gone: list[tuple] = []
+    if replay is None:
+        chosen = sample(points, n, seed)
+    else:
+        by_locator = {p.locator: p for p in points}
+        chosen = [by_locator[loc] for loc in replay if loc in by_locator]
+        gone = [loc for loc in replay if loc not in by_locator]
     import_engine(root)
     if legal:
         judge = judge_by_tests(tests, root)
@@ -865,7 +879,24 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
                                   seconds=float(out.get("seconds", 0.0)))
     final = [r for r in results if r is not None]
     return RandomReport(final, len(points), seed, "tests" if legal else "fixtures", n_cases, stale,
-                        time.monotonic() - started)
+                        time.monotonic() - started, gone)
+
+
+def replay_locators(path: Path) -> tuple[int, bool, list[tuple]]:
+    """The seed, whether it judged the move generator, and the mutants' locators of an earlier
+    ``mutants --random … --json FILE`` (``{"seed", "judge", "mutants": [{"path", "qualname",
+    "node", "operator", "replacement", "occurrence", ...}]}``), in its order. Raises
+    ValueError naming the file and what is missing."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        rows = data["mutants"]
+        return (int(data.get("seed", 0)), data.get("judge") == "tests",
+                [(r["path"], r["qualname"], r["node"], r["operator"], r["replacement"], int(r.get("occurrence", 0)))
+                 for r in rows])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not the --json of a random-mutant run ({type(exc).__name__}: {exc}); "
+                         "expected {\"seed\", \"judge\", \"mutants\": [{\"path\", \"qualname\", \"node\", "
+                         "\"operator\", \"replacement\", \"occurrence\"}]}") from None
 
 
 def format_random_report(report: RandomReport) -> str:
@@ -885,6 +916,10 @@ def format_random_report(report: RandomReport) -> str:
               f"equivalent {report.count('equivalent')}, broken {report.count('broken')}",
               f"kill rate: {report.count('killed')}/{judged} ({100 * report.kill_rate:.1f}%; "
               "equivalent and broken mutants left out)"]
+    if report.gone:
+        lines.append(f"{len(report.gone)} mutant{'' if len(report.gone) == 1 else 's'} of the replayed sample match "
+                     "no point of this tree (code edited or removed): "
+                     + "; ".join(f"{g[0]} {g[1]} {g[2]!r} {g[3]} -> {g[4]}" for g in report.gone))
     if report.stale:
         lines.append(f"{len(report.stale)} equivalence entr{'y' if len(report.stale) == 1 else 'ies'} "
                      "match no point of this tree: " + "; ".join(f"{s[0]} {s[1]} {s[2]!r}" for s in report.stale))
@@ -895,5 +930,5 @@ __all__ = [
     "EQUIVALENTS_PATH", "LEGAL_TESTS", "OPERATORS", "EquivalenceListError", "MutationPoint", "RandomMutantError",
     "RandomReport", "RandomResult", "applied", "engine_files", "enumerate_points", "format_random_report",
     "import_engine", "judge_by_cases", "judge_by_tests", "load_equivalents", "module_name",
-    "mutated_code", "points_of_source", "run_forked", "run_random", "sample",
+    "mutated_code", "points_of_source", "replay_locators", "run_forked", "run_random", "sample",
 ]

@@ -26,7 +26,9 @@ The JSON Lines records (keys sorted; see docs/PROTOCOL.md §6)::
      "expect": {...}, "log": [str]}        # expect and log: failed and errored cases only
     {"kind": "footer", "counts": {"passed", "failed", "errored", "skipped", "total"},
      "compliance": "93.5%", "not_run": n, "skipped_checks": n, "run": n, "selected": n,
-     "overall": "87.9%", "headline": "155/165 run · 93.5% of run · 87.9% of all"}
+     "overall": "87.9%", "headline": "155/165 run · 93.5% of run · 87.9% of all",
+     "not_run_groups": {document: {mechanic: n}},   # when cases were not run
+     "interrupted": true, "partial": true}          # each only when so (PROTOCOL §6)
 
 Only the header carries a wall-clock time (``started``); case records and the footer are
 deterministic: the same engine on the same fixtures gives the same lines.
@@ -53,7 +55,19 @@ from typing import Any, Iterable
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.expect import summarize_event
 from mtg_judge.conformance.protocol import handshake_warnings
-from mtg_judge.conformance.runner import STATUSES, CaseResult, compliance, format_table, headline, overall, played
+from mtg_judge.conformance.runner import (
+    STATUSES,
+    Case,
+    CaseResult,
+    compliance,
+    format_table,
+    headline,
+    not_run_groups,
+    overall,
+    played,
+    summarize,
+    total_row,
+)
 
 #: The version of the report format (the header's ``report_version``).
 REPORT_VERSION = 1
@@ -116,12 +130,13 @@ def _relative(path: Path, root: Path | None) -> str:
     """``path`` relative to ``root`` as found (a file reached through a symlinked folder
     keeps the link's place), else resolved, else as given."""
     if root is not None:
-        for found, base in ((Path(os.path.abspath(path)), Path(os.path.abspath(root))),
-                            (path.resolve(), root.resolve())):
-            try:
-                return found.relative_to(base).as_posix()
-            except ValueError:
-                pass
+        found, base = os.path.abspath(path), os.path.abspath(root)
+        if found.startswith(base.rstrip(os.sep) + os.sep):
+            return Path(found[len(base.rstrip(os.sep)) + 1:]).as_posix()
+        try:  # resolved only when the path is not under the root as found
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
     return path.as_posix()
 
 
@@ -166,9 +181,12 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
                            for c in result.skipped_checks],
     }
     if not case.problem and isinstance(case.scenario, dict) and case.scenario:
-        from mtg_judge.conformance.needs import case_needs  # the authors' kit (issue 16)
+        if "needs" in case.__dict__:  # worked out at collection (the collection cache)
+            record["needs"] = case.needs
+        else:
+            from mtg_judge.conformance.needs import case_needs  # the authors' kit (issue 16)
 
-        record["needs"] = case_needs(case.scenario, memo.setdefault("cards", {}))
+            record["needs"] = case_needs(case.scenario, memo.setdefault("cards", {}))
     if result.status in ("failed", "errored"):
         record["expect"] = (case.scenario or {}).get("expect", {})
         events = (result.result or {}).get("events") or []
@@ -191,22 +209,75 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
     return record
 
 
-def footer_record(cases: list[dict], not_run: int = 0, interrupted: bool = False) -> dict:
+def footer_record(cases: list[dict], not_run: int = 0, interrupted: bool = False,
+                  not_run_by: dict[str, dict[str, int]] | None = None,
+                  partial: bool = False, engine_error: str | None = None) -> dict:
     """The footer: status counts, compliance, cases not run (``--max-fail``, an interrupt),
     and how many checks were skipped in all; ``"interrupted": true`` only for a run stopped
-    by Ctrl-C or SIGTERM (the key is absent otherwise). Honest figures (issue 16): ``run``
-    (cases passed, failed or errored) of ``selected`` (every case, skipped and not run
-    included), ``overall`` (passed of ``selected``) and ``headline`` (``"39/732 run ·
-    100.0% of run · 5.3% of all"``); ``compliance`` is passed of the cases run."""
+    by Ctrl-C or SIGTERM, ``"partial": true`` only for a report rebuilt from a
+    ``report.partial.jsonl`` that has no footer (a killed run); the keys are absent
+    otherwise. Honest figures (issue 16, PROTOCOL §6): ``run`` (cases passed, failed or
+    errored) of ``selected`` (every case, skipped and not run included), ``overall``
+    (passed of ``selected``) and ``headline`` (``"39/732 run · 100.0% of run · 5.3% of
+    all"``); ``compliance`` is passed of the cases run. ``not_run_by``
+    (:func:`mtg_judge.conformance.runner.not_run_groups`, ``{document: {mechanic: n}}``)
+    places the cases not run, so that every table row counts its own (footer key
+    ``not_run_groups``, present when some case was not run and their places are known);
+    ``not_run`` is then their sum unless given larger. ``engine_error``: why the engine
+    could not start (``run --engine`` then runs no case; key absent otherwise)."""
     counts = count_statuses(cases)
+    if not_run_by:
+        not_run = max(not_run, sum(n for row in not_run_by.values() for n in row.values()))
     run, selected = played(counts, not_run)
     footer = {"kind": "footer", "counts": counts, "compliance": compliance(counts),
               "not_run": not_run, "run": run, "selected": selected,
               "overall": overall(counts, not_run), "headline": headline(counts, not_run),
               "skipped_checks": sum(len(c.get("skipped_checks") or []) for c in cases)}
+    if not_run_by:
+        footer["not_run_groups"] = not_run_by
     if interrupted:
         footer["interrupted"] = True
+    if partial:
+        footer["partial"] = True
+    if engine_error is not None:
+        footer["engine_error"] = engine_error
     return footer
+
+
+def incomplete(report: "Report") -> str | None:
+    """Why ``report`` is incomplete, or None: ``"interrupted"`` (Ctrl-C or SIGTERM),
+    ``"partial"`` (a killed run's ``report.partial.jsonl``: no footer), ``"engine cannot
+    start"`` (the footer's ``engine_error``), ``"stopped early"`` (``--max-fail``/``-x``: cases not run). Every rendering says it (PROTOCOL §6)."""
+    footer = report.footer
+    if isinstance(footer.get("engine_error"), str):
+        return "engine cannot start"
+    if footer.get("interrupted") is True:
+        return "interrupted"
+    if footer.get("partial") is True:
+        return "partial"
+    if footer.get("not_run"):
+        return "stopped early"
+    return None
+
+
+def incomplete_note(report: "Report") -> str | None:
+    """The sentence every rendering of an incomplete report carries (terminal, HTML
+    banner, JUnit property), or None for a complete report:
+    ``"interrupted: an incomplete report, 636 of 1071 selected cases not run"``."""
+    why = incomplete(report)
+    if why is None:
+        return None
+    not_run, selected = int(report.footer.get("not_run") or 0), report.footer["selected"]
+    if why == "engine cannot start":
+        first = next((line for line in report.footer["engine_error"].splitlines()
+                      if line.strip()), "")
+        return f"the engine cannot start: {first}; {not_run} of {selected} selected cases not run"
+    if why == "partial":
+        known = (f"{not_run} of {selected} selected cases not run" if not_run
+                 else "the cases not run are not known")
+        return (f"partial: an incomplete report (a run killed before its end left "
+                f"report.partial.jsonl), {known}")
+    return f"{why}: an incomplete report, {not_run} of {selected} selected cases not run"
 
 
 def now() -> str:
@@ -223,16 +294,20 @@ def _suite_version() -> str:
 def build_report(results: list[CaseResult], implementation: dict, *,
                  fixtures_root: Path | str | None = None, engine_command: str | None = None,
                  selection: dict | None = None, not_run: int = 0,
-                 started: str | None = None, memo: dict | None = None) -> Report:
+                 started: str | None = None,
+                 not_run_cases: Iterable[Case] | None = None,
+                 memo: dict | None = None) -> Report:
     """A :class:`Report` of ``results`` (from ``mtg_judge.conformance.runner.run_suite``).
 
     ``implementation``: the engine's handshake ``implementation`` (DESIGN §9).
     ``fixtures_root``: the fixtures directory (paths in case records are relative to it).
     ``engine_command``: the ``--engine`` command line, None for the in-process reference
     engine. ``selection``: ``{"rulesets": [...] or None, "keyword": str or None}``.
-    ``not_run``: cases selected but not run (``--max-fail``). ``started``: the run's UTC
-    time (:func:`now` by default), the only wall-clock value of a report. ``memo``: the
-    :func:`case_record` memo of the run (a :class:`PartialReport`'s ``memo``), if any.
+    ``not_run``: cases selected but not run (``--max-fail``); or ``not_run_cases``, those
+    cases themselves, so that each table row counts its own (the footer's
+    ``not_run_groups``). ``started``: the run's UTC time (:func:`now` by default), the
+    only wall-clock value of a report. ``memo``: the :func:`case_record` memo of the run
+    (a :class:`PartialReport`'s ``memo``), if any.
     """
     root = Path(fixtures_root).resolve() if fixtures_root is not None else None
     memo = {} if memo is None else memo
@@ -250,7 +325,35 @@ def build_report(results: list[CaseResult], implementation: dict, *,
     warnings = handshake_warnings(implementation)
     if warnings:  # an unknown ruleset or capability in the handshake (issue 16)
         header["warnings"] = warnings
-    return Report(header, cases, footer_record(cases, not_run))
+    groups = not_run_groups(not_run_cases) if not_run_cases is not None else None
+    return Report(header, cases, footer_record(cases, not_run, not_run_by=groups))
+
+
+def planned_header(header: dict, cases: Iterable[Case]) -> dict:
+    """``header`` with ``planned``, the selected cases counted by place
+    (``{"total": n, "groups": {document: {mechanic: n}}}``): what the header of a
+    ``report.partial.jsonl`` carries, so that the report of a killed run knows the cases it
+    did not run (:func:`read_report`). Returns a new dict."""
+    groups = not_run_groups(cases)
+    total = sum(n for row in groups.values() for n in row.values())
+    return {**header, "planned": {"total": total, "groups": groups}}
+
+
+def _unfinished(header: dict, cases: list[dict]) -> dict[str, dict[str, int]] | None:
+    """The cases a footerless report planned (its header's ``planned``) but does not hold,
+    by place; None when the header plans nothing (an older partial file) or is malformed."""
+    planned = header.get("planned")
+    groups = planned.get("groups") if isinstance(planned, dict) else None
+    if not isinstance(groups, dict):
+        return None
+    left = {doc: dict(row) for doc, row in groups.items() if isinstance(row, dict)}
+    for case in cases:
+        row = left.get(case["document"], {})
+        if isinstance(row.get(case["mechanic"]), int):
+            row[case["mechanic"]] -= 1
+    return {doc: {mech: n for mech, n in row.items() if isinstance(n, int) and n > 0}
+            for doc, row in left.items()
+            if any(isinstance(n, int) and n > 0 for n in row.values())}
 
 
 # --------------------------------------------------------------------------------------------
@@ -269,7 +372,9 @@ def read_report(path: Path | str) -> Report:
     Raises :class:`ReportError` naming the file and line for a missing file, a line that
     is not a JSON object, an unknown ``kind``, a header that is not first, a newer
     ``report_version``, or a case record without ``id``, ``ruleset``, ``document``,
-    ``mechanic`` or a known ``status``. A missing footer is rebuilt from the cases.
+    ``mechanic`` or a known ``status``. A missing footer (a killed run's
+    ``report.partial.jsonl``) is rebuilt from the cases, marked ``"partial": true``, the
+    cases its header's ``planned`` names but the file lacks counted as not run.
     """
     path = Path(path)
     try:
@@ -325,10 +430,18 @@ def read_report(path: Path | str) -> Report:
                               "or footer")
     if header is None:
         raise ReportError(path, 0, "empty report: no header line")
-    not_run = footer.get("not_run", 0) if footer else 0
+    if footer is None:  # a killed run's report.partial.jsonl: say so, count what it planned
+        return Report(header, cases, footer_record(cases, not_run_by=_unfinished(header, cases),
+                                                   partial=True))
+    not_run = footer.get("not_run", 0)
+    groups = footer.get("not_run_groups")
     return Report(header, cases, footer_record(cases, not_run if isinstance(not_run, int)
                                                else 0,
-                                               bool(footer and footer.get("interrupted") is True)))
+                                               footer.get("interrupted") is True,
+                                               groups if isinstance(groups, dict) else None,
+                                               footer.get("partial") is True,
+                                               error if isinstance(error := footer.get("engine_error"), str)
+                                               else None))
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -352,27 +465,24 @@ def _write_atomic(path: Path, text: str) -> None:
 # Summaries, badge, comparison
 
 
-def summarize(cases: Iterable[dict], by: str = "document") -> dict[str, dict[str, int]]:
-    """Counts per group of case records: ``{group: {"passed", "failed", "errored",
-    "skipped", "total"}}``, ``by`` = ``"document"`` or ``"mechanic"``
-    (``<document>/<mechanic>``), groups sorted by name."""
-    table: dict[str, dict[str, int]] = {}
-    for case in cases:
-        key = (case["document"] if by == "document" or not case["mechanic"]
-               else f"{case['document']}/{case['mechanic']}")
-        row = table.setdefault(key, {s: 0 for s in (*STATUSES, "total")})
-        row[case["status"]] += 1
-        row["total"] += 1
-    return dict(sorted(table.items()))
-
-
 def summary_table(report: Report, by: str = "document") -> str:
     """The terminal table of a report per document or mechanic (the table ``mtg-judge run``
     prints, :func:`mtg_judge.conformance.runner.format_table`): status counts, cases run of
     all, % of run and % of all per row, a total row counting the cases not run, and the
     footer's headline line."""
-    return format_table(summarize(report.cases, by), by,
-                        not_run=int(report.footer.get("not_run") or 0))
+    table, unplaced = _table(report, by)
+    return format_table(table, by, not_run=unplaced)
+
+
+def _table(report: Report, by: str) -> tuple[dict[str, dict[str, int]], int]:
+    """The rows of a report's summary (:func:`mtg_judge.conformance.runner.summarize`, its
+    cases not run in their rows) and the cases not run that no row holds (a footer without
+    ``not_run_groups``: an older report), for the total row."""
+    groups = report.footer.get("not_run_groups")
+    groups = groups if isinstance(groups, dict) else None
+    table = summarize(report.cases, by, groups)
+    placed = sum(row.get("not_run", 0) for row in table.values())
+    return table, max(0, int(report.footer.get("not_run") or 0) - placed)
 
 
 def skipped_checks_summary(cases: Iterable[dict]) -> list[str]:
@@ -399,25 +509,31 @@ def _plural(n: int, word: str) -> str:
 def badge(report: Report, label: str = "mtg-judge") -> dict:
     """The shields.io endpoint JSON of a report: ``{"schemaVersion": 1, "label": label,
     "message": ..., "color": ...}``. The message leads with passed of *every* selected case
-    (skipped and not-run cases included): ``"93.5% (145/155)"`` when every case ran;
-    ``"5.3% (39/732) · 100.0% of 39 run"`` when some were skipped or not run (then the pass
-    rate of the cases run follows). The colour comes from that leading figure
-    (:data:`BADGE_COLORS`), so an engine that skips most of the suite is never green;
-    ``lightgrey`` with the message ``no results`` when no case ran.
+    (skipped and not-run cases included, PROTOCOL §6): ``"93.5% (145/155)"`` when every
+    case ran; ``"5.3% (39/732) · 100.0% of 39 run"`` when some were skipped or not run (then
+    the pass rate of the cases run follows, when any ran: an engine that skips everything
+    reads ``"0.0% (0/732)"``, red). The colour comes from that leading figure
+    (:data:`BADGE_COLORS`), so an engine that skips most of the suite is never green. An
+    incomplete report's message ends with ``interrupted`` or ``partial``
+    (:func:`incomplete`). ``lightgrey`` with the message ``no results`` only when no case
+    was selected at all.
     """
     counts = report.counts
     not_run = int(report.footer.get("not_run") or 0)
     ran, selected = played(counts, not_run)
-    if not ran:
+    if not selected:
         return {"schemaVersion": 1, "label": label, "message": "no results",
                 "color": "lightgrey"}
     percent = 100 * counts["passed"] / selected
     color = next(name for floor, name in BADGE_COLORS if percent >= floor)
     message = f"{overall(counts, not_run)} ({counts['passed']}/{selected})"
-    if ran < selected:
+    if 0 < ran < selected:
         message += f" · {compliance(counts)} of {ran} run"
-    if report.footer.get("interrupted") is True:
-        message += " interrupted"
+    why = incomplete(report)
+    if why in ("interrupted", "partial"):
+        message += f" {why}"
+    elif why == "engine cannot start":
+        message += " · the engine cannot start"
     return {"schemaVersion": 1, "label": label, "message": message, "color": color}
 
 
@@ -501,7 +617,11 @@ def render_junit(report: Report) -> str:
     ``<testcase name="<id>[<ruleset>]" classname="<document>.<mechanic>" file=...>`` per
     case, holding ``<failure>`` (mismatches), ``<error>`` (the error) or ``<skipped>``;
     skipped checks of a case that ran are listed in its ``<system-out>``. Counts are
-    attributes of each suite (``tests``, ``failures``, ``errors``, ``skipped``).
+    attributes of each suite (``tests``, ``failures``, ``errors``, ``skipped``: the cases
+    in the report; cases not run have no testcase). Each suite's ``<properties>`` carry the
+    run's figures of PROTOCOL §6 (``mtg_judge.headline``, ``.run``, ``.selected``,
+    ``.not_run``, ``.overall``, ``.compliance``) and, for an incomplete report,
+    ``mtg_judge.incomplete`` (:func:`incomplete_note`).
     """
     counts = report.counts
     root = ET.Element("testsuites", {
@@ -509,6 +629,18 @@ def render_junit(report: Report) -> str:
         "failures": str(counts["failed"]), "errors": str(counts["errored"]),
         "skipped": str(counts["skipped"])})
     impl = report.header.get("implementation") or {}
+    # The figures of PROTOCOL §6 (the same as the terminal, the HTML and the badge), and
+    # what makes the report incomplete: a property of every suite, for CI dashboards.
+    not_run = int(report.footer.get("not_run") or 0)
+    ran, selected = played(counts, not_run)
+    figures = [("mtg_judge.headline", headline(counts, not_run)),
+               ("mtg_judge.run", str(ran)), ("mtg_judge.selected", str(selected)),
+               ("mtg_judge.not_run", str(not_run)),
+               ("mtg_judge.overall", overall(counts, not_run)),
+               ("mtg_judge.compliance", compliance(counts))]
+    note = incomplete_note(report)
+    if note is not None:
+        figures.append(("mtg_judge.incomplete", note))
     by_document: dict[str, list[dict]] = {}
     for case in report.cases:
         by_document.setdefault(case["document"], []).append(case)
@@ -522,7 +654,8 @@ def render_junit(report: Report) -> str:
         props = ET.SubElement(suite, "properties")
         for name, value in (("implementation", impl.get("name", "")),
                             ("implementation.version", impl.get("version", "")),
-                            ("engine", report.header.get("engine") or "(reference, in-process)")):
+                            ("engine", report.header.get("engine") or "(reference, in-process)"),
+                            *figures):
             ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
         for case in cases:
             element = ET.SubElement(suite, "testcase", {
@@ -595,20 +728,29 @@ def _e(text: Any) -> str:
     return html.escape(xml_safe(text), quote=True)
 
 
-def _counts_table(table: dict[str, dict[str, int]], by: str) -> str:
-    total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
+def _html_table(report: Report, by: str) -> tuple[dict[str, dict[str, int]], str, int]:
+    table, unplaced = _table(report, by)
+    return table, by, unplaced
+
+
+def _counts_table(table: dict[str, dict[str, int]], by: str, unplaced: int = 0) -> str:
+    """The HTML table of :func:`mtg_judge.conformance.runner.summarize` rows, the figures
+    of :func:`~mtg_judge.conformance.runner.format_table` (each row's cases not run in its
+    ``run`` and ``% of all``; ``unplaced``: cases not run that no row holds, in the total)."""
+    total = total_row(table)
     head = "".join(f"<th>{s}</th>" for s in (by, *STATUSES, "total", "run", "% of run",
                                              "% of all"))
     rows = []
     for name, row in [*table.items(), ("total", total)]:
-        ran, selected = played(row)
+        extra = unplaced if name == "total" else 0
+        ran, selected = played(row, extra)
         width = round(100 * row["passed"] / selected) if selected else 0
         bar = f'<span class="bar"><span style="width:{width}%"></span></span>' if selected else ""
         cells = "".join(f'<td class="{"zero" if not row[s] else ""}">{row[s]}</td>'
                         for s in (*STATUSES, "total"))
         cls = ' class="total"' if name == "total" else ""
         rows.append(f"<tr{cls}><td>{_e(name)}</td>{cells}<td>{ran}/{selected}</td>"
-                    f"<td>{_e(compliance(row))}</td><td>{_e(overall(row))}{bar}</td></tr>")
+                    f"<td>{_e(compliance(row))}</td><td>{_e(overall(row, extra))}{bar}</td></tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
@@ -767,9 +909,13 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
     pills = "".join(f'<span class="pill {s}">{counts[s]} {s}</span>' for s in STATUSES)
     stopped = (f'<p class="meta">stopped early: {not_run} selected cases were not run</p>'
                if not_run else "")
-    if report.footer.get("interrupted") is True:
-        stopped = (f'<p class="meta interrupted"><strong>interrupted</strong>: an incomplete '
-                   f'report, {not_run} selected cases were not run</p>')
+    note = incomplete_note(report)
+    if incomplete(report) in ("interrupted", "partial") and note is not None:
+        why, rest = note.split(":", 1)
+        stopped = (f'<p class="meta interrupted"><strong>{_e(why)}</strong>:{_e(rest)}</p>')
+    elif incomplete(report) == "engine cannot start":
+        stopped = (f'<p class="meta interrupted"><strong>the engine cannot start</strong>: '
+                   f'no case was run</p><pre>{_e(report.footer["engine_error"])}</pre>')
     bad = [c for c in report.cases if c["status"] in ("failed", "errored")]
     skipped = [c for c in report.cases if c["status"] == "skipped"]
     from mtg_judge.conformance.casepage import page_path
@@ -797,8 +943,8 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
         "selected case (skipped and not-run cases count against it); % of run = passed / "
         f"(passed + failed + errored){to_ladder}</p>", stopped,
         ladder_html(ladder, case_link) if ladder is not None else "",
-        "<h2>By document</h2>", _counts_table(summarize(report.cases, "document"), "document"),
-        "<h2>By mechanic</h2>", _counts_table(summarize(report.cases, "mechanic"), "mechanic"),
+        "<h2>By document</h2>", _counts_table(*_html_table(report, "document")),
+        "<h2>By mechanic</h2>", _counts_table(*_html_table(report, "mechanic")),
         f"<h2>Failed and errored cases ({len(bad)})</h2>",
     ]
     if bad:  # one root cause, one row (issue 25)
@@ -1059,6 +1205,12 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
     merged.sort(key=lambda item: item[0])
     not_run = sum(int(r.footer.get("not_run") or 0) for _, r in reports)
     interrupted = any(r.footer.get("interrupted") is True for _, r in reports)
+    groups: dict[str, dict[str, int]] = {}
+    for _, r in reports:
+        for document, row in (r.footer.get("not_run_groups") or {}).items():
+            into = groups.setdefault(document, {})
+            for mechanic, n in row.items():
+                into[mechanic] = into.get(mechanic, 0) + n
     if all(sharded):
         positions = [key[0] for key, _, _ in merged]
         if len(set(positions)) != len(positions) or (
@@ -1073,4 +1225,6 @@ def merge_reports(reports: list[tuple[str, Report]]) -> Report:
     starts = [started for _, r in reports if isinstance(started := r.header.get("started"), str)]
     if starts:
         header["started"] = min(starts)
-    return Report(header, cases, footer_record(cases, not_run, interrupted))
+    return Report(header, cases, footer_record(
+        cases, not_run, interrupted, {d: dict(sorted(r.items())) for d, r in sorted(groups.items())},
+        any(r.footer.get("partial") is True for _, r in reports)))

@@ -77,6 +77,15 @@ class Case:
         return f"{self.fixture_id}[{self.ruleset}]"
 
     @cached_property
+    def needs(self) -> dict[str, list[str]]:
+        """What the case needs from an engine (:func:`mtg_judge.conformance.needs.case_needs`
+        of ``scenario``), worked out once per case and kept with the collection cache
+        (``conformance/collection_cache.py``), so a report does not walk every scenario again."""
+        from mtg_judge.conformance.needs import case_needs
+
+        return case_needs(self.scenario)
+
+    @cached_property
     def scenario_json(self) -> str:
         """``scenario`` as canonical JSON text (sorted keys, compact, UTF-8 as is): what
         :func:`run_case` parses into the fresh copy the reference engine receives, written
@@ -867,23 +876,66 @@ def _kill_engine_process(engine: ProtocolEngine) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Summaries
+# Summaries: the figures of every report (PROTOCOL §6), computed here and only here
 
 
-def summarize(results: Iterable[CaseResult], by: str = "document") -> dict[str, dict[str, int]]:
-    """Counts per group: ``{group: {"passed", "failed", "errored", "skipped", "total"}}``.
+def _status_row() -> dict[str, int]:
+    return {s: 0 for s in (*STATUSES, "total", "not_run")}
 
-    ``by`` is ``"document"`` (classic, timespiral, …) or ``"mechanic"`` (grouped as
-    ``<document>/<mechanic>``). Groups are sorted by name.
+
+def group_key(document: str, mechanic: str, by: str) -> str:
+    """The row a case counts in: its ``document`` (``by="document"``) or
+    ``<document>/<mechanic>`` (``by="mechanic"``; the document alone for a file outside the
+    ``<document>/<mechanic>/`` layout, whose mechanic is ``""``)."""
+    return document if by == "document" or not mechanic else f"{document}/{mechanic}"
+
+
+def not_run_groups(cases: Iterable[Case]) -> dict[str, dict[str, int]]:
+    """The cases not run of a run (``--max-fail``, an interrupt, a killed run) counted by
+    place: ``{document: {mechanic: n}}`` (the footer's ``not_run_groups``, PROTOCOL §6), so
+    that each row of a summary counts its own cases not run."""
+    out: dict[str, dict[str, int]] = {}
+    for case in cases:
+        row = out.setdefault(case.document, {})
+        row[case.mechanic] = row.get(case.mechanic, 0) + 1
+    return {doc: dict(sorted(row.items())) for doc, row in sorted(out.items())}
+
+
+def summarize(cases: Iterable[CaseResult | dict], by: str = "document",
+              not_run: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
+    """Counts per group, the one summary every report is made of (the terminal tables of
+    ``run`` and ``report``, the HTML tables, the pytest plugin; PROTOCOL §6):
+    ``{group: {"passed", "failed", "errored", "skipped", "total", "not_run"}}``.
+
+    ``cases``: :class:`CaseResult` objects or case records of a report (dicts with
+    ``document``, ``mechanic``, ``status``). ``by`` is ``"document"`` or ``"mechanic"``
+    (:func:`group_key`). ``not_run`` (:func:`not_run_groups`) adds the selected cases that
+    were not run to their rows (a group of only such cases gets a row); ``total`` counts
+    the cases of the report (run or skipped), :func:`played` adds ``not_run``. Groups are
+    sorted by name.
     """
     table: dict[str, dict[str, int]] = {}
-    for r in results:
-        key = (r.case.document if by == "document" or not r.case.mechanic
-               else f"{r.case.document}/{r.case.mechanic}")
-        row = table.setdefault(key, {s: 0 for s in (*STATUSES, "total")})
-        row[r.status] += 1
+    for item in cases:
+        if isinstance(item, CaseResult):
+            document, mechanic, status = item.case.document, item.case.mechanic, item.status
+        else:
+            document, mechanic, status = item["document"], item["mechanic"], item["status"]
+        row = table.setdefault(group_key(document, mechanic, by), _status_row())
+        row[status] += 1
         row["total"] += 1
+    for document, mechanics in (not_run or {}).items():
+        for mechanic, n in mechanics.items():
+            table.setdefault(group_key(document, mechanic, by), _status_row())["not_run"] += n
     return dict(sorted(table.items()))
+
+
+def total_row(table: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The sum of the rows of :func:`summarize` (the total row of every table)."""
+    total = _status_row()
+    for row in table.values():
+        for key in total:
+            total[key] += row.get(key, 0)
+    return total
 
 
 def compliance(row: dict[str, int]) -> str:
@@ -896,9 +948,10 @@ def compliance(row: dict[str, int]) -> str:
 
 def played(row: dict[str, int], not_run: int = 0) -> tuple[int, int]:
     """``(run, selected)``: the cases run (passed, failed or errored: not skipped) and all
-    the selected cases (``row["total"]`` plus ``not_run``, the cases a ``--max-fail`` stop
-    left out)."""
-    return row["passed"] + row["failed"] + row["errored"], row["total"] + not_run
+    the selected cases: ``row["total"]``, plus the row's own ``not_run`` (a row of
+    :func:`summarize`), plus ``not_run`` (cases a stop left out, for a row of bare counts)."""
+    return (row["passed"] + row["failed"] + row["errored"],
+            row["total"] + row.get("not_run", 0) + not_run)
 
 
 def overall(row: dict[str, int], not_run: int = 0) -> str:
@@ -915,12 +968,15 @@ def headline(row: dict[str, int], not_run: int = 0) -> str:
     return f"{run}/{selected} run · {compliance(row)} of run · {overall(row, not_run)} of all"
 
 
-def summary_table(results: list[CaseResult], by: str = "document", not_run: int = 0) -> str:
+def summary_table(results: list[CaseResult], by: str = "document", not_run: int = 0,
+                  not_run_cases: Iterable[Case] | None = None) -> str:
     """A text table of :func:`summarize` with a total row, the cases run of each group's
-    cases, the pass rate of the run cases and passed of all (see :func:`format_table`);
-    ``not_run``: selected cases left out (``--max-fail``, an interrupt), counted in the
-    total."""
-    return format_table(summarize(results, by), by, not_run=not_run)
+    cases, the pass rate of the run cases and passed of all (see :func:`format_table`).
+    ``not_run_cases``: the selected cases left out (``--max-fail``, an interrupt), each
+    counted in its row; or only their number, ``not_run``, counted in the total."""
+    groups = not_run_groups(not_run_cases) if not_run_cases is not None else None
+    return format_table(summarize(results, by, groups), by,
+                        not_run=0 if groups is not None else not_run)
 
 
 #: The columns of :func:`format_table` after the status counts.
@@ -931,10 +987,11 @@ def format_table(table: dict[str, dict[str, int]], by: str = "document",
                  not_run: int = 0) -> str:
     """The text table of per-group counts (the shape :func:`summarize` returns): one row per
     group, a total row, then a line :func:`headline` of the total. Each row gives the status
-    counts, ``run`` (``39/525``: cases run of the group's cases, :func:`played`),
-    ``% of run`` (:func:`compliance`) and ``% of all`` (:func:`overall`); ``by`` heads the
-    first column. ``not_run`` (cases a ``--max-fail`` stop left out) counts in the total."""
-    total = {s: sum(row[s] for row in table.values()) for s in (*STATUSES, "total")}
+    counts, ``run`` (``39/525``: cases run of the group's selected cases, :func:`played`,
+    the cases not run included), ``% of run`` (:func:`compliance`) and ``% of all``
+    (:func:`overall`); ``by`` heads the first column. ``not_run``: cases not run that are in
+    no row (a count without places), counted in the total."""
+    total = total_row(table)
     width = max([len(by), len("total"), *map(len, table)])
     head = (f"{by:<{width}}  " + "  ".join(f"{s:>7}" for s in STATUSES) + "  "
             + f"{TABLE_FIGURES[0]:>11}  {TABLE_FIGURES[1]:>8}  {TABLE_FIGURES[2]:>8}")

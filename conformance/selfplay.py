@@ -1428,6 +1428,8 @@ def _make_command():
 
     import click
 
+    from mtg_judge.conformance.workers import cap_workers, workers_option
+
     @click.command("selfplay")
     @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
                   help="Number of games.")
@@ -1443,8 +1445,7 @@ def _make_command():
                   help="Stop a game when this turn is over (reported, not a failure).")
     @click.option("--deck-size", type=click.IntRange(min=10), default=None,
                   help="Play a sample of this many cards of each deck (lands in proportion).")
-    @click.option("-n", "--workers", type=click.IntRange(min=1), default=1, show_default=True,
-                  help="Worker processes.")
+    @workers_option(1, "", what="games")
     @click.option("--hostile-rate", type=click.FloatRange(0, 1), default=Settings.hostile_rate,
                   show_default=True, help="Probability of an illegal input, which must be rejected, at "
                                           "each decision.")
@@ -1498,7 +1499,7 @@ def _make_command():
                 if not sys.stderr.isatty() and (done[0] % every == 0 or done[0] == games):
                     click.echo(f"selfplay: {done[0]}/{games} games, {failures[0]} failure(s), "
                                f"{time.perf_counter() - start:.0f} s", err=True)  # a log line, not a bar
-            results = run_games(spec, workers, progress)
+            results = run_games(spec, cap_workers(workers, games, "games"), progress)
         wall = time.perf_counter() - start
         click.echo(summary(results, wall))
         if save_failures is not None:

@@ -40,6 +40,9 @@ MIN_WIDTH = 60
 TAGS = {"equal": " ", "changed": "~", "reference": "-", "engine": "+"}
 #: At most this many final-state difference lines are printed.
 STATE_LINES = 40
+#: The rule of :func:`align`, printed under the legend (PROTOCOL §4, docs/OMITTED_KEYS.md).
+SAME_EVENT_RULE = ("same event: each field the reference writes on any event of that type matches, "
+                   "absence included ('message' aside); extra fields of yours are ignored")
 #: Free-text fields (PROTOCOL §10.5: ``action_rejected.message``, and ``script_error``'s):
 #: never compared, so a rejection worded differently is the same event.
 FREE_TEXT = frozenset({"message"})
@@ -270,6 +273,7 @@ def render(fixture: dict, ruleset: str, reference: dict | None, engine_outcome: 
     lines += textwrap.wrap("legend: '  ' same event, ' ~' differs, ' -' only the reference "
                            "logs it, ' +' only yours does; '>' marks the first divergence"
                            f"{hidden}", max(width, MIN_WIDTH), subsequent_indent="  ")
+    lines += textwrap.wrap(SAME_EVENT_RULE, max(width, MIN_WIDTH), subsequent_indent="  ")
     lines.append("")
     body, marked = table(fixture, ref_events, eng_events, width, priority)
     lines += body

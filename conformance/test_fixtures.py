@@ -5,10 +5,14 @@ mismatches if the ``expect`` block is not met, and compares the canonical normal
 (events one per line, final state, checkpoints) with its stored syrupy snapshot.
 """
 
+import json
+
 import pytest
 
-from mtg_judge.conformance.canonical import normalize
+from mtg_judge.conformance.canonical import normalize, snapshot_text
+from mtg_judge.conformance.resources import SNAPSHOT_DIR
 from mtg_judge.conformance.runner import collect, run_case
+from mtg_judge.conformance.snapshots import snapshot_name
 
 CASES = collect()
 
@@ -20,18 +24,25 @@ def test_fixture(case, log_snapshot):
         pytest.skip(outcome.message)
     if outcome.status == "errored":
         pytest.fail(outcome.describe(), pytrace=False)
-    # The snapshot is compared even when expectations fail, so that --snapshot-update keeps
-    # (and refreshes) the snapshot of a failing case instead of deleting it as unused.
     snapshot_error = None
     result = outcome.result
     assert result is not None  # a case that ran (skipped and errored ones stopped above)
+    if outcome.mismatches:
+        # A failing case keeps the snapshot it has, also under --snapshot-update (issue 25:
+        # an update must never bless a failure): the stored value is asserted against
+        # itself, so syrupy counts the snapshot as used and rewrites it unchanged.
+        stored = SNAPSHOT_DIR / snapshot_name(case.name)
+        note = ""
+        if stored.is_file():
+            text = stored.read_text(encoding="utf-8")
+            assert json.loads(text) == log_snapshot
+            if snapshot_text(normalize(result)) != text:
+                note = "\n(the snapshot differs too)"
+        pytest.fail(outcome.describe() + note, pytrace=False)
     try:
         assert normalize(result) == log_snapshot
     except AssertionError as exc:
         snapshot_error = exc
-    if outcome.mismatches:
-        note = "\n(the snapshot differs too)" if snapshot_error else ""
-        pytest.fail(outcome.describe() + note, pytrace=False)
     if snapshot_error is not None:
         if "does not exist" in str(snapshot_error):
             pytest.fail("no snapshot for this case yet: run `mtg-judge snapshots update` and "

@@ -47,7 +47,9 @@ class Casting:
         effect allows it (Spelljack); from the top of the library with a static
         ``play_from_library_top`` (engine/library_top.py); or ``forced`` by a resolving suspend or madness trigger
         (``forced`` = ``"suspend"`` or ``"madness"``: timing is ignored, CR 702.62a,
-        702.35a). Everything is checked before anything changes.
+        702.35a). The caller runs it inside ``Game.transaction`` (priority, a resolving
+        "may cast") or ``Game.dry_run`` (the move generator): a cast found illegal part-way,
+        e.g. a cost that can't be paid (CR 601.2h), leaves nothing changed.
         Raises IllegalAction (``not_in_hand``, ``sorcery_timing``, ``split_second``,
         ``cant_cast``, ``invalid_alternative``, ``cannot_pay``, ``invalid_target`` …)."""
         ref = inp.get("card")
@@ -133,10 +135,9 @@ class Casting:
             probe.obj = obj.copy()
             probe.obj.face_down = True
         targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
-        def pay(g: Game) -> None:
-            g.pay_costs(player, {"mana": cost, **mode_parts}, inp, x=x, source=None)
-            harmonize.pay_tap(g, harmonized)
-        self.dry_run(pay)
+        # CR 601.2a, 601.2h: the card moves to the stack, then the costs are paid; a cost
+        # that can't be paid raises IllegalAction there, and the caller's transaction puts
+        # everything back (CR 732.1; no dry run of the payment first: it was a fifth of a cast)
         # now the spell is cast
         if prepare.is_prepared_copy(obj):  # the copy itself goes to the stack (strixhaven.prepare.05)
             stack_obj = prepare.to_stack(self, obj, player)

@@ -171,6 +171,10 @@ def test_identical_logs_have_no_mark_and_the_table_keeps_to_the_width(diverger):
     assert not any(line.startswith(">") for line in table)
     assert all(len(line) <= 72 for line in table), max(table, key=len)
     assert "the logs agree" in result.output
+    # the page states its "same event" rule (PROTOCOL §4): one line under the legend
+    from mtg_judge.conformance.sidebyside import SAME_EVENT_RULE
+    assert " ".join(SAME_EVENT_RULE.split()) in " ".join(result.output.split())
+    assert "any event of that type" in SAME_EVENT_RULE and "absence included" in SAME_EVENT_RULE
     # without --width, COLUMNS decides (no terminal needed)
     wide = CliRunner().invoke(main, ["show", CASE, "--engine", diverger("same")],
                               env={"COLUMNS": "100"})
@@ -192,13 +196,13 @@ def test_a_skipping_engine_exits_1_and_says_why(partial):
     assert "action:declare_attackers" in result.output  # the needs line
 
 
-def test_show_engine_bad_usage_exits_2_and_a_dead_engine_1(tmp_path):
+def test_show_engine_bad_usage_and_a_dead_engine_exit_2(tmp_path):
     assert invoke("show", CASE, "--width", 80).exit_code == 2  # --width needs --engine
     assert invoke("show", CASE, "--engine", "").exit_code == 2
     assert invoke("show", CASE, "--engine", "x", "--width", 10).exit_code == 2
     assert invoke("show", "no.such.fixture", "--engine", "x").exit_code == 2
     dead = invoke("show", CASE, "--engine", f"{sys.executable} -c 'import sys; sys.exit(3)'")
-    assert dead.exit_code == 1 and "cannot run the engine" in dead.output
+    assert dead.exit_code == 2 and "cannot run the engine" in dead.output  # issue 25
 
 
 def test_align_pairs_changes_and_lists_surplus_events():

@@ -163,7 +163,7 @@ MISUSE = [
     (["run", "--fixtures", "no/such/folder"], 2, "Invalid value for '--fixtures'"),
     (["run", "--validate-protocol"], 2, "--validate-protocol checks protocol messages: it needs --engine"),
     (["run", "--engine", ""], 2, "Invalid value for --engine"),
-    (["run", "--engine", "no-such-engine-command-xyz", "-k", "last-in-first-out"], 1, "cannot run the engine"),
+    (["run", "--engine", "no-such-engine-command-xyz", "-k", "last-in-first-out"], 2, "cannot run the engine"),  # issue 25: exit 2 as fuzz, show
     (["run", "-k", "no-fixture-has-this-name"], 1, "no cases selected"),
     (["show", "no.such.fixture"], 2, "no fixture with id or path 'no.such.fixture'"),
     (["show", "classic.stack.last-in-first-out", "--ruleset", "vintage"], 2, "Invalid value for '--ruleset'"),

@@ -145,17 +145,34 @@ def test_run_through_the_protocol_in_parallel(tree, tmp_path):
                     f"{sys.executable} {script}")
     assert result.exit_code == 1, result.output
     assert "classic.game.bad[modern] FAILED" in result.output
-    # classic-1999 is not declared by the fake engine: skipped, never sent
-    assert "timespiral.old.only[classic-1999]: " in result.output
+    # classic-1999 is not declared by the fake engine: skipped, never sent; summarised by
+    # reason (issue 25), listed with --list-skipped
+    assert "timespiral.old.only[classic-1999]: " not in result.output
+    assert "skipped (1; --list-skipped lists them):" in result.output
+    listed = invoke("run", "--fixtures", tree, "-n", 2, "--engine", f"{sys.executable} {script}",
+                    "--list-skipped")
+    assert "timespiral.old.only[classic-1999]: " in listed.output
     rows = {line.split()[0]: line.split()[1:5] for line in result.output.splitlines()
             if line.startswith(("classic ", "timespiral "))}
     assert rows == {"classic": ["1", "1", "0", "0"], "timespiral": ["0", "0", "0", "1"]}
 
 
-def test_engine_that_cannot_start_exits_1(tree):
-    result = invoke("run", "--fixtures", tree, "--engine", "/no/such/engine", "--timeout", 2)
-    assert result.exit_code == 1
-    assert "cannot run the engine" in result.output
+def test_engine_that_cannot_start_exits_2_with_a_report_saying_why(tree, tmp_path):
+    """Issue 25: exit 2 as in fuzz and show (not 1 like failures), and the report says why."""
+    out = tmp_path / "report"
+    result = invoke("run", "--fixtures", tree, "--engine", "/no/such/engine", "--timeout", 2,
+                    "--report-dir", out)
+    assert result.exit_code == 2
+    assert "cannot run the engine" in result.stderr
+    jsonl = (out / "report.jsonl").read_text()
+    footer = json.loads(jsonl.splitlines()[-1])
+    assert "No such file or directory" in footer["engine_error"]
+    assert footer["run"] == 0 and footer["not_run"] == footer["selected"] == 3
+    assert "<strong>the engine cannot start</strong>" in (out / "index.html").read_text()
+    badge = json.loads((out / "badge.json").read_text())
+    assert badge["message"] == "0.0% (0/3) · the engine cannot start" and badge["color"] == "red"
+    again = invoke("report", out / "report.jsonl")
+    assert again.exit_code == 1 and "the engine cannot start: crash: cannot start" in again.output
 
 
 def test_show_prints_a_transcript(tree, fake_engine):

@@ -75,7 +75,7 @@ def invoke(*args):
 def test_a_crash_during_the_handshake_shows_the_engines_stderr(tmp_path, engine):
     tree = write_tree(tmp_path / "fixtures", BASIC)
     result = invoke("run", "--fixtures", tree, "--engine", engine("crash"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an engine that cannot start (issue 25)
     assert "cannot run the engine: crash: the engine exited (return code 4)" in result.output
     assert "engine stderr (last lines):" in result.output
     assert "RuntimeError: cannot load the card database" in result.output

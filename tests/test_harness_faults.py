@@ -293,7 +293,9 @@ def test_an_engine_that_skips_everything_exits_1(tree, engine, tmp_path):
                            "--report-dir", out_dir)
     assert code == 1, output
     assert "no case passed" in output
-    assert json.loads((out_dir / "badge.json").read_text())["message"] == "no results"
+    # PROTOCOL §6: passed / all selected cases, red (issue 25: it was a grey "no results")
+    assert json.loads((out_dir / "badge.json").read_text()) == {
+        "schemaVersion": 1, "label": "mtg-judge", "message": "0.0% (0/4)", "color": "red"}
 
 
 def test_all_selected_cases_pass_exits_0(tree, engine):

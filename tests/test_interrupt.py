@@ -275,8 +275,10 @@ def test_report_command_reads_a_partial_report(tmp_path):
         partial.add(record)
     partial.close()
     result = CliRunner().invoke(main, ["report", str(partial.path)])
-    assert result.exit_code == 0, result.output
+    # PROTOCOL §6: the report of a killed run says it is incomplete and is not green
+    assert result.exit_code == 1, result.output
     assert "classic" in result.output and "2" in result.output
+    assert "partial: an incomplete report" in result.output
 
 
 def test_interrupt_during_the_handshake_reports_nothing_run(tmp_path):

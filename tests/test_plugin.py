@@ -122,9 +122,13 @@ def test_a_bundle_and_an_engine_that_cannot_start(outside, tmp_path):
     assert 0 < modern < count
     proc = pytest_run(outside, "--mtg-engine", str(tmp_path / "no-such-engine"),
                       "--mtg-fixtures", str(zipped), "--mtg-timeout", "60")
-    assert proc.returncode == 1
-    assert f"{count} failed" in proc.stdout.splitlines()[-1], proc.stdout[-2000:]
-    assert "cannot start the engine" in proc.stdout and "no-such-engine" in proc.stdout
+    # issue 25: exit 2 as `run` (not 1 like failures), the reason shown once (not once per
+    # case), the other cases not run
+    assert proc.returncode == 2, proc.stdout[-2000:]
+    assert "1 failed" in proc.stdout.splitlines()[-1], proc.stdout[-2000:]
+    assert proc.stdout.count("cannot start the engine") == 1 and "no-such-engine" in proc.stdout
+    assert "the engine cannot start (the first failure says why)" in proc.stdout
+    assert f"({count - 1} selected cases not run)" in proc.stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -178,3 +182,87 @@ def test_a_damaged_bundle_is_a_collection_error(outside, tmp_path):
     assert proc.returncode == 2, proc.stdout
     assert "ERROR collecting mtg-judge" in proc.stdout
     assert f"{case}: sha256 differs" in proc.stdout.replace("\n", "")
+
+
+#: Skips every case (PROTOCOL §2 ``skipped`` reply): nothing implemented yet.
+SKIP_ALL_ENGINE = textwrap.dedent("""
+    import json, sys
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["cmd"] == "stop":
+            break
+        if msg["cmd"] == "start":
+            reply = {"version": 1, "implementation": {"name": "lazy", "version": "0",
+                     "language": "python", "homepage": "", "rulesets": ["modern"],
+                     "capabilities": ["events", "state"]}}
+        else:
+            reply = {"seq": msg["seq"], "skipped": True, "message": "nothing yet"}
+        print(json.dumps(reply), flush=True)
+""")
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+def test_an_engine_that_skips_everything_fails_as_run_does(outside, workers):
+    """PROTOCOL §4: an engine that skips every case does not look green (issue 25: the
+    plugin said "N skipped", rc 0, while `run` exits 1); the compliance line of `run`."""
+    (outside / "lazy.py").write_text(SKIP_ALL_ENGINE)
+    proc = pytest_run(outside, "--mtg-engine", f"{sys.executable} lazy.py", "-k", "classic.stack",
+                      *workers)
+    selected = len(collect(keyword="classic.stack"))
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert f"mtg-judge compliance: 0/{selected} run · - of run · 0.0% of all" in proc.stdout
+    assert "no case passed" in proc.stdout
+
+
+def test_the_compliance_line_and_min_played(outside):
+    """The reference engine passes every case it runs; -k narrows the selection. With
+    --mtg-min-played above the share run (the modern cases only), the run fails."""
+    selected = collect(keyword="classic.stack")
+    modern = [c for c in selected if c.ruleset == "modern"]
+    proc = pytest_run(outside, "--mtg-engine", SERVE, "-k", "classic.stack")
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    n = len(selected)
+    assert f"mtg-judge compliance: {n}/{n} run · 100.0% of run · 100.0% of all" in proc.stdout
+    proc = pytest_run(outside, "--mtg-engine", SERVE, "-k", "classic.stack",
+                      "--mtg-ruleset", "modern", "--mtg-min-played", "0.5")
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    # the reference engine declaring only modern: the other rulesets' cases are skipped,
+    # the modern ones pass; the run fails on --mtg-min-played alone
+    (outside / "modern_only.py").write_text(MODERN_ONLY)
+    share = len(modern) / n
+    for minimum, code in ((share - 0.01, 0), (share + 0.01, 1)):
+        proc = pytest_run(outside, "--mtg-engine", f"{sys.executable} modern_only.py",
+                          "-k", "classic.stack", "--mtg-min-played", f"{minimum:.3f}")
+        assert proc.returncode == code, proc.stdout[-3000:]
+        assert f"{len(modern)} passed, {n - len(modern)} skipped" in proc.stdout
+        assert ("below --mtg-min-played" in proc.stdout) == bool(code)
+    assert f"played {len(modern)} of {n} selected cases" in proc.stdout
+
+
+#: The reference engine (mtg-judge serve) behind a proxy whose handshake declares modern only.
+MODERN_ONLY = textwrap.dedent(f"""
+    import json, subprocess, sys
+    ref = subprocess.Popen({SERVE.split()!r}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           text=True)
+    for line in sys.stdin:
+        ref.stdin.write(line)
+        ref.stdin.flush()
+        if json.loads(line)["cmd"] == "stop":
+            break
+        reply = json.loads(ref.stdout.readline())
+        if "implementation" in reply:
+            reply["implementation"]["rulesets"] = ["modern"]
+        print(json.dumps(reply), flush=True)
+""")
+
+
+def test_a_bad_min_played_is_a_usage_error(outside):
+    proc = pytest_run(outside, "--mtg-engine", SERVE, "--mtg-min-played", "1.5")
+    assert proc.returncode == 4 and "expected a fraction from 0 to 1" in proc.stderr
+
+
+def test_shell_syntax_in_the_engine_command_is_warned_about(outside):
+    proc = pytest_run(outside, "--mtg-engine", f"{SERVE} | tee log", "--collect-only", "-q",
+                      "-k", "classic.stack.last-in-first-out")
+    assert "warning: the engine command" in proc.stderr
+    assert "contains the shell syntax '|'" in proc.stderr

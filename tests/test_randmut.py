@@ -317,6 +317,36 @@ def test_cli_random_is_deterministic_whatever_the_workers(tmp_path):
     assert all(m["path"] == "engine/sba.py" for m in data["mutants"])
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX fork")
+def test_cli_replay_judges_the_same_mutants_again(tmp_path):
+    """--replay FILE: the sample of an earlier --json, found again by locator, same verdicts;
+    a locator that matches nothing in this tree is reported as gone, not judged."""
+    runner = CliRunner()
+    first = tmp_path / "first.json"
+    result = runner.invoke(main, ["mutants", "--random", "3", "--seed", "5", "--only", "engine/sba.py",
+                                  "-k", "classic.legend", "--json", str(first)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(first.read_text())
+    data["mutants"].append({**data["mutants"][0], "node": "no such source", "qualname": "Nowhere.f"})
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    again = tmp_path / "again.json"
+    result = runner.invoke(main, ["mutants", "--replay", str(edited), "-k", "classic.legend", "--json", str(again)])
+    assert result.exit_code == 0, result.output
+    replayed = json.loads(again.read_text())
+    assert [(m["label"], m["status"]) for m in replayed["mutants"]] == \
+        [(m["label"], m["status"]) for m in json.loads(first.read_text())["mutants"]]
+    assert replayed["seed"] == 5 and len(replayed["gone"]) == 1 and replayed["gone"][0][1] == "Nowhere.f"
+    assert "1 mutant of the replayed sample match no point of this tree" in result.stdout
+
+
+def test_cli_replay_refuses_a_file_that_is_not_a_report(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    result = CliRunner().invoke(main, ["mutants", "--replay", str(bad)])
+    assert result.exit_code == 2 and "bad.json" in result.output and "mutants" in result.output
+
+
 def test_cli_random_bad_only_exits_2():
     result = CliRunner().invoke(main, ["mutants", "--random", "3", "--only", "engine/nowhere"])
     assert result.exit_code == 2

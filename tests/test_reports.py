@@ -168,7 +168,8 @@ def test_bad_report_files_are_named_with_their_line(tmp_path, text, line, proble
 def test_a_report_without_footer_is_rebuilt(report, tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in report.records()[:-1]))
-    assert reports.read_report(path).footer == report.footer
+    # PROTOCOL §6: a report without its footer is a killed run's, and says so
+    assert reports.read_report(path).footer == {**report.footer, "partial": True}
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,7 +193,8 @@ def test_summary_table_is_the_runs_table(tmp_path, report):
     (1, 1, 0, "50.0% (1/2)", "yellow"),
     (1, 3, 0, "25.0% (1/4)", "orange"),
     (0, 4, 0, "0.0% (0/4)", "red"),
-    (0, 0, 5, "no results", "lightgrey"),
+    # PROTOCOL §6: passed / all, also for an engine that skips everything (issue 25)
+    (0, 0, 5, "0.0% (0/5)", "red"),
 ])
 def test_badge(tmp_path, passed, failed, skipped, message, color):
     statuses = {f"classic.x.p{i}": "passed" for i in range(passed)}
@@ -201,6 +203,12 @@ def test_badge(tmp_path, passed, failed, skipped, message, color):
     rep = reports.build_report(results(tmp_path, statuses), IMPLEMENTATION)
     assert reports.badge(rep) == {"schemaVersion": 1, "label": "mtg-judge",
                                   "message": message, "color": color}
+
+
+def test_badge_of_no_case_selected_is_grey():
+    rep = reports.build_report([], IMPLEMENTATION)
+    assert reports.badge(rep) == {"schemaVersion": 1, "label": "mtg-judge",
+                                  "message": "no results", "color": "lightgrey"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -231,8 +239,12 @@ def test_junit(report):
     assert "expect.events[0]: " + EVENTS_SKIPPED in cases["classic.stack.ok[modern]"].find(
         "system-out").text
     props = {p.get("name"): p.get("value") for p in suites["classic"].iter("property")}
+    # the figures of PROTOCOL §6 (the footer's: 3 run of 4, 1 passed), as every report says
     assert props == {"implementation": "toy-engine", "implementation.version": "2.0",
-                     "engine": "toy --protocol"}
+                     "engine": "toy --protocol",
+                     "mtg_judge.headline": "3/4 run · 33.3% of run · 25.0% of all",
+                     "mtg_judge.run": "3", "mtg_judge.selected": "4", "mtg_judge.not_run": "0",
+                     "mtg_judge.overall": "25.0%", "mtg_judge.compliance": "33.3%"}
 
 
 # --------------------------------------------------------------------------------------------

@@ -91,7 +91,8 @@ def _run_cases(step: int) -> None:
 def test_fixture_cases_restore_exactly(checked):
     """Every fourth case (the slow test below runs them all)."""
     _run_cases(4)
-    assert checked.restores > 250 and checked.saves > checked.restores
+    # enough restores to mean something (249 since a cast no longer dry-runs its payment)
+    assert checked.restores > 200 and checked.saves > checked.restores
 
 
 def test_self_play_restores_exactly(checked):

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-import mtg_judge.tools.cli
 from mtg_judge.conformance import rulediff
 from mtg_judge.conformance.canonical import snapshot_text
 from mtg_judge.conformance.runner import Case, CaseResult
@@ -195,33 +193,7 @@ def test_format_snapshot_changes_lists_each_changed_scenario_with_its_diff():
     ]
 
 
-def test_snapshots_update_prints_the_review_list(tmp_path, monkeypatch):
-    """The update command's own code path, with pytest replaced by a fake rewrite."""
-    snaps = tmp_path / "__snapshots__" / "test_fixtures"
-    snaps.mkdir(parents=True)
-    changed = snaps / "test_fixture[classic.combat.hit[classic-1999]].json"
-    same = snaps / "test_fixture[classic.combat.hit[modern]].json"
-    changed.write_text(snap([ev("damage_dealt", amount=3)], 17))
-    same.write_text(snap([ev("damage_dealt", amount=3)], 17))
-    calls = []
-
-    def fake_pytest(command, **kwargs):
-        calls.append(command)
-        changed.write_text(snap([ev("combat_damage_put_on_stack", object="combat_damage#1"),
-                                 ev("damage_dealt", amount=3)], 17))
-        return subprocess.CompletedProcess(command, 0, "", "")
-
-    monkeypatch.setattr(mtg_judge.tools.cli, "SNAPSHOT_DIR", tmp_path / "__snapshots__")
-    monkeypatch.setattr(mtg_judge.tools.cli.subprocess, "run", fake_pytest)
-    out = CliRunner().invoke(main, ["snapshots", "update"])
-    assert out.exit_code == 0, out.output
-    assert "--snapshot-update" in calls[0]
-    assert out.stdout.splitlines() == [
-        "modified: classic.combat.hit [classic-1999]",
-        "    + #0 combat_damage_put_on_stack object=combat_damage#1",
-        "      #0 damage_dealt amount=3",
-        "snapshots: 0 added, 1 modified, 0 deleted, 2 in total",
-    ]
+# (`mtg-judge snapshots update` itself: tests/test_snapshots_update.py)
 
 
 # --------------------------------------------------------------------------------------------

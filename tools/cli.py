@@ -1,8 +1,9 @@
 """``mtg-judge``: the command line of the conformance suite (DESIGN §11).
 
 Exit codes: 0 success; 1 failures (a failing or erroring case, a lint problem, nothing to
-run, an engine that cannot start); 2 bad usage (click's usage errors); 130 a run stopped by
-Ctrl-C or SIGTERM (its finished cases summarised and reported, PROTOCOL §6).
+run); 2 bad usage (click's usage errors) or an engine that cannot start (run, show, fuzz;
+PROTOCOL §4); 130 a run stopped by Ctrl-C or SIGTERM (its finished cases summarised and
+reported, PROTOCOL §6).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -30,8 +30,8 @@ from mtg_judge.conformance.runner import (
     keyword_matches,
     run_case,
     run_suite,
-    summary_table,
 )
+from mtg_judge.conformance.workers import cap_workers, workers_option
 
 
 def _check_fixtures_dir(ctx, param, value):
@@ -97,6 +97,34 @@ def _collect(fixtures_dir: Path, warn_cards: bool = False, **kwargs) -> list[Cas
             click.echo(f"warning: skipped the card file {_here(str(problem))} (mtg-judge "
                        "validate lists every problem)", err=True)
     return cases
+
+
+#: The exit code of a command whose engine cannot start (run, show, fuzz, the pytest plugin).
+ENGINE_EXIT = 2
+
+
+def _check_engine_command(command: str) -> None:
+    """--engine COMMAND: a usage error (exit 2) for an empty or unsplittable command line;
+    a warning on stderr when it uses shell syntax (a pipe, a redirection: it is not run by a
+    shell, PROTOCOL §4)."""
+    import shlex
+
+    from mtg_judge.conformance.protocol import shell_syntax_warning
+
+    try:
+        if not shlex.split(command):
+            raise ValueError("empty command")
+    except ValueError as exc:
+        raise click.BadParameter(f"{command!r}: {exc}", param_hint="--engine") from None
+    warning = shell_syntax_warning(command)
+    if warning is not None:
+        click.echo(f"warning: {warning}", err=True)
+
+
+def _engine_cannot_start(why: str):
+    """Say why the engine cannot start, on stderr, and exit 2 (:data:`ENGINE_EXIT`)."""
+    click.echo(f"mtg-judge: cannot run the engine: {why}", err=True)
+    sys.exit(ENGINE_EXIT)
 
 
 def _check_shard(ctx, param, value):
@@ -246,7 +274,7 @@ def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtur
     """The run's report.partial.jsonl (None without --report-dir) and the two callbacks that
     feed it: ``on_start(implementation)`` writes the header, ``on_result(result)`` appends the
     case (PROTOCOL §6)."""
-    from mtg_judge.conformance.reports import PartialReport, build_report, case_record
+    from mtg_judge.conformance.reports import PartialReport, build_report, case_record, planned_header
 
     if report_dir is None:
         return None, None, None
@@ -261,6 +289,7 @@ def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtur
         header["rulesets"] = sorted({c.ruleset for c in cases if c.ruleset != "-"})
         if shard is not None:
             header["selection"] = {**header["selection"], "shard": f"{shard[0]}/{shard[1]}"}
+        header = planned_header(header, cases)  # a killed run's report knows what it missed
         try:
             partial.open(header)
         except OSError as exc:
@@ -308,8 +337,8 @@ def main() -> None:
 
     Fixtures encode the rulings of the seed documents as scenarios with expected event
     logs; the reference engine runs them (or any engine speaking protocol v1 over
-    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage, 130 a run interrupted
-    (Ctrl-C, SIGTERM).
+    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage or an engine that cannot
+    start, 130 a run interrupted (Ctrl-C, SIGTERM).
     """
 
 
@@ -319,14 +348,16 @@ def main() -> None:
 @click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
               help="Select cases whose '<id>[<ruleset>]' matches EXPR: substrings combined "
                    "with and/or/not and parentheses, like pytest -k.")
-@click.option("-n", "workers", type=click.IntRange(min=1), default=None,
-              help="Parallel workers. Default: all cores in-process, 1 with --engine.")
+@workers_option(None, "all cores in-process, 1 with --engine")
 @click.option("--engine", "engine_command", metavar="COMMAND",
               help="Check this engine through protocol v1 (a command line; one engine "
                    "process per worker) instead of the in-process reference engine.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
               show_default=True, help="Seconds to wait for each engine reply (--engine).")
 @click.option("--by-mechanic", is_flag=True, help="Also print the summary per mechanic.")
+@click.option("--list-skipped", is_flag=True,
+              help="List every skipped case with its reason (by default: one line per "
+                   "reason, with its number of cases).")
 @click.option("--validate-protocol", is_flag=True,
               help="Check every protocol message, both directions, against "
                    "schema/protocol-*.schema.json; an invalid reply errors its case "
@@ -352,7 +383,7 @@ def main() -> None:
                    "less than FRACTION (e.g. 0.9) of the selected cases.")
 @fixtures_option
 @click.pass_context
-def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
+def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic, list_skipped,
         validate_protocol, fail_fast, max_fail, report_dir, shard, bundle_path, fixtures_dir):
     """Run the suite and report per document; exit 0 only if nothing failed or errored
     and at least one case passed.
@@ -372,12 +403,7 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
         raise click.UsageError("--validate-protocol checks protocol messages: it needs "
                                "--engine")
     if engine_command is not None:
-        import shlex
-        try:
-            if not shlex.split(engine_command):
-                raise ValueError("empty command")
-        except ValueError as exc:
-            raise click.BadParameter(f"{engine_command!r}: {exc}", param_hint="--engine") from None
+        _check_engine_command(engine_command)
     if fail_fast:
         max_fail = 1
     if bundle_path is not None:
@@ -405,6 +431,7 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
                                    "-k and --shard)")
     if workers is None:
         workers = 1 if engine_command else (os.cpu_count() or 1)
+    workers = cap_workers(workers, len(cases))
     implementation: dict = {}
     partial, partial_start, on_result = _partial_report(
         report_dir, cases, engine_command, rulesets, keyword, fixtures_dir, shard, positions)
@@ -429,32 +456,38 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic,
             signals["signal"] = signals["signal"] or "SIGINT"
         except click.ClickException:
             raise
-        except Exception as exc:  # an engine that cannot even start (EngineError)
+        except Exception as exc:  # an engine that cannot even start (EngineError): exit 2
             if partial is not None:
                 partial.close()
                 with contextlib.suppress(OSError):
                     partial.path.unlink()
             from mtg_judge.conformance.protocol import describe_engine_error
 
-            raise click.ClickException(f"cannot run the engine: "
-                                       f"{describe_engine_error(exc)}") from None
+            why = describe_engine_error(exc)
+            if report_dir is not None:  # a report that says why (every case not run)
+                _run_report(cases, [], {}, engine_command, rulesets, keyword, report_dir,
+                            fixtures_dir, shard, positions, engine_error=why)
+            _engine_cannot_start(why)
         finally:
             signals["armed"] = False
         interrupted = signals["signal"]
         report = _run_report(cases, results, implementation, engine_command, rulesets,
                              keyword, report_dir, fixtures_dir, shard, positions,
                              partial=partial, interrupted=interrupted)
-        _print_run(results, report, by_mechanic, interrupted or signals["signal"])
+        _print_run(results, report, by_mechanic, interrupted or signals["signal"],
+                   list_skipped)
 
 
-def _print_run(results, report, by_mechanic, interrupted):
+def _print_run(results, report, by_mechanic, interrupted, list_skipped=False):
     """The end of 'run': the tables, the failing and skipped cases, then exits with
     _finish_run's code."""
-    not_run = report.footer.get("not_run") or 0
-    click.echo(summary_table(results, "document", not_run=not_run))
+    from mtg_judge.conformance import reports
+
+    # the report's own tables: the figures of the HTML page, the badge and JUnit (PROTOCOL §6)
+    click.echo(reports.summary_table(report, "document"))
     if by_mechanic:
         click.echo()
-        click.echo(summary_table(results, "mechanic", not_run=not_run))
+        click.echo(reports.summary_table(report, "mechanic"))
     bad = [r for r in results if r.status in ("failed", "errored")]
     for r in bad:
         click.echo()
@@ -462,9 +495,18 @@ def _print_run(results, report, by_mechanic, interrupted):
     skipped = [r for r in results if r.status == "skipped"]
     if skipped:
         click.echo()
-        click.echo(f"skipped ({len(skipped)}):")
-        for r in skipped:
-            click.echo(f"  {r.case.name}: {r.message}")
+        if list_skipped:
+            click.echo(f"skipped ({len(skipped)}):")
+            for r in skipped:
+                click.echo(f"  {r.case.name}: {r.message}")
+        else:  # one line per reason: an engine that skips 1,000 cases gets a few lines
+            by_reason: dict[str, int] = {}
+            for r in skipped:
+                by_reason[r.message or "skipped"] = by_reason.get(r.message or "skipped", 0) + 1
+            click.echo(f"skipped ({len(skipped)}; --list-skipped lists them):")
+            width = len(str(max(by_reason.values())))
+            for reason, n in sorted(by_reason.items(), key=lambda item: (-item[1], item[0])):
+                click.echo(f"  {n:>{width}}  {reason}")
     _print_next_steps(report)
     sys.exit(_finish_run(report, interrupted))
 
@@ -496,7 +538,7 @@ def _print_next_steps(report) -> None:
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
                 report_dir, fixtures_dir, shard=None, positions=None, partial=None,
-                interrupted=None):
+                interrupted=None, engine_error=None):
     """The run's mtg_judge.conformance.reports.Report, written into report_dir (if given) before
     anything is printed (so that a closed stdout cannot lose it). A slice (shard = (K, N))
     is marked as such, each case with its position in the unsharded order. ``interrupted``
@@ -504,12 +546,16 @@ def _run_report(cases, results, implementation, engine_command, rulesets, keywor
     (a PartialReport) is removed once the final files are written."""
     from mtg_judge.conformance.reports import build_report, mark_shard, write_reports
 
+    finished = {r.case.name for r in results}
     report = build_report(results, implementation, fixtures_root=fixtures_dir,
-                          engine_command=engine_command, not_run=len(cases) - len(results),
+                          engine_command=engine_command,
+                          not_run_cases=[c for c in cases if c.name not in finished],
                           selection={"rulesets": list(rulesets) or None, "keyword": keyword},
                           memo=partial.memo if partial is not None else None)
     if interrupted:
         report.footer["interrupted"] = True
+    if engine_error is not None:
+        report.footer["engine_error"] = engine_error
     if shard is not None:
         mark_shard(report, f"{shard[0]}/{shard[1]}", positions)
     if report_dir is not None:
@@ -698,23 +744,17 @@ def show(fixture, ruleset, priority, engine_command, timeout, validate_protocol,
 def _show_on_engine(case, engine_command, timeout, validate, width, priority) -> None:
     """'show ID --engine CMD': the side-by-side page (conformance/sidebyside.py); exits 0
     if the case passes on the engine, else 1."""
-    import shlex
     import shutil
 
     from mtg_judge.conformance import sidebyside
     from mtg_judge.conformance.protocol import describe_engine_error
 
-    try:
-        if not shlex.split(engine_command):
-            raise ValueError("empty command")
-    except ValueError as exc:
-        raise click.BadParameter(f"{engine_command!r}: {exc}", param_hint="--engine") from None
+    _check_engine_command(engine_command)
     try:
         reference, outcome, implementation = sidebyside.play_both(case, engine_command,
                                                                    timeout, validate)
-    except Exception as exc:  # an engine that cannot even start (EngineError)
-        raise click.ClickException(f"cannot run the engine: "
-                                   f"{describe_engine_error(exc)}") from None
+    except Exception as exc:  # an engine that cannot even start (EngineError): exit 2
+        _engine_cannot_start(describe_engine_error(exc))
     if width is None:
         width = shutil.get_terminal_size((120, 24)).columns
     click.echo(sidebyside.render(case.scenario, case.ruleset, reference.result, outcome,
@@ -735,8 +775,7 @@ def _show_on_engine(case, engine_command, timeout, validate, width, priority) ->
               help="Only this ruleset (repeatable). Default: every fixture's rulesets.")
 @click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
               help="Select cases whose '<id>[<ruleset>]' matches EXPR, like run -k.")
-@click.option("-n", "workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Engine processes in parallel (--engine).")
+@workers_option(1, "")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
               show_default=True, help="Seconds to wait for each engine reply (--engine).")
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
@@ -752,7 +791,7 @@ def ladder(engine_command, report_file, rulesets, keyword, workers, timeout, as_
     skipped, PROTOCOL §3). Without --engine or --report the ladder starts from nothing;
     with them it starts from the engine's passes, lists the failing cases that use only
     features its passes show ('fix first') and leaves out the rulesets it does not declare.
-    Exit 0 (1 if the engine cannot start or the report cannot be read).
+    Exit 0; 1 if the report cannot be read; 2 if the engine cannot start.
     """
     from mtg_judge.conformance import ladder as ladder_module
 
@@ -772,16 +811,17 @@ def ladder(engine_command, report_file, rulesets, keyword, workers, timeout, as_
         from mtg_judge.conformance.protocol import describe_engine_error
         from mtg_judge.conformance.reports import build_report
 
+        _check_engine_command(engine_command)
         cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
         implementation: dict = {}
         try:
-            results = _run_with_progress(cases, "running", workers=workers,
+            results = _run_with_progress(cases, "running",
+                                         workers=cap_workers(workers, len(cases)),
                                          engine_command=engine_command, timeout=timeout,
                                          keep_passed_results=False,
                                          on_start=implementation.update)
-        except Exception as exc:  # an engine that cannot even start (EngineError)
-            raise click.ClickException(f"cannot run the engine: "
-                                       f"{describe_engine_error(exc)}") from None
+        except Exception as exc:  # an engine that cannot even start (EngineError): exit 2
+            _engine_cannot_start(describe_engine_error(exc))
         report = build_report(results, implementation, fixtures_root=fixtures_dir,
                               engine_command=engine_command)
         built = ladder_module.report_ladder(report.cases, implementation)
@@ -851,50 +891,60 @@ def snapshots() -> None:
     """Manage the syrupy snapshots of the reference engine's logs (conformance/__snapshots__)."""
 
 
+def _cap_workers(workers: int | None, tasks: int) -> int:
+    """-n/--workers of an in-process command: all cores by default, capped (with a warning)."""
+    return cap_workers(workers if workers is not None else (os.cpu_count() or 1), tasks)
+
+
 def _snapshot_checkout() -> Path:
     """The repository to regenerate snapshots in: they belong to the checkout's tests, so an
-    installed wheel (no checkout) gets a clear error instead of a pytest run on nothing."""
+    installed wheel (no checkout) gets a clear error instead of writing into site-packages."""
     root = checkout_root()
     if root is None:
         raise click.ClickException("snapshots update needs a checkout of mtg-judge installed in "
                                    "editable mode (pip install -e .): the snapshots belong to "
-                                   "its tests")
+                                   "its tests (or give --snapshot-dir DIR)")
     return root
 
 
-def _snapshot_texts() -> dict[str, str]:
-    """Every snapshot file's content by its path relative to SNAPSHOT_DIR (POSIX form)."""
-    if not SNAPSHOT_DIR.exists():
-        return {}
-    return {p.relative_to(SNAPSHOT_DIR).as_posix(): p.read_text(encoding="utf-8",
-                                                                errors="replace")
-            for p in sorted(SNAPSHOT_DIR.rglob("*")) if p.is_file()}
-
-
 @snapshots.command()
-def update():
-    """Regenerate every snapshot, serially (parallel updates can race), delete unused ones,
-    and list the snapshots added, modified and deleted as '<fixture id> [<ruleset>]', each
-    modified one with a short event diff of its old and new log (- old, + new) and its
-    final-state changes: review that list as the rules change it is. Exit 1 if some fixture
-    fails."""
-    from mtg_judge.conformance.rulediff import format_snapshot_changes
+@click.option("--check", is_flag=True,
+              help="Write nothing: print what an update would change and exit 1 if any "
+                   "snapshot would change or a case fails (the mode for CI).")
+@click.option("--snapshot-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="The snapshot directory (holding test_fixtures/). Default: "
+                                  "the checkout's conformance/__snapshots__.")
+@workers_option(None, "all cores")
+@fixtures_option
+def update(check, snapshot_dir, workers, fixtures_dir):
+    """Regenerate the snapshot of every case that passes on the reference engine, delete
+    the snapshots of no case, and list the snapshots added, modified and deleted as
+    '<fixture id> [<rulesets>]', each modified one with a short event diff of its old and
+    new log (- old, + new) and its final-state changes (rulesets whose diff is the same
+    share one entry): review that list as the rules change it is.
 
-    cwd = _snapshot_checkout()
-    before = _snapshot_texts()
-    # "-o testpaths=conformance" rather than a path argument: syrupy only deletes orphan
-    # single-file snapshots when pytest collects from testpaths (with a path argument it
-    # leaves snapshot files that match no collected test alone).
-    command = [sys.executable, "-m", "pytest", "-o", "testpaths=conformance",
-               "--snapshot-update", "-p", "no:xdist", "-q", "-p", "no:cacheprovider"]
-    click.echo(f"$ {' '.join(command)}", err=True)
-    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    click.echo(format_snapshot_changes(before, _snapshot_texts()))
-    if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
-        click.echo(tail, err=True)
-        click.echo(f"pytest exited with {proc.returncode}", err=True)
-        sys.exit(1)
+    The snapshot of a case whose expectation fails, or that errors, is never rewritten:
+    every such case is listed with the first line of each mismatch, and the exit code is 1.
+    With --check nothing is written and the exit code is 1 when any snapshot would change.
+    """
+    from mtg_judge.conformance import snapshots as snaps
+
+    if snapshot_dir is None:
+        _snapshot_checkout()
+        snapshot_dir = SNAPSHOT_DIR
+    cases = _collect(fixtures_dir)
+    if not cases:
+        raise click.ClickException(f"no cases in {fixtures_dir}")
+    results = _run_with_progress(cases, "snapshots", workers=_cap_workers(workers, len(cases)))
+    plan = snaps.plan_update(results, snaps.read_snapshots(snapshot_dir))
+    if not check:
+        try:
+            snaps.apply_plan(plan, snapshot_dir)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the snapshots into {snapshot_dir}: "
+                                       f"{exc}") from None
+    click.echo(snaps.format_plan(plan, check=check))
+    sys.exit(1 if plan.failures or (check and plan.changed) else 0)
 
 
 @main.command("diff-rulesets")
@@ -938,8 +988,7 @@ def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
               help="Run only this mutation (repeatable). Default: every mutation.")
 @click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
               help="Run only the cases whose '<id>[<ruleset>]' matches EXPR (like run -k).")
-@click.option("-n", "workers", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Worker processes (each runs one mutation at a time over every case).")
+@workers_option(2, "", what="mutants")
 @click.option("--timeout", "case_timeout", type=click.FloatRange(min=0, min_open=True),
               default=10.0, show_default=True,
               help="Seconds a case may run under a mutation before it errors (a kill; with --random: broken).")
@@ -954,9 +1003,13 @@ def diff_rulesets(ruleset_a, ruleset_b, as_json, keyword, fixtures_dir):
 @click.option("--legal", is_flag=True,
               help="With --random: mutants of the move generator (engine/legal.py, engine/legal/), judged by "
                    "pytest -x on tests/test_selfplay.py, test_properties.py, test_fuzz.py instead of the fixtures.")
+@click.option("--replay", "replay_from", metavar="FILE", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Judge again the random mutants of an earlier --json FILE (its seed and judge), "
+                   "found in this tree by function, source and edit: a triaged sample re-judged.")
 @fixtures_option
 def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n, seed, only, legal,
-            fixtures_dir):
+            replay_from, fixtures_dir):
     """Mutation self-check: run the suite on the reference engine with one rule switched
     off at a time and report which fixtures kill (notice) each mutation.
 
@@ -983,7 +1036,26 @@ def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n,
     "population", "killed", "survived", "equivalent", "broken", "kill_rate", "mutants":
     [{"path", "line", "col", "operator", "original", "replacement", "qualname", "node",
     "status", "by", "reason", ...}], "stale_equivalents"}.
+
+    \b
+    --replay FILE: the mutants of an earlier --random run's --json FILE judged again on this
+    tree, each found by its function, node source and edit (line moves don't matter); one
+    whose code is gone is listed as such, not judged. For re-judging a triaged sample.
     """
+    workers = cap_workers(workers)  # the mutants are counted later: 4 x the cores at most
+    if replay_from is not None:
+        if random_n is not None or legal:
+            raise click.UsageError("--replay FILE takes the sample (and --legal) from FILE: "
+                                   "no --random N or --legal")
+        from mtg_judge.conformance.randmut import replay_locators
+
+        try:
+            seed, legal, locators = replay_locators(replay_from)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--replay") from None
+        _random_mutants(len(locators), seed, workers, only, legal, fixtures_dir, keyword, case_timeout,
+                        json_to, replay=locators)
+        return
     if random_n is not None:
         _random_mutants(random_n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to)
         return
@@ -1017,7 +1089,8 @@ def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n,
     sys.exit(0 if report.passed_bar else 1)
 
 
-def _random_mutants(n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to):
+def _random_mutants(n, seed, workers, only, legal, fixtures_dir, keyword, case_timeout, json_to,
+                    replay=None):
     """``mutants --random N``: run :func:`mtg_judge.conformance.randmut.run_random` and
     print its table (or JSON); see the command's help."""
     from mtg_judge.conformance.randmut import EquivalenceListError, format_random_report, run_random
@@ -1025,7 +1098,7 @@ def _random_mutants(n, seed, workers, only, legal, fixtures_dir, keyword, case_t
     try:
         report = run_random(n, seed=seed, workers=workers, only=only, legal=legal,
                             fixtures_root=fixtures_dir, keyword=keyword, case_timeout=case_timeout,
-                            progress=lambda line: click.echo(line, err=True))
+                            progress=lambda line: click.echo(line, err=True), replay=replay)
     except (EquivalenceListError, ValueError) as exc:
         click.echo(f"mtg-judge mutants: {exc}", err=True)
         sys.exit(2)
@@ -1141,12 +1214,14 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
                                        f"{exc}") from None
     if other is not None:
         sys.exit(1 if any(c.kind == "regression" for c in changes) else 0)
+    note = reports.incomplete_note(saved)
+    if note is not None:  # PROTOCOL §6: an incomplete report says so, and is not green
+        click.echo()
+        click.echo(note)
     if merge:  # the merged run is judged as 'run' would have judged it unsharded
-        not_run = saved.footer.get("not_run", 0)
-        if not_run:
-            how = "interrupted" if saved.footer.get("interrupted") else "stopped early"
-            click.echo(f"{how}: {not_run} of {saved.counts['total'] + not_run} cases not run")
-        sys.exit(1 if _has_failures(saved) else 0)
+        sys.exit(1 if _has_failures(saved) or note is not None else 0)
+    if reports.incomplete(saved) in ("interrupted", "partial", "engine cannot start"):
+        sys.exit(1)
 
 
 @main.command()

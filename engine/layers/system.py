@@ -186,8 +186,9 @@ class LayerSystem:
             return hit[1] if hit is not None and hit[0] is chars else self.printed(obj)
         r = self._result
         g = self.game
-        if (r is None or self._key != (self.generation, len(g.effects), len(g.battlefield))
-                or (r.volatile and self._events != len(g.events))):
+        k = self._key  # compared part by part: this is the hottest query of the engine
+        if (r is None or k is None or k[0] != self.generation or k[1] != len(g.effects)
+                or k[2] != len(g.battlefield) or (r.volatile and self._events != len(g.events))):
             r = self.result()
         rec = r.records.get(id(obj))
         if rec is None:
