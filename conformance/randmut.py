@@ -55,6 +55,8 @@ from typing import Any, Callable, Iterable, Iterator
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: The committed list of equivalent mutants.
 EQUIVALENTS_PATH = Path(__file__).resolve().parent / "mutants_equivalent.json"
+#: The committed list of mutants of engine code no ruling reaches, each with the test that kills it.
+TESTED_PATH = Path(__file__).resolve().parent / "mutants_tested.json"
 #: The tests that judge the move generator's mutants (``--legal``).
 LEGAL_TESTS = ("tests/test_selfplay.py", "tests/test_properties.py", "tests/test_fuzz.py")
 #: The operator families (``MutationPoint.operator``).
@@ -337,14 +339,32 @@ _EQUIVALENT_KEYS = {"file", "qualname", "node", "operator", "replacement", "reas
 _EQUIVALENT_OPTIONAL = {"occurrence"}
 
 
-def load_equivalents(path: Path = EQUIVALENTS_PATH) -> dict[tuple, str]:
+def load_tested(path: Path = TESTED_PATH) -> dict[tuple, str]:
+    """The committed list of mutants in engine code no ruling reaches (bad input, messages,
+    bookkeeping only the move generator reads), each killed by a test of ``tests/``:
+    ``{locator: pytest node id}``. The entries are those of :func:`load_equivalents` plus
+    ``test`` (``tests/test_mutant_triage.py::test_x``); the ``reason`` says why no fixture can
+    reach the code. Raises :class:`EquivalenceListError` as :func:`load_equivalents` does, and
+    for a ``test`` outside ``tests/``."""
+    if not path.exists():
+        return {}
+    entries = load_equivalents(path, extra=("test",))
+    for key, test in entries.items():
+        if not test.startswith("tests/") or ".py" not in test:
+            raise EquivalenceListError(f"{path.name}: {key[0]} {key[1]}: 'test' must be a pytest node id under "
+                                       f"tests/ (tests/test_x.py::test_y), not {test!r}")
+    return entries
+
+
+def load_equivalents(path: Path = EQUIVALENTS_PATH, extra: tuple[str, ...] = ()) -> dict[tuple, str]:
     """The committed equivalence list: ``{locator: reason}`` (see
     :attr:`MutationPoint.locator`). The file is a JSON list of objects with ``file``,
     ``qualname``, ``node`` (the node's source, whitespace collapsed), ``operator`` (one of
     :data:`OPERATORS`), ``replacement`` (as the table shows it), ``reason`` (non-empty) and
-    optionally ``occurrence`` (default 0). Raises :class:`EquivalenceListError` naming the
-    entry for a missing or unknown key, a wrong type, an unknown operator, an empty reason
-    or a duplicate."""
+    optionally ``occurrence`` (default 0). ``extra``: keys every entry must also have (a
+    non-empty string; the value returned is then the first of them instead of the reason).
+    Raises :class:`EquivalenceListError` naming the entry for a missing or unknown key, a
+    wrong type, an unknown operator, an empty reason or a duplicate."""
     if not path.exists():
         return {}
     try:
@@ -358,11 +378,12 @@ def load_equivalents(path: Path = EQUIVALENTS_PATH) -> dict[tuple, str]:
         where = f"{path.name}: entry {i}"
         if not isinstance(entry, dict):
             raise EquivalenceListError(f"{where}: not an object")
-        missing = _EQUIVALENT_KEYS - entry.keys()
-        unknown = entry.keys() - _EQUIVALENT_KEYS - _EQUIVALENT_OPTIONAL
+        required = _EQUIVALENT_KEYS | set(extra)
+        missing = required - entry.keys()
+        unknown = entry.keys() - required - _EQUIVALENT_OPTIONAL
         if missing or unknown:
             raise EquivalenceListError(f"{where}: missing {sorted(missing)}, unknown {sorted(unknown)}")
-        for name in _EQUIVALENT_KEYS:
+        for name in sorted(required):
             if not isinstance(entry[name], str) or not entry[name].strip():
                 raise EquivalenceListError(f"{where}: {name!r} must be a non-empty string")
         occurrence = entry.get("occurrence", 0)
@@ -374,7 +395,7 @@ def load_equivalents(path: Path = EQUIVALENTS_PATH) -> dict[tuple, str]:
                entry["replacement"], occurrence)
         if key in found:
             raise EquivalenceListError(f"{where}: a duplicate of an earlier entry")
-        found[key] = entry["reason"]
+        found[key] = entry[extra[0]] if extra else entry["reason"]
     return found
 
 
@@ -550,10 +571,12 @@ class RandomResult:
     by: str = ""
     reason: str = ""
     seconds: float = 0.0
+    by_test: bool = False  # killed by the test of conformance/mutants_tested.json, not a fixture
 
     def as_json(self) -> dict:
         """The JSON row (without the time, which varies from run to run)."""
         return {**asdict(self.point), "label": self.point.label, "status": self.status,
+                **({"by_test": True} if self.by_test else {}),
                 **({"by": self.by} if self.by else {}), **({"reason": self.reason} if self.reason else {})}
 
 
@@ -583,12 +606,25 @@ class RandomReport:
         judged = self.count("killed") + self.count("survived")
         return self.count("killed") / judged if judged else 0.0
 
+    @property
+    def killed_by_tests(self) -> int:
+        """The kills made by a test of ``conformance/mutants_tested.json`` (code no ruling reaches)."""
+        return sum(1 for r in self.results if r.status == "killed" and r.by_test)
+
+    @property
+    def fixture_kill_rate(self) -> float:
+        """The kills the fixtures made alone / (killed + survived)."""
+        judged = self.count("killed") + self.count("survived")
+        return (self.count("killed") - self.killed_by_tests) / judged if judged else 0.0
+
     def as_json(self) -> dict:
         """The report as JSON, byte-for-byte the same for the same seed and tree (no times)."""
         return {"seed": self.seed, "judge": self.judge, "population": self.population,
                 "sampled": len(self.results), "cases": self.cases,
                 **{s: self.count(s) for s in ("killed", "survived", "equivalent", "broken")},
-                "kill_rate": round(self.kill_rate, 4), "mutants": [r.as_json() for r in self.results],
+                "kill_rate": round(self.kill_rate, 4), "killed_by_tests": self.killed_by_tests,
+                "fixture_kill_rate": round(self.fixture_kill_rate, 4),
+                "mutants": [r.as_json() for r in self.results],
                 "stale_equivalents": [list(s) for s in self.stale],
                 **({"gone": [list(g) for g in self.gone]} if self.gone else {})}
 
@@ -804,7 +840,7 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
                root: Path = REPO_ROOT, fixtures_root: Path | str | None = None, keyword: str | None = None,
                case_timeout: float = 10.0, equivalents: dict[tuple, str] | None = None,
                progress: Callable[[str], None] | None = None, tests: Iterable[str] = LEGAL_TESTS,
-               replay: list[tuple] | None = None) -> RandomReport:
+               replay: list[tuple] | None = None, tested: dict[tuple, str] | None = None) -> RandomReport:
     """Sample ``n`` points with ``seed`` (outside the move generator; ``legal``: only in
     it) of ``engine/**/*.py`` (``only``: under that path), and judge each in a forked child:
     by the fixtures' cases (``fixtures_root``, ``keyword``; ``case_timeout`` seconds each) or,
@@ -814,7 +850,9 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
     of a sample, these locators (:attr:`MutationPoint.locator`, e.g. from an earlier run's
     ``--json``, :func:`replay_locators`) are judged again, found in this tree by locator so
     that a triaged sample is judged on the code as it is now; a locator that matches no
-    point (its code was edited or removed) is listed in the report's ``gone``. Raises
+    point (its code was edited or removed) is listed in the report's ``gone``. ``tested``
+    (default :func:`load_tested`): a mutant it lists that survives the fixtures is judged by
+    its test (killed ``by`` ``test <node id>``; counted apart in the report). Raises
     ValueError for an ``only`` that selects nothing, :class:`EquivalenceListError` for a bad
     list."""
     started = time.monotonic()
@@ -854,7 +892,18 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
             for k in used:
                 callers.setdefault(base["functions"][k], set()).add(case_name)
         n_cases = len(cases)
-        judge_point = judge_by_cases(cases, set(base["passing"]), case_timeout, callers)
+        by_cases = judge_by_cases(cases, set(base["passing"]), case_timeout, callers)
+        tested = load_tested() if tested is None else tested
+
+        def judge_point(point: MutationPoint) -> dict:
+            out = by_cases(point)
+            test = tested.get(point.locator)
+            if out["status"] != "survived" or test is None:
+                return out
+            by_test = judge_by_tests([test], root)(point)  # code no ruling reaches: its test
+            if by_test["status"] == "killed":
+                return {"status": "killed", "by": f"test {by_test['by']}", "judge": "test"}
+            return {**out, "reason": f"survives its test {test}"}
         timeout = max(120.0, 20 * case_timeout)
     results: list[RandomResult | None] = [None] * len(chosen)
     tasks, where = [], []
@@ -876,7 +925,7 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
     for k, out in enumerate(outputs):
         i = where[k]
         results[i] = RandomResult(chosen[i], out["status"], by=out.get("by", ""), reason=out.get("reason", ""),
-                                  seconds=float(out.get("seconds", 0.0)))
+                                  seconds=float(out.get("seconds", 0.0)), by_test=out.get("judge") == "test")
     final = [r for r in results if r is not None]
     return RandomReport(final, len(points), seed, "tests" if legal else "fixtures", n_cases, stale,
                         time.monotonic() - started, gone)
@@ -916,6 +965,10 @@ def format_random_report(report: RandomReport) -> str:
               f"equivalent {report.count('equivalent')}, broken {report.count('broken')}",
               f"kill rate: {report.count('killed')}/{judged} ({100 * report.kill_rate:.1f}%; "
               "equivalent and broken mutants left out)"]
+    if report.judge == "fixtures":
+        lines.append(f"killed by the fixtures alone: {report.count('killed') - report.killed_by_tests}/{judged} "
+                     f"({100 * report.fixture_kill_rate:.1f}%); by the test of conformance/mutants_tested.json "
+                     f"(code no ruling reaches): {report.killed_by_tests}")
     if report.gone:
         lines.append(f"{len(report.gone)} mutant{'' if len(report.gone) == 1 else 's'} of the replayed sample match "
                      "no point of this tree (code edited or removed): "
@@ -927,8 +980,8 @@ def format_random_report(report: RandomReport) -> str:
 
 
 __all__ = [
-    "EQUIVALENTS_PATH", "LEGAL_TESTS", "OPERATORS", "EquivalenceListError", "MutationPoint", "RandomMutantError",
+    "EQUIVALENTS_PATH", "LEGAL_TESTS", "TESTED_PATH", "OPERATORS", "EquivalenceListError", "MutationPoint", "RandomMutantError",
     "RandomReport", "RandomResult", "applied", "engine_files", "enumerate_points", "format_random_report",
-    "import_engine", "judge_by_cases", "judge_by_tests", "load_equivalents", "module_name",
+    "import_engine", "judge_by_cases", "judge_by_tests", "load_equivalents", "load_tested", "module_name",
     "mutated_code", "points_of_source", "replay_locators", "run_forked", "run_random", "sample",
 ]

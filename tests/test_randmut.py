@@ -21,6 +21,7 @@ from mtg_judge.conformance.randmut import (
     MutationPoint,
     applied,
     load_equivalents,
+    load_tested,
     points_of_source,
     run_forked,
     sample,
@@ -295,6 +296,28 @@ def test_committed_equivalence_list_is_valid_and_matches_points():
     found = load_equivalents()
     known = {p.locator for p in randmut.enumerate_points()}
     assert set(found) <= known, sorted(set(found) - known)
+
+
+def test_tested_list_loads_with_its_test_and_refuses_a_test_outside_tests(tmp_path):
+    path = tmp_path / "tested.json"
+    path.write_text(json.dumps([{**GOOD, "test": "tests/test_x.py::test_y"}]))
+    assert load_tested(path) == {("engine/tiny.py", "below", "x < LIMIT", "compare", "<=", 0): "tests/test_x.py::test_y"}
+    path.write_text(json.dumps([GOOD]))
+    with pytest.raises(EquivalenceListError, match=r"missing \['test'\]"):
+        load_tested(path)
+    path.write_text(json.dumps([{**GOOD, "test": "engine/x.py"}]))
+    with pytest.raises(EquivalenceListError, match="node id under tests/"):
+        load_tested(path)
+
+
+def test_committed_tested_list_is_valid_and_matches_points():
+    """Every entry of conformance/mutants_tested.json names a point of the tree and a test
+    file that exists (a mutant of code no ruling reaches, killed by that test)."""
+    found = load_tested()
+    known = {p.locator for p in randmut.enumerate_points()}
+    assert set(found) <= known, sorted(set(found) - known)
+    for test in found.values():
+        assert (Path(randmut.REPO_ROOT) / test.split("::")[0]).is_file(), test
 
 
 # ---------------------------------------------------------------------------- the command
