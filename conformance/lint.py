@@ -106,10 +106,12 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
 
     ids: dict[str, str] = {}
     citations: dict[str, tuple[str, list[str]]] = {}  # fixture id -> (file, its rulings)
+    broken: set[str] = set()  # the ids of fixture files that failed to load
     for path in iter_fixture_paths(root):
         file = label(path)
         fixture = _load(path, "scenario", file, problems)
         if fixture is None:
+            broken.update(claimed_ids(path, root))
             continue
         _lint_place(path, root, file, fixture, set(catalog["documents"]), problems)
         fixture_id = fixture["id"]
@@ -124,12 +126,34 @@ def lint(root: str | Path = FIXTURES_DIR, rulings: dict | None = None) -> list[F
                                          "a ruling id of conformance/rulings.json"))
         problems += _FixtureChecker(file, fixture, card_names, label(root / "cards")).check()
         problems += lint_absent_sources(file, fixture, card_data)
-    problems += lint_audits(root, catalog, citations, label)
+    problems += lint_audits(root, catalog, citations, label, broken)
     return problems
 
 
+def claimed_ids(path: Path, root: Path | None = None) -> set[str]:
+    """The fixture ids a fixture file that cannot be loaded (invalid JSON, a schema error)
+    most likely has: the string value of its first ``"id"`` key, read from the text even
+    when it does not parse, and ``<document>.<mechanic>.<file name>`` from its place under
+    ``root``. Used so that one broken file gives one error, not others about the fixture
+    it holds (issue 25): an audit naming that id, ``mtg-judge show ID``. ``set()`` when the
+    file cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    found = set(re.findall(r'"id"\s*:\s*"([^"\\]+)"', text)[:1])
+    if root is not None:
+        try:
+            parts = path.relative_to(root).with_suffix("").parts
+        except ValueError:
+            parts = ()
+        if len(parts) == 3:
+            found.add(".".join(parts))
+    return found
+
+
 def lint_audits(root: Path, catalog: dict, citations: dict[str, tuple[str, list[str]]],
-                label) -> list[FixtureError]:
+                label, broken: set[str] | frozenset[str] = frozenset()) -> list[FixtureError]:
     """The citation audits ``root/audit/*.json`` (DESIGN §15.1) against the catalog and the
     fixtures; ``citations`` is ``{fixture id: (file label, its ruling ids)}``.
 
@@ -138,8 +162,10 @@ def lint_audits(root: Path, catalog: dict, citations: dict[str, tuple[str, list[
     all the files; each ``checked_by`` fixture exists and cites the unit. And the other
     way: a fixture that cites an audited unit must be named in that unit's ``checked_by``
     (a citation whose fixture checks no claim of the unit is removed), the problem reported
-    at the fixture's ``$.rulings[i]``. Returns the problems (audit files first, in path
-    order; then the fixtures).
+    at the fixture's ``$.rulings[i]``. A ``checked_by`` naming one of the ``broken`` ids
+    (fixture files that did not load, :func:`claimed_ids`) is not reported: that file's own
+    error is the cause. Returns the problems (audit files first, in path order; then the
+    fixtures).
     """
     problems: list[FixtureError] = []
     doc_of = {r["id"]: r["id"].split(".")[0] for r in catalog["rulings"]}
@@ -170,6 +196,8 @@ def lint_audits(root: Path, catalog: dict, citations: dict[str, tuple[str, list[
                 for k, check in enumerate(claim["checked_by"]):
                     fid, at = check["fixture"], f"{where}.claims[{c}].checked_by[{k}].fixture"
                     checkers.add(fid)
+                    if fid not in citations and fid in broken:
+                        continue  # the fixture's file is broken: its own error says why
                     if fid not in citations:
                         problems.append(_unknown(file, at, "fixture", fid, set(citations),
                                                  "the id of a fixture citing the unit"))

@@ -251,8 +251,57 @@ def _errors(instance: Any, schema_name: str, file: str | Path) -> list[FixtureEr
 
     validator = _validator(schema_name)
     base_uri = validator.schema["$id"]
-    errors = sorted(validator.iter_errors(instance), key=relevance, reverse=True)
+    errors = _without_moot_conditions(list(validator.iter_errors(instance)),
+                                      _condition_keys(schema_name))
+    errors = sorted(errors, key=relevance, reverse=True)
     return [_to_fixture_error(best_match([error]), file, base_uri) for error in errors]
+
+
+def _conditional(error: Any) -> bool:
+    return any(key in ("then", "else") for key in error.absolute_schema_path)
+
+
+def _without_moot_conditions(errors: list, keys: frozenset[str]) -> list:
+    """``errors`` without those of a schema's ``if``/``then``/``else`` branch inside an
+    object whose property that a condition reads (``keys``: ``types``, ``layout``…) is
+    missing or of the wrong type: the branch taken then means nothing (a ``types`` that is
+    a string "contains" every type as far as JSON Schema's ``contains`` goes, so a card
+    would be told it lacks a planeswalker's loyalty, or has a non-creature's power), and
+    the error about the property itself is the one that points at the cause (issue 25)."""
+    broken: list[tuple] = []
+    for error in errors:
+        if _conditional(error):
+            continue
+        path = tuple(error.absolute_path)
+        if error.validator == "type" and path and path[-1] in keys:
+            broken.append(path[:-1])
+        elif error.validator == "required" and isinstance(error.instance, dict) and any(
+                key in keys and key not in error.instance for key in error.validator_value or ()):
+            broken.append(path)
+    if not broken:
+        return errors
+    return [e for e in errors if not (_conditional(e) and any(
+        tuple(e.absolute_path)[:len(b)] == b for b in broken))]
+
+
+@functools.lru_cache(maxsize=None)
+def _condition_keys(schema_name: str) -> frozenset[str]:
+    """The property names that the ``if`` conditions of a schema read."""
+    keys: set[str] = set()
+
+    def walk(node: Any, in_if: bool) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if in_if and key in ("properties", "required"):
+                    keys.update(value if key == "required" and isinstance(value, list) else
+                                value.keys() if isinstance(value, dict) else ())
+                walk(value, in_if or key == "if")
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, in_if)
+
+    walk(_validator(schema_name).schema, False)
+    return frozenset(keys)
 
 
 def _to_fixture_error(error: Any, file: str | Path, base_uri: str) -> FixtureError:

@@ -170,7 +170,7 @@ def flatten(needs: dict[str, list[str]]) -> list[str]:
 # What to implement next
 
 
-def next_steps(cases: Iterable[dict]) -> dict:
+def next_steps(cases: Iterable[dict], known: Iterable[str] = ()) -> dict:
     """The "what to implement next" ranking of a report's case records (PROTOCOL §6).
 
     Returns::
@@ -190,26 +190,41 @@ def next_steps(cases: Iterable[dict]) -> dict:
     sorted by ``unlocks``, then ``cases`` (both descending), then name; implementing the
     top need alone lets ``unlocks`` skipped cases be played with features shown to work.
     Case records without ``needs`` (an older report) count in ``reasons`` only.
+    ``known``: flat needs the engine is known to have without a pass to show it (the
+    ``capability:<name>`` of the capabilities its handshake declares): never missing.
+    Needs that every skipped case needing one of them also needs, and the other way round
+    (they travel together, like ``action:turn_face_up`` and ``event:turned_face_up``), are
+    one row, named ``a + b``; its ``unlocks`` counts the skipped cases whose missing needs
+    are exactly that group. The ladder (:mod:`mtg_judge.conformance.ladder`) ranks whole
+    sets of needs.
     """
     cases = list(cases)
-    known: set[str] = set()
+    have: set[str] = set(known)
     for case in cases:
         if case.get("status") == "passed" and isinstance(case.get("needs"), dict):
-            known.update(flatten(case["needs"]))
+            have.update(flatten(case["needs"]))
     reasons: dict[str, list[str]] = {}
-    blocked: dict[str, int] = {}
-    alone: dict[str, int] = {}
+    support: dict[str, list[int]] = {}
+    missing_sets: list[frozenset[str]] = []
     skipped = [c for c in cases if c.get("status") == "skipped"]
     for case in skipped:
         reason = (case.get("message") or "").strip() or "(no reason given)"
         reasons.setdefault(reason, []).append(str(case.get("name", "?")))
         if not isinstance(case.get("needs"), dict):
             continue
-        missing = sorted(set(flatten(case["needs"])) - known)
+        missing = frozenset(flatten(case["needs"])) - have
         for need in missing:
-            blocked[need] = blocked.get(need, 0) + 1
-        if len(missing) == 1:
-            alone[missing[0]] = alone.get(missing[0], 0) + 1
+            support.setdefault(need, []).append(len(missing_sets))
+        missing_sets.append(missing)
+    together: dict[tuple[int, ...], list[str]] = {}
+    for need in sorted(support):
+        together.setdefault(tuple(support[need]), []).append(need)
+    blocked: dict[str, int] = {}
+    alone: dict[str, int] = {}
+    for members, group in together.items():
+        name = " + ".join(group)
+        blocked[name] = len(members)
+        alone[name] = sum(missing_sets[k] == frozenset(group) for k in members)
     return {
         "skipped": len(skipped),
         "reasons": [{"reason": r, "cases": len(names), "examples": names[:3]}

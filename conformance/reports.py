@@ -149,11 +149,16 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
     from an engine; it is absent for a case whose fixture has a problem.
     Failed and errored cases also carry ``expect`` (the expectation as it holds under the
     case's ruleset) and ``log`` (one line per event of the engine's log, at most
-    :data:`LOG_LIMIT`, as :func:`mtg_judge.conformance.expect.summarize_event` writes them).
+    :data:`LOG_LIMIT`, as :func:`mtg_judge.conformance.expect.summarize_event` writes them)
+    and, when the engine gave a result the reference engine can be compared with,
+    ``divergence`` (:func:`mtg_judge.conformance.casepage.case_divergence`: both
+    play-by-plays aligned, the first divergence, the board at that moment; its page and its
+    row in the failures grouped by first divergence).
 
     ``memo``: an optional dict, empty at first, shared by the calls of one report (same
-    ``fixtures_root``): each fixture file's relative path and each card's needs are then
-    worked out once, not once per case; the records are the same.
+    ``fixtures_root``): each fixture file's relative path, each card's needs and each
+    result's divergence are then worked out once, not once per case or per call (the
+    partial report and the final one); the records are the same.
     """
     case = result.case
     root = Path(fixtures_root) if fixtures_root is not None else None
@@ -190,6 +195,17 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
         if len(events) > LOG_LIMIT:
             log.append(f"… {len(events) - LOG_LIMIT} more events")
         record["log"] = log
+        if isinstance(result.result, dict) and not case.problem and case.scenario:
+            # the first divergence from the reference engine and the case's page (issue 25)
+            from mtg_judge.conformance.casepage import case_divergence
+
+            seen = memo.setdefault("divergence", {})
+            known = seen.get(id(result))
+            if known is None or known[0] is not result:  # the id of another, freed object
+                known = seen[id(result)] = (result, case_divergence(
+                    case.scenario, case.ruleset, result.result))
+            if known[1] is not None:
+                record["divergence"] = known[1]
     return record
 
 
@@ -279,7 +295,8 @@ def build_report(results: list[CaseResult], implementation: dict, *,
                  fixtures_root: Path | str | None = None, engine_command: str | None = None,
                  selection: dict | None = None, not_run: int = 0,
                  started: str | None = None,
-                 not_run_cases: Iterable[Case] | None = None) -> Report:
+                 not_run_cases: Iterable[Case] | None = None,
+                 memo: dict | None = None) -> Report:
     """A :class:`Report` of ``results`` (from ``mtg_judge.conformance.runner.run_suite``).
 
     ``implementation``: the engine's handshake ``implementation`` (DESIGN §9).
@@ -289,10 +306,11 @@ def build_report(results: list[CaseResult], implementation: dict, *,
     ``not_run``: cases selected but not run (``--max-fail``); or ``not_run_cases``, those
     cases themselves, so that each table row counts its own (the footer's
     ``not_run_groups``). ``started``: the run's UTC time (:func:`now` by default), the
-    only wall-clock value of a report.
+    only wall-clock value of a report. ``memo``: the :func:`case_record` memo of the run
+    (a :class:`PartialReport`'s ``memo``), if any.
     """
     root = Path(fixtures_root).resolve() if fixtures_root is not None else None
-    memo: dict = {}
+    memo = {} if memo is None else memo
     cases = [case_record(r, root, memo) for r in results]
     rulesets = sorted({c["ruleset"] for c in cases if c["ruleset"] != "-"})
     header = {
@@ -824,8 +842,11 @@ def _case_details(case: dict, header: dict, fixtures_url: str | None) -> str:
              f'<span class="why">{_e(why)}</span></summary><div class="body">']
     link = _fixture_link(case, header, fixtures_url)
     kind = f" · error kind <code>{_e(case['error_kind'])}</code>" if case.get("error_kind") else ""
+    from mtg_judge.conformance.casepage import page_path
+
     parts.append(f'<p class="meta">fixture {link or "(no file)"} · ruleset '
-                 f'<code>{_e(case["ruleset"])}</code>{kind}</p>')
+                 f'<code>{_e(case["ruleset"])}</code>{kind} · <a class="page" '
+                 f'href="{_e(page_path(case["name"]))}">the case as a page</a></p>')
     if case.get("mismatches"):
         parts.append("<h3>Mismatches</h3><pre>" + _e("\n".join(case["mismatches"])) + "</pre>")
     if status == "errored" or (case.get("message") and not case.get("mismatches")):
@@ -897,6 +918,22 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
                    f'no case was run</p><pre>{_e(report.footer["engine_error"])}</pre>')
     bad = [c for c in report.cases if c["status"] in ("failed", "errored")]
     skipped = [c for c in report.cases if c["status"] == "skipped"]
+    from mtg_judge.conformance.casepage import page_path
+    from mtg_judge.conformance.ladder import failure_groups, failure_groups_html, ladder_html, report_ladder
+
+    ladder = report_ladder(report.cases, impl) if len(bad) + len(skipped) else None
+    pages = {c["name"] for c in bad}
+
+    def case_link(case_name: str) -> str:  # a failing case's page, else its row
+        return page_path(case_name) if case_name in pages else f"#{case_name}"
+
+    to_ladder = ""
+    if ladder is not None:
+        nxt = ladder["next"]
+        to_ladder = (f' · <a href="#ladder">what to implement next: '
+                     f'{nxt["cost"]} feature{"s" if nxt["cost"] != 1 else ""} for '
+                     f'{nxt["cases"]} case{"s" if nxt["cases"] != 1 else ""}</a>'
+                     if nxt is not None else ' · <a href="#ladder">the ladder</a>')
     body = [
         f"<h1>mtg-judge compliance: {_e(name)}</h1>", *meta,
         f'<div class="score"><span class="big">{_e(overall(counts, not_run))}</span>'
@@ -904,16 +941,20 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
         f"{_e(compliance(counts))} of run</span>{pills}</div>",
         f'<p class="meta">{_e(headline(counts, not_run))}: the big figure is passed / every '
         "selected case (skipped and not-run cases count against it); % of run = passed / "
-        "(passed + failed + errored)</p>", stopped,
+        f"(passed + failed + errored){to_ladder}</p>", stopped,
+        ladder_html(ladder, case_link) if ladder is not None else "",
         "<h2>By document</h2>", _counts_table(*_html_table(report, "document")),
         "<h2>By mechanic</h2>", _counts_table(*_html_table(report, "mechanic")),
         f"<h2>Failed and errored cases ({len(bad)})</h2>",
     ]
+    if bad:  # one root cause, one row (issue 25)
+        body.append(failure_groups_html(failure_groups(bad), case_link))
+        body.append("<h3>Every failed and errored case</h3>")
     body += [_case_details(c, header, fixtures_url) for c in bad] or ["<p>None.</p>"]
     if skipped:  # the authors' kit (issue 16): skip reasons and missing needs, ranked
         from mtg_judge.conformance.needs import next_steps, next_steps_html
 
-        body.append(next_steps_html(next_steps(report.cases)))
+        body.append(next_steps_html(next_steps(report.cases, declared_needs(impl))))
     body.append(f"<h2>Skipped cases ({len(skipped)})</h2>")
     if skipped:
         rows = "".join(f"<tr><td>{_e(c['name'])}</td><td style=\"text-align:left\">"
@@ -943,7 +984,8 @@ def render_html(report: Report, fixtures_url: str | None = None) -> str:
 def write_reports(report: Report, directory: Path | str,
                   fixtures_url: str | None = None) -> dict[str, Path]:
     """Write ``report.jsonl``, ``index.html``, ``badge.json`` and ``junit.xml`` into
-    ``directory`` (created if needed), each atomically. Returns their paths by kind
+    ``directory`` (created if needed), each atomically, and the page of each failed or
+    errored case under ``cases/`` (:func:`case_pages`). Returns the four files' paths by kind
     (the keys of :data:`REPORT_FILES`). Raises ``OSError`` if the directory is unwritable;
     every file is rendered before the first is written."""
     directory = Path(directory)
@@ -953,11 +995,37 @@ def write_reports(report: Report, directory: Path | str,
         "badge": json.dumps(badge(report), indent=2, sort_keys=True) + "\n",
         "junit": render_junit(report),
     }
+    pages = case_pages(report, fixtures_url)
     paths = {}
     for kind, text in texts.items():
         paths[kind] = directory / REPORT_FILES[kind]
         _write_atomic(paths[kind], text)
+    for relative, text in pages.items():  # cases/<id>.<ruleset>.html, linked from index.html
+        _write_atomic(directory / relative, text)
     return paths
+
+
+def case_pages(report: Report, fixtures_url: str | None = None) -> dict[str, str]:
+    """The page of every failed and errored case (issue 25:
+    :func:`mtg_judge.conformance.casepage.case_page_html`), by path relative to the report
+    folder (``cases/<id>.<ruleset>.html``), in case order; ``{}`` without failures."""
+    from mtg_judge.conformance.casepage import case_page_html, page_path
+
+    out = {}
+    for case in report.cases:
+        if case["status"] in ("failed", "errored"):
+            link = _fixture_link(case, report.header, fixtures_url)
+            out[page_path(case["name"])] = case_page_html(case, report.header,
+                                                          fixture_link=link)
+    return out
+
+
+def declared_needs(implementation: dict | None) -> list[str]:
+    """The needs an engine declares in its handshake: ``capability:<name>`` for each of its
+    ``capabilities`` (they are no feature to implement, issue 25)."""
+    capabilities = (implementation or {}).get("capabilities")
+    return [f"capability:{c}" for c in capabilities if isinstance(c, str)] if isinstance(
+        capabilities, list) else []
 
 
 #: The report a run appends to as its cases finish (:class:`PartialReport`).
@@ -981,6 +1049,8 @@ class PartialReport:
         self.directory = Path(directory)
         self.path = self.directory / PARTIAL_FILE
         self._fd: int | None = None
+        #: the :func:`case_record` memo of the run, shared with the final report
+        self.memo: dict = {}
 
     def open(self, header: dict) -> None:
         """Create (or truncate) the partial file and write ``header``."""

@@ -291,7 +291,7 @@ def keyword_matches(expr: str | None, name: str) -> bool:
 
 
 def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = None,
-            keyword: str | None = None) -> list[Case]:
+            keyword: str | None = None, card_problems: list | None = None) -> list[Case]:
     """Every case under the fixtures directory ``root``: each fixture × each of its rulesets.
 
     ``rulesets`` keeps only those rulesets; ``keyword`` is a ``-k`` expression matched against
@@ -312,19 +312,22 @@ def collect(root: Path | str = DEFAULT_ROOT, rulesets: Iterable[str] | None = No
     Symlinked folders are followed once (:func:`~mtg_judge.conformance.loader.iter_fixture_paths`).
     A file outside the ``<document>/<mechanic>/<name>.json`` layout gets its relative path
     as ``document`` and ``""`` as ``mechanic``, so that it is reported under its path.
+    ``card_problems``: a list that receives the ``FixtureError`` of each card file left out
+    (``mtg-judge run`` warns about them, issue 25); nothing is added from the cache, which
+    holds only collections without such problems.
     """
     root = Path(root)
     keep = set(rulesets) if rulesets is not None else None
     paths = list(iter_fixture_paths(root))
     if paths:  # a malformed -k raises before any file is read (its parse needs no name)
         keyword_matches(keyword, "")
-    cases = _collect_all(root, paths)
+    cases = _collect_all(root, paths, card_problems)
     return [case for case in cases
             if (keep is None or (case.ruleset != "-" and case.ruleset in keep))  # an invalid file: no ruleset
             and keyword_matches(keyword, case.name)]
 
 
-def _collect_all(root: Path, paths: list[Path]) -> list[Case]:
+def _collect_all(root: Path, paths: list[Path], problems: list | None = None) -> list[Case]:
     """Every case of the fixture files ``paths`` (the walk of ``root``), in order; from the
     disk cache for the suite's own fixtures directory when its key matches
     (:mod:`mtg_judge.conformance.collection_cache`), stored there after a collection
@@ -340,6 +343,8 @@ def _collect_all(root: Path, paths: list[Path]) -> list[Case]:
             if cached is not None:
                 return cached
     cards, card_problems = load_cards_lenient(root / "cards")
+    if problems is not None:
+        problems += card_problems
     bad_cards = "; ".join(str(p) for p in card_problems)
     cases: list[Case] = []
     ids: dict[str, str] = {}  # fixture id -> the file that uses it first

@@ -190,12 +190,14 @@ def table(fixture: dict, reference: list[dict], engine: list[Any], width: int,
     return lines, marked
 
 
-def divergence_lines(reference: list[dict], engine: list[Any], priority: bool = False) -> list[str]:
+def divergence_lines(reference: list[dict], engine: list[Any], priority: bool = False,
+                     rows: list[Row] | None = None) -> list[str]:
     """The first divergence spelt out: both events in full (``summarize_event`` form, every
     field) and, when both sides have an event, the fields that differ as ``field: reference
     → yours`` (fields only the author's engine writes are not listed). ``[]`` when the logs
-    agree."""
-    rows = align(reference, engine, priority)
+    agree. ``rows``: the logs' :func:`align` rows when the caller has them."""
+    if rows is None:
+        rows = align(reference, engine, priority)
     k = first_divergence(rows)
     if k is None:
         return []

@@ -275,6 +275,29 @@ def run_scenario(scenario: dict[str, Any], ruleset: str = "modern", cards: Any =
     return {"events": game.events, "state": final, "checkpoints": checkpoints}
 
 
+def boards(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
+    """Play one fixture under one ruleset and keep the board each time an input is read.
+
+    Returns ``{"events": [...], "state": {...}, "boards": [{"input": i, "events": n,
+    "state": {...}}]}``: before script input ``i`` was read the log held ``n`` events and
+    the game's state (FORMAT §4) was ``state``. ``mtg-judge``'s case pages use it to show the
+    board at the first divergence of an engine's log (issue 25). Checkpoints are not
+    probed. Raises what :func:`run_scenario` raises.
+    """
+    db = _card_db(cards)
+    if "expect_by_ruleset" in scenario:  # the expectation for this ruleset (docs/FORMAT.md §3.3)
+        scenario = {**scenario, "expect": scenario["expect_by_ruleset"].get(ruleset, scenario.get("expect", {}))}
+    script = list(script_list(scenario.get("script", [])))
+    kept: list[dict[str, Any]] = []
+
+    def on_read(game: Game, i: int) -> None:
+        if not kept or kept[-1]["input"] != i:
+            kept.append({"input": i, "events": len(game.events), "state": _json_copy(game.state())})
+
+    game = _play(scenario, ruleset, db, script, on_read)
+    return {"events": game.events, "state": game.state(), "boards": kept}
+
+
 def _json_copy(value: Any) -> Any:
     """A deep copy of JSON-shaped data (dicts, lists, tuples, scalars): a checkpoint's state
     shares nothing with the game or with a later state."""

@@ -58,9 +58,10 @@ CARDS = [
     # Phyrexian and snow symbols: the engine doesn't parse them, so the schema refuses them
     # (it used to accept them and `run` errored the case); hybrid symbols are supported (FORMAT §5.1)
     ("phyrexian-mana-symbol", [("$.mana_cost", "'{1}{W/P}' does not match …")]),
-    ("missing-types", [("$", "'types' is a required property"),
-                       ("$.toughness", "no toughness: only creatures have power and toughness"),
-                       ("$.power", "no power: only creatures have power and toughness")]),
+    # without types, or with a string, the schema's conditions on the types mean nothing:
+    # no word about power, toughness or loyalty, only the cause (issue 25)
+    ("missing-types", [("$", "'types' is a required property")]),
+    ("types-is-a-string", [("$.types", "'Creature' is not of type 'array'")]),
     ("power-is-a-string", [("$.power", "'3' is not of type 'integer'")]),
     ("unknown-keyword", [("$.keywords[0]", "'flyng' is not one of ['flying', 'reach', …")]),
     ("unknown-ability-kind", [("$.abilities[0].kind", "'activatd' is not one of ['mana', 'activated', 'triggered', "
@@ -221,3 +222,60 @@ def test_show_a_fixture_file_outside_the_fixtures_tree(tmp_path):
     proc = cli("show", str(tmp_path / "bad.json"), cwd=tmp_path)
     assert proc.returncode == 1
     assert "$: 'title' is a required property" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------- messages that point at the cause
+# (issue 25, item 5)
+
+BLAZE = "classic.casting.x-cost-blaze"  # cited by fixtures/audit/classic-a.json
+
+
+@pytest.fixture
+def suite_copy(tmp_path):
+    """A copy of the project's fixtures folder in which the file of BLAZE is not JSON."""
+    root = tmp_path / "fixtures"
+    shutil.copytree(ROOT / "fixtures", root)
+    path = root / "classic" / "casting" / "x-cost-blaze.json"
+    path.write_text(path.read_text(encoding="utf-8").replace('"title"', '"title" x', 1),
+                    encoding="utf-8")
+    return root
+
+
+def test_one_broken_fixture_file_gives_one_error_and_paths_are_relative_to_the_current_folder(
+        suite_copy):
+    proc = cli("validate", "--fixtures", ".", cwd=suite_copy)
+    # not also "unknown fixture ... (did you mean ...)" from the audit that names it
+    assert proc.returncode == 1 and proc.stderr.strip() == "1 problem(s)", proc.stdout
+    assert proc.stdout.splitlines() == [
+        "classic/casting/x-cost-blaze.json: $: invalid JSON: Expecting ':' delimiter at line 3 "
+        "column 11"]
+    above = cli("validate", "--fixtures", "fixtures", cwd=suite_copy.parent)
+    assert above.stdout.startswith("fixtures/classic/casting/x-cost-blaze.json: $: ")
+
+
+def test_show_of_a_broken_file_gives_its_error_and_a_typo_gets_did_you_mean(suite_copy):
+    proc = cli("show", BLAZE, "--fixtures", ".", cwd=suite_copy)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == (
+        f"Error: fixture '{BLAZE}' is invalid: invalid fixture: classic/casting/x-cost-blaze.json: $: "
+        "invalid JSON: Expecting ':' delimiter at line 3 column 11")
+    typo = cli("show", "classic.stack.last-in-frist-out")
+    assert typo.returncode == 2
+    assert ("no fixture with id or path 'classic.stack.last-in-frist-out' (did you mean "
+            "'classic.stack.last-in-first-out'") in typo.stderr
+
+
+def test_run_names_no_exception_and_warns_about_the_card_files_it_skipped(tmp_path):
+    root = fixtures_folder(tmp_path, fixture="good", card="types-is-a-string")
+    proc = cli("run", "--fixtures", "fixtures", "-n", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # the good fixture needs no ogre
+    assert ("warning: skipped the card file fixtures/cards/test-ogre.json: $.types: 'Creature' "
+            "is not of type 'array'") in proc.stderr
+    twin = root / "classic" / "stack" / "twin.json"
+    twin.write_text((root / "classic" / "stack" / "good.json").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    proc = cli("run", "--fixtures", "fixtures", "-n", "1", cwd=tmp_path)
+    assert proc.returncode == 1 and "Error" in proc.stderr
+    assert "FixtureError" not in proc.stderr and "duplicate fixture id" in proc.stderr
+    assert proc.stderr.strip().endswith("Error: fixtures/classic/stack/twin.json: $.id: duplicate fixture id "
+                                        "'classic.stack.good': fixtures/classic/stack/good.json uses it too")

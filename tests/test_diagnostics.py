@@ -145,7 +145,8 @@ def duplicate_tree(tmp_path: Path) -> Path:
     return tree
 
 
-def test_run_refuses_duplicate_fixture_ids_as_validate_does(tmp_path, engine):
+def test_run_refuses_duplicate_fixture_ids_as_validate_does(tmp_path, engine, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # messages name files relative to the current folder (issue 25)
     tree = duplicate_tree(tmp_path)
     message = ("fixtures/classic/other/copy.json: $.id: duplicate fixture id 'classic.game.a': "
                "fixtures/classic/game/a.json uses it too")

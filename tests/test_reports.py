@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from mtg_judge.conformance import reports
+from mtg_judge.conformance.casepage import page_path
 from mtg_judge.conformance.expect import Mismatch
 from mtg_judge.conformance.runner import Case, CaseResult, Check, summary_table
 from mtg_judge.tools.cli import main
@@ -302,8 +303,12 @@ def test_write_reports(report, tmp_path):
     assert sorted(p.name for p in paths.values()) == sorted(reports.REPORT_FILES.values())
     assert reports.read_report(paths["jsonl"]).records() == report.records()
     assert json.loads(paths["badge"].read_text()) == reports.badge(report)
+    # no temporary file left behind; cases/ holds the failing cases' pages (issue 25)
     assert sorted(p.name for p in (tmp_path / "out" / "dir").iterdir()) == sorted(
-        reports.REPORT_FILES.values())  # no temporary file left behind
+        [*reports.REPORT_FILES.values(), "cases"])
+    bad = [c["name"] for c in report.cases if c["status"] in ("failed", "errored")]
+    assert sorted(p.name for p in (tmp_path / "out" / "dir" / "cases").iterdir()) == sorted(
+        path.split("/")[1] for path in map(page_path, bad))
 
 
 # --------------------------------------------------------------------------------------------

@@ -50,12 +50,53 @@ fixtures_option = click.option(
     help="The fixtures directory (<document>/<mechanic>/<name>.json, cards/, untestable.json).")
 
 
-def _collect(fixtures_dir: Path, **kwargs) -> list[Case]:
-    """collect() with a fixture problem turned into a clean error (exit 1)."""
+def _here(text: str) -> str:
+    """``text`` with each absolute path under the current folder written relative to it
+    (messages name files as the user would type them, issue 25)."""
+    cwd = os.getcwd().rstrip(os.sep) + os.sep
+    return text.replace(cwd, "") if cwd != os.sep else text
+
+
+def _shown_file(label: str, fixtures_dir: Path) -> str:
+    """A lint problem's file (named relative to the folder holding ``fixtures_dir``,
+    :func:`mtg_judge.conformance.loader.file_label`) relative to the current folder, or
+    absolute when it lies outside it."""
+    path = Path(label)
+    if not path.is_absolute():
+        path = Path(os.path.abspath(fixtures_dir)).parent / path
     try:
-        return collect(fixtures_dir, **kwargs)
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _relabel(text: str, fixtures_dir: Path) -> str:
+    """``text`` with the file labels of lint and loader messages (``fixtures/classic/x.json``:
+    relative to the folder holding ``fixtures_dir``) and absolute paths rewritten relative
+    to the current folder (:func:`_shown_file`, :func:`_here`)."""
+    import re
+
+    name = Path(os.path.abspath(fixtures_dir)).name
+    shown = _shown_file(name, fixtures_dir)
+    prefix = "" if shown == "." else shown.rstrip("/") + "/"
+    text = re.sub(rf"(?<![\w/.-]){re.escape(name)}/", lambda _m: prefix, text)
+    return _here(text)
+
+
+def _collect(fixtures_dir: Path, warn_cards: bool = False, **kwargs) -> list[Case]:
+    """collect() with a fixture problem turned into a clean error (exit 1): the message
+    names the file and JSON path, no exception name. ``warn_cards``: print a warning on
+    stderr for each card file left out because it is broken (issue 25)."""
+    problems: list = []
+    try:
+        cases = collect(fixtures_dir, card_problems=problems, **kwargs)
     except Exception as exc:  # FixtureError and friends name the file and JSON path
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+        raise click.ClickException(_relabel(str(exc), fixtures_dir)) from None
+    if warn_cards:
+        for problem in problems:
+            click.echo(f"warning: skipped the card file {_here(str(problem))} (mtg-judge "
+                       "validate lists every problem)", err=True)
+    return cases
 
 
 #: The exit code of a command whose engine cannot start (run, show, fuzz, the pytest plugin).
@@ -255,7 +296,7 @@ def _partial_report(report_dir, cases, engine_command, rulesets, keyword, fixtur
             raise click.ClickException(f"cannot write the report into {report_dir}: "
                                        f"{exc}") from None
 
-    memo: dict = {}  # case_record's, for the whole run
+    memo = partial.memo  # case_record's, for the whole run and the final report
 
     def on_result(result) -> None:
         record = case_record(result, root, memo)
@@ -371,7 +412,8 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic, l
         cases = _bundle_cases(bundle_path, rulesets=rulesets or None, keyword=keyword)
         fixtures_dir = bundle_path
     else:
-        cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+        cases = _collect(fixtures_dir, warn_cards=True, rulesets=rulesets or None,
+                         keyword=keyword)
     positions = None
     if shard is not None:
         from mtg_judge.conformance.shard import select
@@ -449,7 +491,7 @@ def _print_run(results, report, by_mechanic, interrupted, list_skipped=False):
     bad = [r for r in results if r.status in ("failed", "errored")]
     for r in bad:
         click.echo()
-        click.echo(r.describe())
+        click.echo(_here(r.describe()))
     skipped = [r for r in results if r.status == "skipped"]
     if skipped:
         click.echo()
@@ -465,18 +507,33 @@ def _print_run(results, report, by_mechanic, interrupted, list_skipped=False):
             width = len(str(max(by_reason.values())))
             for reason, n in sorted(by_reason.items(), key=lambda item: (-item[1], item[0])):
                 click.echo(f"  {n:>{width}}  {reason}")
-        _print_next_steps(report)
+    _print_next_steps(report)
     sys.exit(_finish_run(report, interrupted))
 
 
 def _print_next_steps(report) -> None:
-    """The "what to implement next" table of a report with skipped cases (PROTOCOL §6)."""
+    """For the engine's author (PROTOCOL §6): the failures grouped by their first
+    divergence, the "what to implement next" table of the skip reasons and missing needs
+    (when cases were skipped), then the ladder's next level (when a case did not pass)."""
+    counts = report.counts
+    if counts["passed"] == counts["total"]:
+        return  # nothing to climb: skip the work (every case passed, as on the reference)
+    from mtg_judge.conformance.ladder import (
+        failure_groups,
+        format_failure_groups,
+        format_ladder,
+        report_ladder,
+    )
     from mtg_judge.conformance.needs import format_next_steps, next_steps
+    from mtg_judge.conformance.reports import declared_needs
 
-    lines = format_next_steps(next_steps(report.cases))
-    if lines:
-        click.echo()
-        click.echo("\n".join(lines))
+    implementation = report.header.get("implementation") or {}
+    for lines in (format_failure_groups(failure_groups(report.cases)),
+                  format_next_steps(next_steps(report.cases, declared_needs(implementation))),
+                  format_ladder(report_ladder(report.cases, implementation))):
+        if lines:
+            click.echo()
+            click.echo("\n".join(lines))
 
 
 def _run_report(cases, results, implementation, engine_command, rulesets, keyword,
@@ -493,7 +550,8 @@ def _run_report(cases, results, implementation, engine_command, rulesets, keywor
     report = build_report(results, implementation, fixtures_root=fixtures_dir,
                           engine_command=engine_command,
                           not_run_cases=[c for c in cases if c.name not in finished],
-                          selection={"rulesets": list(rulesets) or None, "keyword": keyword})
+                          selection={"rulesets": list(rulesets) or None, "keyword": keyword},
+                          memo=partial.memo if partial is not None else None)
     if interrupted:
         report.footer["interrupted"] = True
     if engine_error is not None:
@@ -579,27 +637,28 @@ def validate(fixtures_dir):
                                    f"no card files (cards/*.json) in {fixtures_dir}: nothing to "
                                    "validate")
     problems = lint(fixtures_dir)
-    for problem in problems:
-        click.echo(str(problem))  # "file: path: message"
+    for problem in problems:  # "file: path: message", the file relative to the current folder
+        click.echo(f"{_shown_file(problem.file, fixtures_dir)}: {problem.path}: "
+                   f"{_relabel(problem.message, fixtures_dir)}")
     if problems:
         click.echo(f"{len(problems)} problem(s)", err=True)
         sys.exit(1)
     click.echo("ok")
 
 
-def _explain_invalid_fixture(target: str, collected: list[Case]) -> None:
+def _explain_invalid_fixture(target: str, collected: list[Case], fixtures_dir: Path) -> None:
     """Raise the loader's error (file, JSON path, expected; exit 1) if ``target`` is the id
-    of a fixture file that failed its schema (collected as an errored ``<path>[-]`` case),
-    so that 'show ID' says why instead of 'no fixture with id'. Returns if none is."""
+    of a fixture file that failed to load (collected as an errored ``<path>[-]`` case; its
+    id read from its text even when it is not JSON, or from its place,
+    :func:`mtg_judge.conformance.lint.claimed_ids`), so that 'show ID' says why instead of
+    'no fixture with id'. Returns if none is."""
+    from mtg_judge.conformance.lint import claimed_ids
+
     for case in collected:
         if case.ruleset != "-" or not case.problem:
             continue
-        try:
-            raw = json.loads(Path(case.path).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(raw, dict) and raw.get("id") == target:
-            raise click.ClickException(f"fixture {target!r} is invalid: {case.problem}")
+        if target in claimed_ids(Path(case.path), Path(fixtures_dir)):
+            raise click.ClickException(_here(f"fixture {target!r} is invalid: {case.problem}"))
 
 
 def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
@@ -613,14 +672,21 @@ def _find_case(target: str, ruleset: str | None, fixtures_dir: Path) -> Case:
         try:
             matches = collect_file(path, fixtures_dir)
         except Exception as exc:  # a bad card file names itself
-            raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+            raise click.ClickException(_here(str(exc))) from None
+        ids: list[str] = []
     else:
         collected = _collect(fixtures_dir)
         matches = [c for c in collected if c.fixture_id == target]
         if not matches:
-            _explain_invalid_fixture(target, collected)
+            _explain_invalid_fixture(target, collected, fixtures_dir)
+        ids = sorted({c.fixture_id for c in collected if c.ruleset != "-"})
     if not matches:
-        raise click.BadParameter(f"no fixture with id or path {target!r}", param_hint="FIXTURE")
+        import difflib
+
+        close = difflib.get_close_matches(target, ids, n=3, cutoff=0.75)
+        hint = (f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else "")
+        raise click.BadParameter(f"no fixture with id or path {target!r}{hint}",
+                                 param_hint="FIXTURE")
     if ruleset is None:
         return matches[0]
     for case in matches:
@@ -695,6 +761,96 @@ def _show_on_engine(case, engine_command, timeout, validate, width, priority) ->
                                  implementation, width, priority,
                                  sidebyside.reference_note(reference)))
     sys.exit(0 if outcome.status == "passed" else 1)
+
+
+@main.command()
+@click.option("--engine", "engine_command", metavar="COMMAND",
+              help="Run the suite on this engine first (protocol v1, as 'run --engine'): the "
+                   "ladder then starts from what it passes and leaves out the rulesets it "
+                   "does not declare.")
+@click.option("--report", "report_file", metavar="REPORT.jsonl",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Start from the passes of a saved report instead.")
+@click.option("--ruleset", "rulesets", multiple=True, type=click.Choice(RULESETS),
+              help="Only this ruleset (repeatable). Default: every fixture's rulesets.")
+@click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
+              help="Select cases whose '<id>[<ruleset>]' matches EXPR, like run -k.")
+@workers_option(1, "")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, help="Seconds to wait for each engine reply (--engine).")
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
+@fixtures_option
+def ladder(engine_command, report_file, rulesets, keyword, workers, timeout, as_json,
+           fixtures_dir):
+    """Print the suite as a curriculum for an engine author: levels of cases, each with the
+    features (needs, PROTOCOL §7) it adds, the cases needing the fewest features first.
+
+    Computed from the cases' needs (deterministic): each level is the set of new features
+    that unlocks the most cases per feature; features that travel together count as one
+    (joined by '+'); capabilities are not levels (an undeclared capability's checks are
+    skipped, PROTOCOL §3). Without --engine or --report the ladder starts from nothing;
+    with them it starts from the engine's passes, lists the failing cases that use only
+    features its passes show ('fix first') and leaves out the rulesets it does not declare.
+    Exit 0; 1 if the report cannot be read; 2 if the engine cannot start.
+    """
+    from mtg_judge.conformance import ladder as ladder_module
+
+    if engine_command is not None and report_file is not None:
+        raise click.UsageError("--engine and --report are two starting points: give one")
+    if report_file is not None:
+        from mtg_judge.conformance.reports import ReportError, read_report
+
+        try:
+            saved = read_report(report_file)
+        except ReportError as exc:
+            raise click.ClickException(str(exc)) from None
+        cases_records = [c for c in saved.cases if keyword_matches(keyword, c["name"])
+                         and (not rulesets or c["ruleset"] in rulesets)]
+        built = ladder_module.report_ladder(cases_records, saved.header.get("implementation"))
+    elif engine_command is not None:
+        from mtg_judge.conformance.protocol import describe_engine_error
+        from mtg_judge.conformance.reports import build_report
+
+        _check_engine_command(engine_command)
+        cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+        implementation: dict = {}
+        try:
+            results = _run_with_progress(cases, "running",
+                                         workers=cap_workers(workers, len(cases)),
+                                         engine_command=engine_command, timeout=timeout,
+                                         keep_passed_results=False,
+                                         on_start=implementation.update)
+        except Exception as exc:  # an engine that cannot even start (EngineError): exit 2
+            _engine_cannot_start(describe_engine_error(exc))
+        report = build_report(results, implementation, fixtures_root=fixtures_dir,
+                              engine_command=engine_command)
+        built = ladder_module.report_ladder(report.cases, implementation)
+    else:
+        from mtg_judge.conformance.needs import case_needs
+
+        cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
+        memo: dict = {}
+        records = [{"name": c.name, "ruleset": c.ruleset, "status": "skipped",
+                    "needs": case_needs(c.scenario, memo)} for c in cases if not c.problem]
+        built = ladder_module.report_ladder(records)
+    if as_json:
+        click.echo(json.dumps({k: v for k, v in built.items() if k != "next"}, indent=1,
+                              sort_keys=True))
+        return
+    steps = built["levels"]
+    total = sum(level["cases"] for level in steps)
+    click.echo(f"ladder: {total} cases in {len(steps)} levels"
+               + (f", {built['passed']} passed already" if built["passed"] else "")
+               + " (features joined by '+' travel together and count as one)")
+    fix = built["fix_first"]
+    if fix["cases"]:
+        click.echo(f"fix first: {fix['cases']} cases not passing use only features your "
+                   f"passing cases show, e.g. {', '.join(fix['examples'])}")
+    for level in steps:
+        click.echo(ladder_module.level_line(level))
+        click.echo(f"    e.g. {', '.join(level['examples'])}")
+    for ruleset, n in built["undeclared"].items():
+        click.echo(f"not in the ladder: {n} cases under {ruleset} (not declared by the engine)")
 
 
 @main.command()
@@ -1044,6 +1200,9 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
         if out is not None:
             try:
                 click.echo(f"wrote {reports.write_file(render(), out)}", err=True)
+                if out is html_out:  # the failing cases' pages beside it (issue 25)
+                    for relative, text in reports.case_pages(saved, fixtures_url).items():
+                        reports.write_file(text, Path(out).parent / relative)
             except OSError as exc:
                 raise click.ClickException(f"cannot write {out}: {exc}") from None
     if report_dir is not None:
