@@ -894,6 +894,11 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
         n_cases = len(cases)
         by_cases = judge_by_cases(cases, set(base["passing"]), case_timeout, callers)
         tested = load_tested() if tested is None else tested
+        needed = sorted({tested[p.locator] for p in chosen if p.locator in tested})
+        if needed:  # a test that fails on the real engine would "kill" every mutant it judges
+            check = run_forked([lambda: judge_by_tests(needed, root)(None)], 1, 3600)[0]
+            if check["status"] != "survived":
+                raise RuntimeError(f"the tests of {TESTED_PATH.name} do not pass on the unmutated engine: {check}")
 
         def judge_point(point: MutationPoint) -> dict:
             out = by_cases(point)

@@ -32,7 +32,7 @@ def test_frozen_card_data_is_shared_by_copy_and_deepcopy():
         data["power"] = 3
 
 
-def _game(battlefield: list[dict]):
+def _battlefield_game(battlefield: list[dict]):
     scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
                           "players": [{"id": "alice", "battlefield": battlefield}, {"id": "bob"}]}}
     return build_game(scenario, "modern", _card_db(None), ScriptInputs([]))
@@ -43,13 +43,13 @@ def test_harmonize_offers_the_untapped_creature_of_greatest_power():
     # the reduction is the tapped creature's power (CR 702.180a; tarkir.harmonize.01, .03),
     # so the move generator offers the untapped creature with the greatest power, not the
     # greatest toughness, and none whose power is 0 (it would reduce nothing).
-    game = _game([{"alias": "wall", "card": "Wall of Stone"},  # 0/8
+    game = _battlefield_game([{"alias": "wall", "card": "Wall of Stone"},  # 0/8
                   {"alias": "wurm", "card": "Craw Wurm"},  # 6/4
                   {"alias": "giant", "card": "Hill Giant", "tapped": True},  # 3/3, tapped
                   {"alias": "bears", "card": "Grizzly Bears"}])  # 2/2
     best = harmonize.best_tap(game, "alice")
     assert best is not None and best.ref == "wurm"
-    only_wall = _game([{"alias": "wall", "card": "Wall of Stone"}, {"alias": "giant", "card": "Hill Giant", "tapped": True}])
+    only_wall = _battlefield_game([{"alias": "wall", "card": "Wall of Stone"}, {"alias": "giant", "card": "Hill Giant", "tapped": True}])
     assert harmonize.best_tap(only_wall, "alice") is None
     assert harmonize.best_tap(game, "bob") is None  # bob controls no creature
 
