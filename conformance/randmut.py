@@ -55,8 +55,11 @@ from typing import Any, Callable, Iterable, Iterator
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: The committed list of equivalent mutants.
 EQUIVALENTS_PATH = Path(__file__).resolve().parent / "mutants_equivalent.json"
-#: The tests that judge the move generator's mutants (``--legal``).
-LEGAL_TESTS = ("tests/test_selfplay.py", "tests/test_properties.py", "tests/test_fuzz.py")
+#: The tests that judge the move generator's mutants (``--legal``): its own tests
+#: (``tests/test_legal_*.py``: seconds, they kill most mutants, so they run first), then
+#: self-play, the properties and the fuzzer.
+LEGAL_TESTS = (*sorted(p.relative_to(REPO_ROOT).as_posix() for p in (REPO_ROOT / "tests").glob("test_legal_*.py")),
+               "tests/test_selfplay.py", "tests/test_properties.py", "tests/test_fuzz.py")
 #: The operator families (``MutationPoint.operator``).
 OPERATORS = ("compare", "boolean", "arithmetic", "constant", "not", "if", "return")
 
