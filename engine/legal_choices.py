@@ -250,6 +250,11 @@ def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) ->
         if src is None or isinstance(src, str) or not ch.matches(game, src, (eff or {}).get("source_filter"), player):
             raise IllegalAction("invalid_choice", "choose a matching source")
         return
+    if reason == "pt_choice":  # one of the options, as [power, toughness] or as "+2/-2" (engine/effects.py)
+        opts = [list(o) for o in (_find_effect(effects, "modify_pt_choice") or {}).get("options", ())]
+        if choice not in opts and not (isinstance(choice, str) and choice in [f"{p:+d}/{t:+d}" for p, t in opts]):
+            raise IllegalAction("invalid_choice", f"choose one of {opts}")
+        return
     offered = [cand.input["choice"] for cand in choose_candidates(game, decision)]
     if choice not in offered:
         raise IllegalAction("invalid_choice", f"choose one of {offered}")

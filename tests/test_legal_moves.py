@@ -1,0 +1,129 @@
+"""The move generator's priority actions and payments (engine/legal_priority.py,
+legal_mana.py, legal_common.py, legal_combat.py) at positions the fixtures don't reach: the
+cheap filters the module docstring promises (split second, CR 702.61a), payments with a
+source of two colors (CR 601.2g-h), a life payment equal to the life total (CR 119.4), one
+attacker (CR 508.1), and the even sample ``spread``."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from mtg_judge.engine import legal, load_card_db
+from mtg_judge.engine.cards import CardDefinition
+from mtg_judge.engine.errors import ScriptExhausted
+from mtg_judge.engine.legal_common import spread
+from mtg_judge.engine.mana import ManaCost
+from mtg_judge.engine.scenario import ScriptInputs, build_game
+
+DB = load_card_db()
+
+
+def _card(name: str, types: list[str], abilities: list[dict], **extra: Any) -> CardDefinition:
+    """A card of this test only (the pool has no two-color land, no life-paying ability)."""
+    return CardDefinition.from_dict({"name": name, "mana_cost": "", "type_line": " ".join(types), "supertypes": [],
+                                     "types": types, "subtypes": [], "oracle_text": "", "layout": "normal",
+                                     "keywords": [], "abilities": abilities, **extra})
+
+
+CARDS = {**DB,
+         "Test Dual": _card("Test Dual", ["Land"], [{"kind": "mana", "cost": {"tap": True},
+                                                      "add": {"one_of": ["{R}", "{G}"]}}]),
+         "Test Altar": _card("Test Altar", ["Artifact"], [{"kind": "activated", "cost": {"pay_life": 3},
+                                                           "effects": [{"type": "draw", "player": "controller",
+                                                                        "count": 1}]}])}
+
+
+class _Capture(ScriptInputs):
+    def __init__(self, script: list) -> None:
+        super().__init__(script)
+        self.decision: Any = None
+
+    def next(self, game: Any, decision: dict) -> dict:
+        try:
+            return super().next(game, decision)
+        except ScriptExhausted:
+            self.decision = decision
+            raise
+
+
+def position(setup: dict, script: list = ()) -> tuple[Any, dict]:
+    source = _Capture(list(script))
+    game = build_game({"setup": setup}, "modern", CARDS, source)
+    try:
+        game.play()
+    except ScriptExhausted:
+        pass
+    assert source.decision is not None
+    return game, source.decision
+
+
+def board(battlefield: list, hand: list = (), opp: list = (), opp_hand: list = (), life: int = 20,
+          step: str = "precombat_main") -> dict:
+    return {"seed": 3, "turn": 3, "active_player": "alice", "step": step, "players": [
+        {"id": "alice", "life": life, "library": [{"alias": f"al{i}", "card": "Island"} for i in range(8)],
+         "hand": [{"alias": a, "card": c} for a, c in hand],
+         "battlefield": [{"alias": a, "card": c} for a, c in battlefield]},
+        {"id": "bob", "library": [{"alias": f"bl{i}", "card": "Island"} for i in range(8)],
+         "hand": [{"alias": a, "card": c} for a, c in opp_hand],
+         "battlefield": [{"alias": a, "card": c} for a, c in opp]}]}
+
+
+def test_under_split_second_only_mana_abilities_and_special_actions_are_candidates():
+    """CR 702.61a: while a spell with split second is on the stack, players can't cast spells
+    or activate abilities that aren't mana abilities; the generator filters them before any
+    dry run (candidate_actions), and the mana ability is still offered."""
+    setup = board([("m1", "Mountain"), ("m2", "Mountain"), ("elf", "Llanowar Elves"), ("tome", "Jayemdae Tome")]
+                  + [(f"i{i}", "Island") for i in range(4)],
+                  hand=[("shock", "Sudden Shock"), ("bolt", "Lightning Bolt")], opp=[("bear", "Grizzly Bears")])
+    cast = {"action": "cast", "player": "alice", "card": "shock", "targets": ["bob"], "pay_with": ["m1", "m2"]}
+    game, decision = position(setup, [cast])
+    assert decision == {"kind": "priority", "player": "alice"}
+    kinds = {c.kind for c in legal.candidate_actions(game, decision)}
+    assert kinds <= {"pass", "mana", "special"} and "mana" in kinds
+    # with a Lightning Bolt on the stack instead, Sudden Shock and the Tome's ability are candidates
+    game, decision = position(setup, [dict(cast, card="bolt", pay_with=["m1"])])
+    assert {"cast", "activate"} <= {c.kind for c in legal.candidate_actions(game, decision)}
+
+
+def test_a_payment_keeps_the_source_of_two_colors_for_the_color_only_it_can_pay():
+    """CR 601.2g-h, and the order plan_payment documents: colored symbols are matched with
+    single-color sources before sources of a color of choice, so {R}{G} is paid by the
+    Mountain for {R} and the two-color land for {G}, whatever their order on the battlefield."""
+    setup = board([("dual", "Test Dual"), ("m1", "Mountain")])
+    game, _ = position(setup)
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{R}{G}")) == ["m1", {"source": "dual", "color": "G"}]
+    assert legal.plan_payment(game, "alice", ManaCost.parse("{G}{G}")) is None
+
+
+def test_a_life_payment_equal_to_the_life_total_is_offered():
+    """CR 119.4: a player may pay life only if their life total is greater than or equal to the
+    payment: at 3 life a cost of 3 life is offered (and accepted), at 2 it is not."""
+    activate = {"action": "activate", "player": "alice", "source": "altar", "ability": 0}
+    for life, offered in ((3, True), (4, True), (2, False)):
+        game, decision = position(board([("altar", "Test Altar")], life=life))
+        actions = legal.legal_actions(game, decision)
+        assert (activate in actions) is offered, life
+        assert legal.accepts(game, decision, activate) == ((True, None) if offered else (False, "cannot_pay"))
+
+
+def test_one_creature_able_to_attack_is_offered_once():
+    """CR 508.1a: the attacking creatures are chosen; with one creature able to attack the
+    generator offers no attack and that creature alone, once each."""
+    setup = board([("bear", "Grizzly Bears"), ("wall", "Wall of Stone")], step="beginning_of_combat")
+    game, decision = position(setup, [{"action": "pass", "player": "alice"}, {"action": "pass", "player": "bob"}])
+    assert decision["kind"] == "declare_attackers"
+    assert [a["attackers"] for a in legal.legal_actions(game, decision)] == [[], ["bear"]]
+
+
+def test_spread_keeps_at_most_k_evenly_spaced_with_the_first_and_the_last():
+    """``legal_common.spread``: at most ``k`` elements, evenly spaced, first and last included;
+    all of them when there are ``k`` or fewer (or no ``k``); one: the first."""
+    seq = list(range(10))
+    assert spread(seq, None) == seq and spread(seq, 10) == seq and spread(seq, 12) == seq
+    assert spread(seq[:3], 8) == [0, 1, 2]
+    assert spread(seq, 1) == [0]
+    assert spread(seq, 2) == [0, 9]
+    assert spread(seq, 4) == [0, 3, 6, 9]
+    original = copy.copy(seq)
+    assert spread(seq, 3) == [0, 4, 9] and seq == original  # round(4.5) == 4
