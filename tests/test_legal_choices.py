@@ -229,3 +229,35 @@ def test_a_london_mulligan_keeps_with_one_card_on_the_bottom_per_mulligan():
     assert {"action": "mulligan", "player": "alice"} in actions
     keeps = [a for a in actions if a["action"] == "keep"]
     assert keeps and all(len(a["bottom"]) == 1 and a["bottom"][0] in hand for a in keeps)
+
+
+def test_a_red_source_of_your_choice_offers_only_red_sources():
+    """Circle of Protection: Red, "the next time a red source of your choice would deal damage
+    to you this turn" (CR 609.7a): with a green spell on the stack and a red and a green
+    creature on the battlefield, the red creature is offered and accepted, the green spell and
+    the green creature are neither offered nor accepted."""
+    setup = board([("cop", "Circle of Protection: Red"), ("p1", "Plains"), ("f1", "Forest"), ("bear", "Grizzly Bears")],
+                  hand=[("growth", "Giant Growth")], opp=[("giant", "Hill Giant")])
+    script = [{"action": "cast", "player": "alice", "card": "growth", "targets": ["bear"], "pay_with": ["f1"]},
+              {"action": "activate", "player": "alice", "source": "cop", "ability": 0, "pay_with": ["p1"]}, *PASSES]
+    game, decision = position(setup, script)
+    assert decision["reason"] == "source_of_damage"
+    candidates = [c.input["choice"] for c in legal.candidate_actions(game, decision)]
+    assert candidates == ["giant"]
+    agree(setup, script, [_choose("growth"), _choose("bear"), _choose("giant"), _choose("bob")])
+
+
+def test_the_effect_a_choice_is_about_is_found_after_others_and_nested():
+    """``legal_choices._find_effect``: the first effect of a type among a spell's effects or
+    nested in their ``then``, ``else`` or ``effects`` (no card of the pool has its search or
+    payment after another effect yet, FORMAT §11 allows it)."""
+    from mtg_judge.engine.legal_choices import _find_effect
+
+    search = {"type": "search_library", "filter": {"types": ["Land"]}}
+    pay = {"type": "pay_optional", "cost": {"mana": "{1}"}}
+    assert _find_effect([{"type": "draw"}, search], "search_library") is search
+    assert _find_effect([{"type": "draw", "then": [{"type": "gain_life"}]},
+                         {"type": "conditional", "then": [{"type": "draw"}], "else": [pay]}], "pay_optional") is pay
+    assert _find_effect([{"type": "sequence", "effects": [{"type": "draw"}, search]}], "search_library") is search
+    assert _find_effect([{"type": "draw", "then": [{"type": "gain_life"}]}], "search_library") is None
+    assert _find_effect(None, "search_library") is None

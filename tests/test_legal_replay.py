@@ -77,6 +77,11 @@ def _trigger_ref(game: Any, decision: dict, ref: Any) -> Any:
     return ref
 
 
+#: The decisions whose candidates are all legal answers (the generator lists their options;
+#: priority actions and declarations are candidates checked on a dry run, legal.legal_actions).
+CHOICES = ("assign_damage", "order_triggers", "choose_targets", "discard", "choose", "mulligan")
+
+
 class _Replay(ScriptInputs):
     """A script input source recording, for each script input (macros left out), what the
     generator says about it at the moment it is handed out."""
@@ -84,8 +89,12 @@ class _Replay(ScriptInputs):
     def __init__(self, script: list) -> None:
         super().__init__(script)
         self.seen: list[dict] = []
+        self.unsound: list[tuple[dict, dict]] = []  # candidates of a choice that accepts refuses
 
     def next(self, game: Any, decision: dict) -> dict:
+        if decision["kind"] in CHOICES:  # the options of a choice are legal answers, not candidates to try
+            for cand in legal.candidate_actions(game, decision):
+                self.unsound += [] if legal.accepts(game, decision, cand.input)[0] else [(decision, cand.input)]
         inp = super().next(game, decision)
         if self.macro is None and "at" in inp:
             bare = {k: v for k, v in inp.items() if k != "at"}
@@ -121,7 +130,8 @@ KNOWN_GAPS = {
 
 def replay(case: Any) -> tuple[list[dict], dict[int, str]]:
     """One case replayed: the records of its script inputs (:class:`_Replay`) and the
-    engine's rejections (``{input index: code}``)."""
+    engine's rejections (``{input index: code}``); every candidate of every choice met on the
+    way must be accepted (AssertionError)."""
     scenario = json.loads(case.scenario_json)
     source = _Replay(list(script_list(scenario.get("script", []))))
     game = build_game(scenario, case.ruleset, _card_db(scenario.get("cards")), source)
@@ -129,6 +139,7 @@ def replay(case: Any) -> tuple[list[dict], dict[int, str]]:
         game.play()
     except (ScriptExhausted, ScriptError, GameOver):
         pass
+    assert not source.unsound, ("a candidate refused", case.name, source.unsound[0])
     return source.seen, {e["at"]: e["code"] for e in game.events if e["type"] == "action_rejected" and "at" in e}
 
 
@@ -140,7 +151,8 @@ def test_the_generator_agrees_with_the_engine_at_every_fixture_input():
 
     - ``legal.accepts`` answers as the engine then does, code included (FORMAT §8);
     - when the engine accepts it, the generator lists a candidate doing the same (same card
-      or ability, same choice, same order ...) that ``accepts`` accepts.
+      or ability, same choice, same order ...) that ``accepts`` accepts;
+    - every candidate answer of a choice (:data:`CHOICES`) met on the way is accepted.
 
     Checked case by case: the first case where they disagree fails the test."""
     checked = compared = 0
