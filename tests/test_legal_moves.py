@@ -59,11 +59,12 @@ def position(setup: dict, script: list = ()) -> tuple[Any, dict]:
 
 
 def board(battlefield: list, hand: list = (), opp: list = (), opp_hand: list = (), life: int = 20,
-          step: str = "precombat_main") -> dict:
+          step: str = "precombat_main", counters: dict | None = None) -> dict:
     return {"seed": 3, "turn": 3, "active_player": "alice", "step": step, "players": [
         {"id": "alice", "life": life, "library": [{"alias": f"al{i}", "card": "Island"} for i in range(8)],
          "hand": [{"alias": a, "card": c} for a, c in hand],
-         "battlefield": [{"alias": a, "card": c} for a, c in battlefield]},
+         "battlefield": [{"alias": a, "card": c, **({"counters": counters[a]} if a in (counters or {}) else {})}
+                         for a, c in battlefield]},
         {"id": "bob", "library": [{"alias": f"bl{i}", "card": "Island"} for i in range(8)],
          "hand": [{"alias": a, "card": c} for a, c in opp_hand],
          "battlefield": [{"alias": a, "card": c} for a, c in opp]}]}
@@ -127,3 +128,43 @@ def test_spread_keeps_at_most_k_evenly_spaced_with_the_first_and_the_last():
     assert spread(seq, 4) == [0, 3, 6, 9]
     original = copy.copy(seq)
     assert spread(seq, 3) == [0, 4, 9] and seq == original  # round(4.5) == 4
+
+
+def test_only_the_defending_players_creatures_are_offered_as_blockers():
+    """CR 509.1a: the defending player chooses which creatures they control block. The
+    attacking player's creature that stayed home and the defender's land are never candidate
+    blockers, and the declaration with every able blocker is offered."""
+    setup = board([("bear", "Grizzly Bears"), ("home", "Serra Angel")], opp=[("wolf", "Tundra Wolves"),
+                                                                            ("plains", "Plains")],
+                  step="beginning_of_combat")
+    script = [{"action": "pass", "player": "alice"}, {"action": "pass", "player": "bob"},
+              {"action": "declare_attackers", "player": "alice", "attackers": ["bear"]}, {"action": "resolve"}]
+    game, decision = position(setup, script)
+    assert decision == {"kind": "declare_blockers", "player": "bob"}
+    blockers = {b["blocker"] for c in legal.candidate_actions(game, decision) for b in c.input["blocks"]}
+    assert blockers == {"wolf"}
+    assert {"action": "declare_blockers", "player": "bob", "blocks": [{"blocker": "wolf", "attacker": "bear"}]} \
+        in legal.legal_actions(game, decision)
+
+
+def test_a_storage_land_offers_its_mana_in_each_color_and_a_split():
+    """Calciform Pools, "{1}, Remove X storage counters: Add X mana in any combination of {W}
+    and/or {U}" (CR 106.1b, 605.1a): with two counters the generator offers X = 1 and 2, each
+    color alone and, for two, one of each; all accepted."""
+    setup = board([("pools", "Calciform Pools"), ("m1", "Mountain")], counters={"pools": {"storage": 2}})
+    game, decision = position(setup)
+    offered = [(a["x"], a["produce"]) for a in legal.legal_actions(game, decision)
+               if a.get("source") == "pools" and a.get("ability") == 2]
+    assert sorted(offered, key=repr) == sorted([(1, {"W": 1}), (1, {"U": 1}), (2, {"W": 2}), (2, {"U": 2}),
+                                                (2, {"W": 1, "U": 1})], key=repr)
+
+
+def test_no_cycling_is_offered_while_players_cant_cycle():
+    """Stabilizer, "players can't cycle cards" (CR 702.29e): Backslide's cycling is not offered
+    while it is on the battlefield, and is offered without it."""
+    hand = [("slide", "Backslide")]
+    lands = [(f"i{i}", "Island") for i in range(3)]
+    for battlefield, offered in ((lands + [("stab", "Stabilizer")], False), (lands, True)):
+        game, decision = position(board(battlefield, hand=hand))
+        cycles = [c for c in legal.candidate_actions(game, decision) if c.input.get("source") == "slide"]
+        assert bool(cycles) is offered

@@ -62,6 +62,14 @@ def _key(game: Any, decision: dict, inp: dict) -> Any:
         return tuple(sorted(_name(game, c) for c in inp.get("cards") or ()))
     if kind == "choose_targets":
         return tuple(_name(game, t) for t in inp.get("targets") or ())
+    # declarations: the generator offers a few sets (CR 508.1, 509.1); each creature declared
+    # must be in one of them
+    if kind == "declare_attackers":
+        return ("each of", frozenset(_name(game, a.get("attacker") if isinstance(a, dict) else a)
+                                     for a in inp.get("attackers") or ()))
+    if kind == "declare_blockers":
+        return ("each of", frozenset(_name(game, b.get("blocker")) for b in inp.get("blocks") or ()
+                                     if isinstance(b, dict)))
     return None
 
 
@@ -112,6 +120,12 @@ def _offered(game: Any, decision: dict, key: Any) -> Any:
     None when the input is not compared (``key`` None, see :func:`_key`)."""
     if key is None:
         return None
+    if key[0] == "each of":
+        covered: set = set()
+        for cand in legal.candidate_actions(game, decision):
+            if legal.accepts(game, decision, cand.input)[0]:
+                covered |= _key(game, decision, cand.input)[1]
+        return key[1] <= covered
     for cand in legal.candidate_actions(game, decision):
         if _key(game, decision, cand.input) == key and legal.accepts(game, decision, cand.input)[0]:
             return True
