@@ -224,7 +224,9 @@ def test_a_london_mulligan_keeps_with_one_card_on_the_bottom_per_mulligan():
     hand = [o.ref for o in game.players["alice"].hand]
     wrong = [{"action": "keep", "player": "alice"}, {"action": "keep", "player": "alice", "bottom": hand[:2]},
              {"action": "keep", "player": "alice", "bottom": ["b1"]},
-             {"action": "keep", "player": "alice", "bottom": [hand[0], hand[0]]}]
+             {"action": "keep", "player": "alice", "bottom": [hand[0], hand[0]]},
+             {"action": "pass", "player": "alice"}, {"action": "keep", "player": "bob", "bottom": hand[:1]},
+             {"action": "mulligan", "player": "bob"}]
     actions = agree(setup, script, wrong)
     assert {"action": "mulligan", "player": "alice"} in actions
     keeps = [a for a in actions if a["action"] == "keep"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.runner import collect
 from mtg_judge.engine import legal
 from mtg_judge.engine.errors import GameOver, ScriptError, ScriptExhausted
@@ -97,12 +98,15 @@ class _Replay(ScriptInputs):
     def __init__(self, script: list) -> None:
         super().__init__(script)
         self.seen: list[dict] = []
-        self.unsound: list[tuple[dict, dict]] = []  # candidates of a choice that accepts refuses
+        self.unsound: list[tuple[dict, dict]] = []  # candidates of a choice refused, or offered twice
 
     def next(self, game: Any, decision: dict) -> dict:
         if decision["kind"] in CHOICES:  # the options of a choice are legal answers, not candidates to try
-            for cand in legal.candidate_actions(game, decision):
+            cands = legal.candidate_actions(game, decision)
+            for cand in cands:
                 self.unsound += [] if legal.accepts(game, decision, cand.input)[0] else [(decision, cand.input)]
+            if len({dumps(c.input) for c in cands}) != len(cands):
+                self.unsound.append((decision, {"duplicates": [c.input for c in cands]}))
         inp = super().next(game, decision)
         if self.macro is None and "at" in inp:
             bare = {k: v for k, v in inp.items() if k != "at"}
@@ -166,7 +170,8 @@ def test_the_generator_agrees_with_the_engine_at_every_fixture_input():
     - ``legal.accepts`` answers as the engine then does, code included (FORMAT §8);
     - when the engine accepts it, the generator lists a candidate doing the same (same card
       or ability, same choice, same order ...) that ``accepts`` accepts;
-    - every candidate answer of a choice (:data:`CHOICES`) met on the way is accepted.
+    - every candidate answer of a choice (:data:`CHOICES`) met on the way is accepted, and
+      offered once.
 
     Checked case by case: the first case where they disagree fails the test."""
     checked = compared = 0
