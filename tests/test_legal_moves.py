@@ -168,3 +168,23 @@ def test_no_cycling_is_offered_while_players_cant_cycle():
         game, decision = position(board(battlefield, hand=hand))
         cycles = [c for c in legal.candidate_actions(game, decision) if c.input.get("source") == "slide"]
         assert bool(cycles) is offered
+
+
+def test_only_the_controller_of_a_prepared_permanent_is_offered_its_copy():
+    """Ruling strixhaven.prepare.10: only the current controller of a prepared permanent may
+    cast its copy. Bob controls alice's prepared Emeritus of Conflict: alice is offered no
+    cast of the copy (not even as a candidate); once Act of Treason gives her control, she is,
+    and it is accepted."""
+    setup = {"seed": 1, "turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+        {"id": "alice", "library": [{"alias": f"a{i}", "card": "Island"} for i in range(5)],
+         "hand": [{"alias": "aot", "card": "Act of Treason"}],
+         "battlefield": [{"alias": f"m{i}", "card": "Mountain"} for i in range(1, 5)]
+         + [{"alias": "emc", "card": "Emeritus of Conflict", "controller": "bob", "prepared": True}]},
+        {"id": "bob", "library": [{"alias": f"b{i}", "card": "Island"} for i in range(5)]}]}
+    game, decision = position(setup)
+    assert not [c for c in legal.candidate_actions(game, decision) if c.input.get("card") == "prepared#1"]
+    script = [{"action": "cast", "player": "alice", "card": "aot", "targets": ["emc"], "pay_with": ["m1", "m2", "m3"]},
+              {"action": "pass", "player": "alice"}, {"action": "pass", "player": "bob"}]
+    game, decision = position(setup, script)
+    casts = [a for a in legal.legal_actions(game, decision) if a.get("card") == "prepared#1"]
+    assert casts and all(a["action"] == "cast" for a in casts)
