@@ -188,3 +188,16 @@ def test_only_the_controller_of_a_prepared_permanent_is_offered_its_copy():
     game, decision = position(setup, script)
     casts = [a for a in legal.legal_actions(game, decision) if a.get("card") == "prepared#1"]
     assert casts and all(a["action"] == "cast" for a in casts)
+
+
+def test_a_land_without_a_triggered_mana_ability_is_tapped_for_mana_once():
+    """CR 605.1a, 605.1b: a Forest's mana ability adds {G}; only a land enchanted with Fertile
+    Ground also has a triggered mana ability adding one mana of any color (named by
+    ``extra_color``). The plain Forest beside it is offered once, with no extra color; the
+    enchanted one once per color."""
+    setup = board([("f1", "Forest"), ("f2", "Forest"), ("fg", "Fertile Ground")])
+    setup["players"][0]["battlefield"][2]["attached_to"] = "f1"
+    game, decision = position(setup)
+    taps = {ref: [a for a in legal.legal_actions(game, decision) if a.get("source") == ref] for ref in ("f1", "f2")}
+    assert taps["f2"] == [{"action": "activate", "player": "alice", "source": "f2", "ability": 0}]
+    assert sorted(a["extra_color"] for a in taps["f1"]) == ["B", "G", "R", "U", "W"]
