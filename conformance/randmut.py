@@ -130,9 +130,15 @@ class MutationPoint:
     def is_legal(self) -> bool:
         """In the move generator: ``engine/legal.py`` and its parts ``engine/legal_*.py``
         (one per decision kind), or a package under ``engine/legal/``."""
-        name = self.path.rsplit("/", 1)[-1]
-        return (self.path.startswith("engine/") and self.path.count("/") == 1
-                and (name == "legal.py" or name.startswith("legal_"))) or self.path.startswith("engine/legal/")
+        return in_move_generator(self.path)
+
+
+def in_move_generator(path: str) -> bool:
+    """Whether the repository-relative ``path`` is a file of the move generator
+    (:attr:`MutationPoint.is_legal`)."""
+    name = path.rsplit("/", 1)[-1]
+    return (path.startswith("engine/") and path.count("/") == 1
+            and (name == "legal.py" or name.startswith("legal_"))) or path.startswith("engine/legal/")
 
 
 # ------------------------------------------------------------------------- enumeration
@@ -818,7 +824,8 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
     if not points:
         raise ValueError("no mutation point selected" + (f" under {only}" if only else ""))
     known = {p.locator for p in points}
-    stale = sorted(k for k in equivalents if k not in known and (only is None or k[0].startswith(only.rstrip("/"))))
+    stale = sorted(k for k in equivalents if k not in known and in_move_generator(k[0]) == legal
+                   and (only is None or k[0].startswith(only.rstrip("/"))))
     chosen = sample(points, n, seed)
     import_engine(root)
     if legal:

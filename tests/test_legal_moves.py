@@ -201,3 +201,23 @@ def test_a_land_without_a_triggered_mana_ability_is_tapped_for_mana_once():
     taps = {ref: [a for a in legal.legal_actions(game, decision) if a.get("source") == ref] for ref in ("f1", "f2")}
     assert taps["f2"] == [{"action": "activate", "player": "alice", "source": "f2", "ability": 0}]
     assert sorted(a["extra_color"] for a in taps["f1"]) == ["B", "G", "R", "U", "W"]
+
+
+def test_the_triggered_ability_of_a_keyword_is_found_for_its_targets():
+    """``legal_targets.pending_target_item`` finds the ability a ``choose_targets`` decision is
+    about by its ``ability_triggered`` event, a keyword's triggered ability too (flanking, CR
+    702.25a: no target, so its only answer names none; no keyword trigger of the engine has a
+    target yet, so no game asks it)."""
+    setup = board([("cav", "Benalish Cavalry")], opp=[("bear", "Grizzly Bears")])
+    script = [{"action": "advance", "to": "declare_attackers", "turn": 3},
+              {"action": "declare_attackers", "player": "alice", "attackers": ["cav"]},
+              {"action": "advance", "to": "declare_blockers", "turn": 3},
+              {"action": "declare_blockers", "player": "bob", "blocks": [{"blocker": "bear", "attacker": "cav"}]}]
+    game, decision = position(setup, script)
+    [ev] = [e for e in game.events if e["type"] == "ability_triggered"]
+    assert ev["ability"] == "flanking"
+    ask = {"kind": "choose_targets", "player": "alice", "ability": ev["object"]}
+    item, specs = legal.pending_target_item(game, ask)
+    assert specs == [] and item.ability["trigger"]["event"] == "becomes_blocked_by" and item.source == "cav"
+    assert legal.legal_actions(game, ask) == [{"action": "choose_targets", "player": "alice", "targets": []}]
+    assert legal.pending_target_item(game, dict(ask, ability="ability#99")) is None
