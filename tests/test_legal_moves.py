@@ -221,3 +221,23 @@ def test_the_triggered_ability_of_a_keyword_is_found_for_its_targets():
     assert specs == [] and item.ability["trigger"]["event"] == "becomes_blocked_by" and item.source == "cav"
     assert legal.legal_actions(game, ask) == [{"action": "choose_targets", "player": "alice", "targets": []}]
     assert legal.pending_target_item(game, dict(ask, ability="ability#99")) is None
+
+
+def test_nothing_is_accepted_once_the_game_is_over():
+    """CR 104.1, 104.3b: a player at 0 life loses; the two-player game is then over, the engine
+    refuses every input (``game_over``, FORMAT §8) and so does ``accepts``; nothing is offered."""
+    from mtg_judge.engine.errors import GameOver
+
+    setup = board([("m1", "Mountain")], hand=[("bolt", "Lightning Bolt")])
+    setup["players"][1]["life"] = 3
+    script = [{"action": "cast", "player": "alice", "card": "bolt", "targets": ["bob"], "pay_with": ["m1"]},
+              {"action": "pass", "player": "alice"}, {"action": "pass", "player": "bob"}]
+    game = build_game({"setup": setup}, "modern", CARDS, ScriptInputs(script))
+    try:
+        game.play()
+    except (ScriptExhausted, GameOver):
+        pass
+    assert game.over
+    decision = {"kind": "priority", "player": "alice"}
+    assert legal.accepts(game, decision, {"action": "pass", "player": "alice"}) == (False, "game_over")
+    assert legal.legal_actions(game, decision) == []
