@@ -241,3 +241,14 @@ def test_nothing_is_accepted_once_the_game_is_over():
     decision = {"kind": "priority", "player": "alice"}
     assert legal.accepts(game, decision, {"action": "pass", "player": "alice"}) == (False, "game_over")
     assert legal.legal_actions(game, decision) == []
+
+
+def test_no_land_is_a_candidate_after_the_land_drop():
+    """CR 305.2: a player may normally play one land a turn; after it, no land play is even
+    a candidate (the cheap filter before any dry run), before it each land in hand is."""
+    hand = [("for", "Forest"), ("isl", "Island")]
+    for played, offered in ((0, {"for", "isl"}), (1, set())):
+        setup = board([], hand=hand)
+        setup["lands_played"] = played
+        game, decision = position(setup)
+        assert {c.input["card"] for c in legal.candidate_actions(game, decision) if c.kind == "land"} == offered
