@@ -263,3 +263,17 @@ def test_the_effect_a_choice_is_about_is_found_after_others_and_nested():
     assert _find_effect([{"type": "sequence", "effects": [{"type": "draw"}, search]}], "search_library") is search
     assert _find_effect([{"type": "draw", "then": [{"type": "gain_life"}]}], "search_library") is None
     assert _find_effect(None, "search_library") is None
+
+
+def test_no_mulligan_is_offered_with_an_empty_hand_under_the_draw_one_fewer_rule():
+    """The 1999 mulligan (each mulligan draws one card fewer): a player whose hand is empty
+    can't take another; the generator doesn't even list it, and keeping is offered."""
+    setup = {"seed": 5, "start_of_game": True, "players": [
+        {"id": "alice", "library": [{"alias": f"a{i}", "card": "Island"} for i in range(30)]},
+        {"id": "bob", "library": [{"alias": f"b{i}", "card": "Island"} for i in range(30)]}]}
+    script = [{"action": "mulligan", "player": "alice"}] * 7
+    game, decision = position(setup, script, "classic-1999")
+    assert decision["kind"] == "mulligan" and not game.players["alice"].hand
+    kinds = [c.input["action"] for c in legal.candidate_actions(game, decision)]
+    assert kinds == ["keep"]
+    agree(setup, script, [{"action": "mulligan", "player": "alice"}], "classic-1999")
