@@ -57,8 +57,11 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENTS_PATH = Path(__file__).resolve().parent / "mutants_equivalent.json"
 #: The committed list of mutants of engine code no ruling reaches, each with the test that kills it.
 TESTED_PATH = Path(__file__).resolve().parent / "mutants_tested.json"
-#: The tests that judge the move generator's mutants (``--legal``).
-LEGAL_TESTS = ("tests/test_selfplay.py", "tests/test_properties.py", "tests/test_fuzz.py")
+#: The tests that judge the move generator's mutants (``--legal``): its own tests
+#: (``tests/test_legal_*.py``: seconds, they kill most mutants, so they run first), then
+#: self-play, the properties and the fuzzer.
+LEGAL_TESTS = (*sorted(p.relative_to(REPO_ROOT).as_posix() for p in (REPO_ROOT / "tests").glob("test_legal_*.py")),
+               "tests/test_selfplay.py", "tests/test_properties.py", "tests/test_fuzz.py")
 #: The operator families (``MutationPoint.operator``).
 OPERATORS = ("compare", "boolean", "arithmetic", "constant", "not", "if", "return")
 
@@ -129,9 +132,15 @@ class MutationPoint:
     def is_legal(self) -> bool:
         """In the move generator: ``engine/legal.py`` and its parts ``engine/legal_*.py``
         (one per decision kind), or a package under ``engine/legal/``."""
-        name = self.path.rsplit("/", 1)[-1]
-        return (self.path.startswith("engine/") and self.path.count("/") == 1
-                and (name == "legal.py" or name.startswith("legal_"))) or self.path.startswith("engine/legal/")
+        return in_move_generator(self.path)
+
+
+def in_move_generator(path: str) -> bool:
+    """Whether the repository-relative ``path`` is a file of the move generator
+    (:attr:`MutationPoint.is_legal`)."""
+    name = path.rsplit("/", 1)[-1]
+    return (path.startswith("engine/") and path.count("/") == 1
+            and (name == "legal.py" or name.startswith("legal_"))) or path.startswith("engine/legal/")
 
 
 # ------------------------------------------------------------------------- enumeration
@@ -861,7 +870,8 @@ def run_random(n: int, seed: int = 1, workers: int = 2, only: str | None = None,
     if not points:
         raise ValueError("no mutation point selected" + (f" under {only}" if only else ""))
     known = {p.locator for p in points}
-    stale = sorted(k for k in equivalents if k not in known and (only is None or k[0].startswith(only.rstrip("/"))))
+    stale = sorted(k for k in equivalents if k not in known and in_move_generator(k[0]) == legal
+                   and (only is None or k[0].startswith(only.rstrip("/"))))
     gone: list[tuple] = []
     if replay is None:
         chosen = sample(points, n, seed)

@@ -93,9 +93,11 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
                                                                                beholds):
             try:
                 ability, modes_used = spell_parts(game, player, obj, alt, modes, kicked)
-                # as ``Game.cast`` decides the cost: suspend casts without paying, madness
-                # for its madness cost (CR 702.62a, 702.35a), otherwise the alternative chosen
-                paid_as_of: dict[str | None, Any] = {"suspend": "without_paying", "madness": "madness"}
+                # as ``Game.cast`` decides the cost: suspend and a paradigm copy cast without
+                # paying (CR 702.62a, strixhaven.paradigm.01), madness for its madness cost (CR
+                # 702.35a), otherwise the alternative chosen
+                paid_as_of: dict[str | None, Any] = {"suspend": "without_paying", "madness": "madness",
+                                                     "paradigm": "without_paying"}
                 paid_as = paid_as_of.get(forced, alt)
                 cost = game._total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana)
             except IllegalAction:

@@ -12,7 +12,7 @@ import itertools
 from typing import Any, Iterable
 
 from . import characteristics as ch
-from . import proliferate
+from . import faces, proliferate
 from .errors import IllegalAction
 from .legal_common import CHOICE_LIMIT, Candidate, accepted_on_dry_run, distinct, resolving_item, spread
 from .legal_mana import plan_payment
@@ -29,13 +29,23 @@ def trigger_order_candidates(game: Any, decision: dict[str, Any]) -> list[Candid
 
 
 def validate_order(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
-    """Check an ``order_triggers`` answer: every pending trigger exactly once (CR 603.3b).
-    Raises IllegalAction ``invalid_order``."""
+    """Check an ``order_triggers`` answer: every pending trigger exactly once (CR 603.3b),
+    each named by its reference or, as ``Game._trigger_order`` reads it, by its source's
+    reference or card alias. Raises IllegalAction ``invalid_order``."""
     refs = list(decision.get("options", ()))
     order = inp.get("order")
-    if not isinstance(order, list) or len(order) != len(refs) or sorted(map(str, order)) != sorted(refs) \
-            or not all(isinstance(r, str) for r in order):
+    if not isinstance(order, list) or len(order) != len(refs):
         raise IllegalAction("invalid_order", f"order all of {refs}")
+    sources = {}
+    for ev in game.events:
+        if ev["type"] == "ability_triggered" and ev["object"] in refs:
+            sources[ev["object"]] = (ev.get("source"), ev.get("source_card"))
+    left = list(refs)
+    for ref in order:
+        t = ref if ref in left else next((t for t in left if ref in sources.get(t, ())), None)
+        if t is None:
+            raise IllegalAction("invalid_order", f"{ref!r} is not one of the pending triggers")
+        left.remove(t)
 
 
 def discard_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
@@ -106,7 +116,14 @@ def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     if decision.get("options"):
         return [c(o) for o in decision["options"]]
     if reason == "card_name":
-        return [c(name) for name in sorted(game.cards) if "Land" not in game.cards[name].types]
+        excluded = _excluded_name_types(game)  # a card's name, or a castable face's (tarkir.omen.13)
+        named: dict[str, Any] = dict(game.cards)
+        for card in game.cards.values():
+            for face in card.faces:
+                name = face.name
+                if name not in named and faces.card_with_face_named(game.cards, name) is face:
+                    named[name] = face
+        return [c(name) for name in sorted(named) if not any(t in named[name].types for t in excluded)]
     if reason in ("optional", "madness"):
         return [c("yes"), c("no")]
     item = resolving_item(game)
@@ -157,13 +174,23 @@ def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     return [c("yes"), c("no")]
 
 
+def _excluded_name_types(game: Any) -> tuple[str, ...]:
+    """The card types a card name chosen as a permanent enters may not have (CR 614.12): the
+    ``not_types`` of the entering permanent's ``as_enters`` spec (the last
+    ``permanent_entered`` event), ``("Land",)`` by default ("a nonland card name")."""
+    ev = next((e for e in reversed(game.events) if e["type"] == "permanent_entered"), None)
+    obj = game.objects.get(ev["object"]) if ev is not None else None
+    spec = dict((obj.definition.raw or {}).get("as_enters") or {}) if obj is not None else {}
+    return tuple(spec.get("not_types", ("Land",)))
+
+
 def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
     """The rules the engine applies to a ``choose`` answer, by reason (see :func:`choose_candidates`).
     A reason it does not know is accepted if :func:`choose_candidates` offers the answer."""
     player = decision["player"]
     reason = decision.get("reason")
     choice = inp.get("choice")
-    if decision.get("options") and reason == "legend_rule":
+    if decision.get("options") and reason in ("legend_rule", "aura_host"):  # a reference or a card alias
         obj = game.find(choice) if isinstance(choice, str) else None
         if obj is None or obj.ref not in decision["options"]:
             raise IllegalAction("invalid_choice", "choose one of the options")
@@ -171,10 +198,16 @@ def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) ->
     if reason == proliferate.REASON:
         proliferate.chosen(game, list(decision.get("options") or ()), choice)
         return
-    if reason == "card_name":
+    if reason == "card_name":  # CR 614.12, as ``Game.as_enters`` judges it (a face's name: tarkir.omen.13)
         d = game.cards.get(choice) if isinstance(choice, str) else None
-        if d is None or "Land" in d.types:
-            raise IllegalAction("invalid_choice", "name a nonland card")
+        d = d or faces.card_with_face_named(game.cards, choice)
+        if d is None or any(t in d.types for t in _excluded_name_types(game)):
+            raise IllegalAction("invalid_choice", "name a card of an allowed type")
+        return
+    if reason == "colors":  # "becomes the color or colors of your choice": one name or a list (CR 105.1)
+        chosen = [choice] if isinstance(choice, str) else choice
+        if not isinstance(chosen, list) or not chosen or any(c not in COLOR_NAMES.values() for c in chosen):
+            raise IllegalAction("invalid_choice", "choose one or more colors")
         return
     if reason in ("optional", "madness"):
         if choice not in ("yes", "no"):
@@ -216,6 +249,11 @@ def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) ->
         src = game.resolve_target_ref(choice) if isinstance(choice, str) else None
         if src is None or isinstance(src, str) or not ch.matches(game, src, (eff or {}).get("source_filter"), player):
             raise IllegalAction("invalid_choice", "choose a matching source")
+        return
+    if reason == "pt_choice":  # one of the options, as [power, toughness] or as "+2/-2" (engine/effects.py)
+        opts = [list(o) for o in (_find_effect(effects, "modify_pt_choice") or {}).get("options", ())]
+        if choice not in opts and not (isinstance(choice, str) and choice in [f"{p:+d}/{t:+d}" for p, t in opts]):
+            raise IllegalAction("invalid_choice", f"choose one of {opts}")
         return
     offered = [cand.input["choice"] for cand in choose_candidates(game, decision)]
     if choice not in offered:

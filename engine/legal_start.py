@@ -43,8 +43,10 @@ def validate_mulligan(game: Any, decision: dict[str, Any], inp: dict[str, Any]) 
         if not isinstance(bottom, list) or len(bottom) != need or len(set(map(repr, bottom))) != need:
             raise IllegalAction("invalid_choice", f"put exactly {need} card(s) on the bottom (CR 103.5)")
         objs = [game.find(c) if isinstance(c, str) else None for c in bottom]
-        if any(o is None or o.zone != "hand" or o.owner != player for o in objs) or len({id(o) for o in objs}) != need:
+        if any(o is None or o.zone != "hand" or o.owner != player for o in objs):
             raise IllegalAction("not_in_hand", "the cards put on the bottom must be in the hand")
+        if len({id(o) for o in objs}) != need:  # one card named twice (alias and reference), as the engine checks
+            raise IllegalAction("invalid_choice", f"put exactly {need} different card(s) on the bottom")
         return
     if game.rules.mulligan == "draw_one_fewer" and not game.players[player].hand:
         raise IllegalAction("invalid_choice", "no cards left to mulligan to")
