@@ -195,6 +195,11 @@ def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) ->
         if obj is None or obj.ref not in decision["options"]:
             raise IllegalAction("invalid_choice", "choose one of the options")
         return
+    if reason == "attack_target" and decision.get("options"):  # a player, or a planeswalker by reference
+        found = game.find(choice) if isinstance(choice, str) and choice not in game.players else None
+        if (found.ref if found is not None else choice) not in decision["options"]:  # or by card alias (CR 508.4)
+            raise IllegalAction("invalid_choice", "choose the player or planeswalker it attacks")
+        return
     if reason == proliferate.REASON:
         proliferate.chosen(game, list(decision.get("options") or ()), choice)
         return
