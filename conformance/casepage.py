@@ -30,6 +30,7 @@ from mtg_judge.conformance.sidebyside import (
     divergence_lines,
     first_divergence,
     play_lines,
+    short_value,
 )
 
 #: The folder of the case pages, beside ``index.html``.
@@ -54,13 +55,7 @@ def page_path(name: str) -> str:
 
 
 def _value(value: Any) -> str:
-    if not isinstance(value, (dict, list, str, int, bool, type(None))):
-        return "(absent)"  # rulediff's marker of a missing key
-    try:
-        text = dumps(value)
-    except TypeError:
-        text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "…"
+    return short_value(value, 60)
 
 
 def signature(reference: list[dict], engine: list[Any], rows: list, first: int | None) -> str | None:

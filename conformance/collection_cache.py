@@ -161,7 +161,8 @@ def store(root: Path, key: str, cases: list[Case], folder: Path | None) -> None:
     card_memo: dict = {}  # a card's needs are worked out once for every case using it
     try:
         rows = [(c.fixture_id, c.ruleset, str(c.path), c.document, c.mechanic, c.scenario,
-                 c.scenario_json, c.__dict__.setdefault("needs", case_needs(c.scenario, card_memo)))
+                 c.scenario_json, c.__dict__["needs"] if "needs" in c.__dict__
+                 else c.__dict__.setdefault("needs", case_needs(c.scenario, card_memo)))
                 for c in cases]
     except TypeError:  # a scenario canonical JSON refuses: run_case will say so
         return

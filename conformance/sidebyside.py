@@ -216,18 +216,21 @@ def divergence_lines(reference: list[dict], engine: list[Any], priority: bool = 
         for path, a, b in value_changes(ref, eng):
             top = re.split(r"[.\[]", path)[0]
             if top in ref and top not in FREE_TEXT:  # not a field only yours writes, nor free text
-                out.append(f"  {path}: {_value(a)} → {_value(b)}")
+                out.append(f"  {path}: {short_value(a)} → {short_value(b)}")
     return out
 
 
-def _value(value: Any) -> str:
+def short_value(value: Any, limit: int = 100) -> str:
+    """``value`` as compact canonical JSON, cut to ``limit`` characters (with ``…``);
+    ``(absent)`` for rulediff's marker of a missing key (any non-JSON value)."""
     if not isinstance(value, (dict, list, str, int, bool, type(None))):
         return "(absent)"  # rulediff's marker of a missing key
     try:
         text = dumps(value)
     except TypeError:
         text = repr(value)
-    return text if len(text) <= 100 else text[:99] + "…"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
 
 
 def render(fixture: dict, ruleset: str, reference: dict | None, engine_outcome: Any,

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+import test_vocabulary_effects as shapes  # tests/ is on sys.path: the shape walk's scenarios and builders
 
 from mtg_judge.conformance import card_semantics
 from mtg_judge.engine import run_scenario
@@ -36,12 +37,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "schema" / "card.schema.json").read_text())
 DEFS = SCHEMA["$defs"]
 CARDS = ROOT / "fixtures" / "cards"
-
-
-def _fixture_card(name: str) -> dict:
-    from mtg_judge.conformance.lint import card_slug
-
-    return json.loads((CARDS / f"{card_slug(name)}.json").read_text())
 
 
 def _test_card(name: str, types: list[str], **fields: Any) -> dict:
@@ -54,38 +49,9 @@ def _test_card(name: str, types: list[str], **fields: Any) -> dict:
     return card
 
 
-def _zone(entries: Any) -> list[dict]:
-    out = []
-    for e in entries or ():
-        alias, _, card = e.partition("=")
-        out.append({"alias": alias, "card": card})
-    return out
-
-
-def game(alice: dict, bob: dict, script: list[dict], inline: list[dict], *, step: str = "precombat_main",
-         ruleset: str = "modern") -> tuple[dict, str]:
-    """An engine-only scenario (players ``alice`` and ``bob``: zones as ``alias=Card`` strings,
-    ``mana_pool``), the cards of ``inline`` plus the fixture cards the setup names."""
-    players = []
-    for pid, spec in (("alice", alice), ("bob", bob)):
-        player = {"id": pid, "life": spec.get("life", 20),
-                  "library": _zone(spec.get("library", [f"{pid[0]}_lib{i}=Island" for i in range(1, 6)]))}
-        for zone in ("hand", "graveyard", "exile", "battlefield"):
-            player[zone] = _zone(spec.get(zone))
-        if "mana_pool" in spec:
-            player["mana_pool"] = spec["mana_pool"]
-        players.append(player)
-    cards = {c["name"]: c for c in inline}
-    for player in players:
-        for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
-            for entry in player[zone]:
-                if entry["card"] not in cards:
-                    cards[entry["card"]] = _fixture_card(entry["card"])
-    scenario = {"id": "engine.field-walk", "title": "engine-only field walk scenario", "rulings": [],
-                "rulesets": [ruleset], "setup": {"seed": 1, "turn": 3, "active_player": "alice", "step": step,
-                                                 "lands_played": 0, "players": players},
-                "script": script, "expect": {}, "cards": cards}
-    return scenario, ruleset
+#: The shape walk's builders of engine-only scenarios, shared (tests/ is on sys.path).
+_fixture_card = shapes._fixture_card
+game = shapes._game
 
 
 POOL = {"C": 9, "W": 1, "U": 1, "B": 1, "R": 1, "G": 1}
@@ -245,7 +211,6 @@ def test_conditions_a_position_never_reads_are_refused_with_their_path() -> None
 # refused by ``validate``, or be listed in :data:`FIELD_PENDING` with the reason (an expected
 # failure, strict).
 
-import test_vocabulary_effects as shapes  # noqa: E402  (tests/ is on sys.path; the shape walk's scenarios)
 
 #: $defs whose every optional key is a shape of the shape walk (filter keys, conditions, cost
 #: parts, target spec fields and zones): walked there, each by a knock-out.

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from test_legal_choices import _Capture  # tests/ is on sys.path: the input source that keeps the last decision
+
 from mtg_judge.engine import legal, load_card_db
 from mtg_judge.engine.cards import CardDefinition
 from mtg_judge.engine.errors import ScriptExhausted
@@ -34,17 +36,6 @@ CARDS = {**DB,
                                                                         "count": 1}]}])}
 
 
-class _Capture(ScriptInputs):
-    def __init__(self, script: list) -> None:
-        super().__init__(script)
-        self.decision: Any = None
-
-    def next(self, game: Any, decision: dict) -> dict:
-        try:
-            return super().next(game, decision)
-        except ScriptExhausted:
-            self.decision = decision
-            raise
 
 
 def position(setup: dict, script: list = ()) -> tuple[Any, dict]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mtg_judge.conformance.loader import load_audits, load_rulings
 from mtg_judge.conformance.resources import CONFORMANCE_DIR, FIXTURES_DIR
+from mtg_judge.tools.generated_doc import write_or_check
 
 #: Where the table lives in a checkout.
 AUDIT_DOC = CONFORMANCE_DIR.parent / "docs" / "AUDIT.md"
@@ -94,16 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=AUDIT_DOC)
     args = parser.parse_args(argv)
     text = render()
-    current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
-    if args.check:
-        if current != text:
-            print(f"{args.output} is out of date: run python -m mtg_judge.tools.audit_table",
-                  file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        args.output.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(args.output, text, args.check, "mtg_judge.tools.audit_table")
 
 
 if __name__ == "__main__":

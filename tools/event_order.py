@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from mtg_judge.conformance.resources import CONFORMANCE_DIR
+from mtg_judge.tools.generated_doc import write_or_check
 
 #: Where the document lives in a checkout.
 EVENT_ORDER_DOC = CONFORMANCE_DIR.parent / "docs" / "EVENT_ORDER.md"
@@ -272,15 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=EVENT_ORDER_DOC)
     args = parser.parse_args(argv)
     text = render()
-    current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
-    if args.check:
-        if current != text:
-            print(f"{args.output} is out of date: run python -m mtg_judge.tools.event_order", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        args.output.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(args.output, text, args.check, "mtg_judge.tools.event_order")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mtg_judge.conformance.resources import CONFORMANCE_DIR, SCHEMA_DIR
+from mtg_judge.tools.generated_doc import write_or_check
 
 #: Where the document lives in a checkout.
 OMITTED_KEYS_DOC = CONFORMANCE_DIR.parent / "docs" / "OMITTED_KEYS.md"
@@ -245,15 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{status(counts, key):9} {k:>6}/{n:<6} {key[0]}.{key[1]}")
         return 0
     text = render(results)
-    current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
-    if args.check:
-        if current != text:
-            print(f"{args.output} is out of date: run python -m mtg_judge.tools.omitted_keys", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        args.output.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(args.output, text, args.check, "mtg_judge.tools.omitted_keys")
 
 
 if __name__ == "__main__":
