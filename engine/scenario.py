@@ -205,6 +205,7 @@ def build_game(scenario: dict[str, Any], ruleset: str, cards: dict[str, CardDefi
         game.start_of_game = {"deck_rules": setup.get("deck_rules")}
     game.plan = game.turn_plan()
     game.step = step
+    game.phase = PHASE_OF[step]  # CR 500.1, 501.1: the step's phase, also before the step begins (a game not started)
     game.plan = game.plan[game.plan.index(step):]
     game.players[active].lands_played = int(setup.get("lands_played", 0))
     game.log("game_started", players=list(game.order), active_player=active, turn=game.turn, step=step,

@@ -330,3 +330,24 @@ def test_the_older_mulligan_draws_one_fewer_and_puts_nothing_on_the_bottom():
                     "classic-1999")
     assert _rejections(result) == ["invalid_choice"]
     assert next(e for e in result["events"] if e["type"] == "hand_kept")["hand_size"] == 6
+
+
+# ----------------------------------------------------- FORMAT §3.1 deck_checked, not started
+def test_deck_problems_are_the_documented_sentences():
+    # FORMAT §3.1 `deck_rules`: the templates, in their order (count first, then card names sorted)
+    forests = [card(f"f{i}", "Forest") for i in range(60)]
+    bob = ([card(f"s{i}", "Shock") for i in range(5)] + [card(f"b{i}", "Lightning Bolt") for i in range(6)]
+           + [card(f"g{i}", "Forest") for i in range(30)])
+    result = _deck_start(forests, bob, "constructed")
+    problems = next(e["problems"] for e in result["events"] if e["type"] == "deck_checked" and e["player"] == "bob")
+    assert problems == ["41 cards; a constructed deck has at least 60",
+                        "6 copies of Lightning Bolt; at most 4 of a card other than basic lands",
+                        "5 copies of Shock; at most 4 of a card other than basic lands"]
+    assert '"<N> cards; a <rules> deck has at least <min>"' in FORMAT
+
+
+def test_a_game_not_started_shows_the_untap_step_of_the_beginning_phase():
+    # FORMAT §2 (CR 501.1: untap is a step of the beginning phase), §3.1 `deck_rules`
+    for fixture in ("classic.game.constructed-deck-at-least-sixty-cards", "classic.game.sealed-deck-at-least-forty-cards"):
+        state = fixture_log(fixture)["state"]
+        assert (state["turn"], state["phase"], state["step"]) == (1, "beginning", "untap"), fixture

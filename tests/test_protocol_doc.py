@@ -532,6 +532,20 @@ def test_combat_shape():
         assert not loader.validate(state, "state", "state"), loader.validate(state, "state", "state")
 
 
+def test_a_creature_leaving_combat_takes_only_its_own_key():
+    # §10.7, CR 506.4, 509.1h: the Giant (blocked by bbear) or bbear dies to a Bolt after the blocks
+    s = setup({"battlefield": [card("bear", "Grizzly Bears"), card("giant", "Hill Giant"),
+                              card("m1", "Mountain")], "hand": [card("bolt", "Lightning Bolt")]},
+              {"battlefield": [card("bbear", "Grizzly Bears")]}, step="declare_attackers")
+    for victim, combat in (("giant", {"attackers": {"bear": "bob"}, "blockers": {"bbear": "giant"}}),
+                           ("bbear", {"attackers": {"bear": "bob", "giant": "bob"}, "blockers": {}})):
+        script = [*ATTACK, BLOCK_GIANT, act("cast", "alice", card="bolt", targets=[victim], pay_with=["m1"]),
+                  act("resolve")]
+        state = _state_at(s, script, 4)
+        assert victim not in state["battlefield"] and state["step"] == "declare_blockers"
+        assert state["combat"] == combat, victim
+
+
 def test_the_state_schema_pins_combat():
     bad = _state_at(COMBAT, [*ATTACK], 1)
     bad["combat"] = {"attackers": ["bear"]}
