@@ -351,3 +351,53 @@ def test_a_game_not_started_shows_the_untap_step_of_the_beginning_phase():
     for fixture in ("classic.game.constructed-deck-at-least-sixty-cards", "classic.game.sealed-deck-at-least-forty-cards"):
         state = fixture_log(fixture)["state"]
         assert (state["turn"], state["phase"], state["step"]) == (1, "beginning", "untap"), fixture
+
+
+# --------------------------------------------- PROTOCOL §10.4, §10.5, §10.9; FORMAT §4, §5.1
+def test_a_destroy_effect_is_regenerated_like_lethal_damage():
+    # §10.9 row `regenerate`: CR 701.19a, 614.8: the shield replaces the destruction
+    s = setup({"battlefield": [card("skel", "Drudge Skeletons"), card("sw", "Swamp")]
+               + [card(f"p{i}", "Plains") for i in range(4)], "hand": [card("doj", "Day of Judgment")]})
+    log = play_raw(s, [act("activate", "alice", source="skel", ability=0, pay_with=["sw"]), act("resolve"),
+                       act("cast", "alice", card="doj", pay_with=["p0", "p1", "p2", "p3"]), act("resolve")])["events"]
+    shown = [e["type"] for e in log if e["type"] not in PRIORITY]
+    k = shown.index("spell_resolved", shown.index("spell_cast"))
+    assert shown[k:k + 4] == ["spell_resolved", "regenerated", "tapped", "zone_changed"]
+    assert "destroyed" not in shown
+
+
+def test_state_based_actions_of_one_check_come_in_the_documented_order():
+    # §10.4 (CR 704.3 leaves it open): 704.5q as the pass meets it, then 704.5f/g moves in
+    # battlefield order, then the legend rule
+    assert "704.5q's\n  counters are removed as it is met" in PROTOCOL
+    s = setup({"battlefield": [card("bg", "Grizzly Bears", damage=2),
+                               card("bq", "Grizzly Bears", counters={"+1/+1": 1, "-1/-1": 1}),
+                               card("bf", "Grizzly Bears", counters={"-1/-1": 2})]},
+              {"battlefield": [card("isa1", "Isamaru, Hound of Konda"), card("isa2", "Isamaru, Hound of Konda")]})
+    log = play_raw(s, [act("choose", "bob", choice="isa1")])["events"]
+    assert [(e["rule"], e["object"]) for e in log if e["type"] == "state_based_action"] == [
+        ("704.5q", "bq"), ("704.5g", "bg"), ("704.5f", "bf"), ("704.5j", "isa2")]
+
+
+def test_turning_a_face_up_permanent_face_up_is_not_on_battlefield():
+    # §10.5 row `turn_face_up`
+    s = setup({"battlefield": [card("mawcor", "Fledgling Mawcor")], "mana_pool": {"U": 2}})
+    log = play_raw(s, [act("turn_face_up", "alice", card="mawcor")])["events"]
+    assert [e["code"] for e in log if e["type"] == "action_rejected"] == ["not_on_battlefield"]
+
+
+def test_mana_pool_and_summoning_sick_in_the_state():
+    # FORMAT §4: only symbols with mana; summoning_sick is CR 302.6's raw flag, lands and haste too
+    s = setup({"battlefield": [card("f", "Forest", summoning_sick=True), card("m", "Mountain")],
+               "hand": [card("hast", "Raging Goblin")], "mana_pool": {"R": 1, "G": 0}})
+    state = play_raw(s, [act("cast", "alice", card="hast"), act("resolve"),
+                         act("activate", "alice", source="f", ability=0)])["state"]
+    assert state["players"]["alice"]["mana_pool"] == {"G": 1}
+    assert state["battlefield"]["f"]["summoning_sick"] is True and state["battlefield"]["m"]["summoning_sick"] is False
+    assert state["battlefield"]["hast"]["summoning_sick"] is True
+
+
+def test_a_saga_without_chapter_data_enters_with_a_lore_counter():
+    # FORMAT §5.1 Entering (CR 714.3a)
+    state = fixture_log("finalfantasy.transform.exiled-then-returned-transformed")["state"]
+    assert state["battlefield"]["terra"]["name"] == "Esper Terra" and state["battlefield"]["terra"]["counters"] == {"lore": 1}
