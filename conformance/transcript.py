@@ -284,9 +284,14 @@ def _game_over(e: dict) -> str:
 
 def _setup_lines(fixture: dict) -> list[str]:
     setup = fixture.get("setup") or {}
-    lines = [f"Start: turn {setup.get('turn', 1)}, {setup.get('active_player')}'s "
-             f"{step_name(setup.get('step', 'precombat_main'))}, seed {setup.get('seed', 0)}, "
-             f"{setup.get('lands_played', 0)} land(s) played"]
+    first = setup.get("active_player") or next((p.get("id") for p in setup.get("players") or []), None)
+    if setup.get("start_of_game"):  # FORMAT §3.1: turn, step and lands_played are not used
+        rules = f", {setup['deck_rules']} deck rules" if setup.get("deck_rules") else ""
+        lines = [f"Start: the start of the game (CR 103), {first} plays first, seed {setup.get('seed', 0)}{rules}"]
+    else:
+        lines = [f"Start: turn {setup.get('turn', 1)}, {first}'s "
+                 f"{step_name(setup.get('step', 'precombat_main'))}, seed {setup.get('seed', 0)}, "
+                 f"{setup.get('lands_played', 0)} land(s) played"]
     for player in setup.get("players") or []:
         pool = player.get("mana_pool")
         lines.append(f"{player.get('id')}: life {player.get('life', 20)}"

@@ -401,3 +401,13 @@ def test_a_saga_without_chapter_data_enters_with_a_lore_counter():
     # FORMAT §5.1 Entering (CR 714.3a)
     state = fixture_log("finalfantasy.transform.exiled-then-returned-transformed")["state"]
     assert state["battlefield"]["terra"]["name"] == "Esper Terra" and state["battlefield"]["terra"]["counters"] == {"lore": 1}
+
+
+def test_show_says_a_start_of_game_setup_starts_at_the_start_of_the_game():
+    # FORMAT §3.1: with start_of_game, turn, step and lands_played are not used
+    from click.testing import CliRunner
+
+    from mtg_judge.tools.cli import main
+    out = CliRunner().invoke(main, ["show", "classic.game.constructed-deck-at-least-sixty-cards"]).output
+    assert "Start: the start of the game (CR 103), alice plays first, seed 7, constructed deck rules" in out
+    assert "precombat main" not in out.split("Play", 1)[0]
