@@ -411,3 +411,11 @@ def test_show_says_a_start_of_game_setup_starts_at_the_start_of_the_game():
     out = CliRunner().invoke(main, ["show", "classic.game.constructed-deck-at-least-sixty-cards"]).output
     assert "Start: the start of the game (CR 103), alice plays first, seed 7, constructed deck rules" in out
     assert "precombat main" not in out.split("Play", 1)[0]
+
+
+@pytest.mark.parametrize("alternative", ["without_paying", "madness"])
+def test_an_alternative_nothing_permits_is_invalid_alternative(alternative):
+    # FORMAT §8 `invalid_alternative`: only a may_cast offers these (CR 118.9: a cost needs a permission)
+    s = setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}})
+    log = play_raw(s, [act("cast", "alice", card="bolt", targets=["bob"], alternative=alternative)])["events"]
+    assert [e["code"] for e in log if e["type"] == "action_rejected"] == ["invalid_alternative"]
