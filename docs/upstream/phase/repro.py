@@ -1,7 +1,8 @@
 """A few lines over phase-python's own API shared by the reproduction scripts of this folder
 (phase-python alone: nothing of mtg-judge is imported).
 
-* :func:`card` builds a card from its Oracle text with ``phase.build_oracle_face``;
+* :func:`card` builds a card from its Oracle text with ``phase.build_oracle_face``,
+  :func:`two_faced` a card with two faces with ``phase.build_oracle_face_multi``;
 * :func:`start` makes a two-player position: ``Engine.new_game`` with the position's cards as
   the decks, both players keep, then the exported state (``Game.state()``) is edited (each
   card put in its zone, in order; life; turn, active player, step, priority) and loaded
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
+import uuid
 from typing import Any, Callable
 
 import phase
@@ -26,10 +28,10 @@ import phase
 ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
 
 
-def card(name: str, cost: str | None, type_line: str, text: str = "",
-         power: str | None = None, toughness: str | None = None,
-         keywords: tuple[str, ...] = ()) -> dict:
-    """phase's ``CardFace`` for an Oracle card (MTGJSON ``AtomicCard`` fields)."""
+def mtgjson(name: str, cost: str | None, type_line: str, text: str = "",
+            power: str | None = None, toughness: str | None = None,
+            keywords: tuple[str, ...] = ()) -> dict:
+    """An Oracle card in the MTGJSON ``AtomicCard`` shape phase's builders read."""
     left, _, right = type_line.partition(" — ")
     words = left.split()
     supers = [w for w in words if w in ("Basic", "Legendary", "Snow", "World")]
@@ -44,22 +46,48 @@ def card(name: str, cost: str | None, type_line: str, text: str = "",
             "keywords": list(keywords), "layout": "normal", "identifiers": {}}
     if power is not None:
         data["power"], data["toughness"] = power, toughness
-    return phase.build_oracle_face(data, None)
+    return data
 
 
-def engine(*faces: dict) -> Any:
-    """A phase ``Engine`` whose card database holds ``faces``."""
+def card(name: str, cost: str | None, type_line: str, text: str = "",
+         power: str | None = None, toughness: str | None = None,
+         keywords: tuple[str, ...] = ()) -> dict:
+    """phase's ``CardFace`` for an Oracle card (``phase.build_oracle_face``)."""
+    return phase.build_oracle_face(mtgjson(name, cost, type_line, text, power, toughness,
+                                           keywords), None)
+
+
+def two_faced(layout: str, front: dict, back: dict) -> list[dict]:
+    """The two card-database entries of a card with two faces (``layout``: ``transform``,
+    ``adventure``, ``prepare``; ``front``/``back``: :func:`mtgjson` dicts), built with
+    ``phase.build_oracle_face_multi`` under one oracle id, as phase's ``gen.py`` files them
+    (``layout``, ``side`` a/b, ``faceName``; entries with ``face_index``)."""
+    oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "phase-repro:" + front["name"]))
+    entries = []
+    for index, (side, face) in enumerate((("a", front), ("b", back))):
+        data = dict(face, layout=layout, side=side)
+        if side == "b":
+            data["faceName"] = face["name"]
+        built = phase.build_oracle_face_multi(data, oracle_id)
+        entries.append(dict(built, layout=layout, face_index=index))
+    return entries
+
+
+def engine(*cards: dict | list[dict]) -> Any:
+    """A phase ``Engine`` whose card database holds ``cards`` (faces from :func:`card`, or
+    lists of entries from :func:`two_faced`)."""
+    faces = [f for c in cards for f in (c if isinstance(c, list) else [c])]
     return phase.Engine.from_json(json.dumps({f["name"].lower(): f for f in faces}))
 
 
 def start(db: Any, players: list[dict[str, list[str]]], *, active: int = 0,
           step: str = "PreCombatMain", turn: int = 3, life: tuple[int, int] = (20, 20),
-          seed: int = 1, edit: Callable[[dict], None] | None = None) -> tuple[Any, list[dict]]:
+          seed: int = 1, edit: Callable[[dict, list[dict]], None] | None = None) -> tuple[Any, list[dict]]:
     """A game at a position: ``players`` gives each seat's zones (``{"library": [names],
     "hand": [...], "graveyard": [...], "exile": [...], "battlefield": [...]}``, libraries
     top first); the active player has priority in ``step``. Permanents are untapped and
-    have been under their controller's control since the turn began. ``edit(state)`` may
-    change the exported state before it is loaded. Returns the game and, per seat,
+    have been under their controller's control since the turn began. ``edit(state, ids)`` may
+    change the exported state before it is loaded (``ids``: as returned). Returns the game and, per seat,
     ``{zone: [object ids in the given order]}``."""
     decks = [[name for zone in ZONES for name in p.get(zone, [])] for p in players]
     game = db.new_game(player=decks[0], opponent=decks[1], seed=seed, first_player=active)
@@ -103,7 +131,7 @@ def start(db: Any, players: list[dict[str, list[str]]], *, active: int = 0,
               priority_pass_count=0, priority_passes=[], lands_played_this_turn=0,
               zone_changes_this_turn=[], steps_started_this_turn={})
     if edit is not None:
-        edit(st)
+        edit(st, ids)
     return db.load_game(exported), ids
 
 
