@@ -132,7 +132,7 @@ def trim_record(case: dict) -> dict:
     divergence and needs are dropped. The result is still a case record :func:`read_report`
     accepts (it fills in the name and the defaults)."""
     def cut(value: Any) -> str:
-        text = str(value or "")
+        text = str(value or "").replace(f"{ROOT}/", "").replace(sys.executable, "python")
         return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT - 1] + "…"
 
     out = {key: case[key] for key in ("kind", "id", "ruleset", "document", "mechanic",
@@ -254,11 +254,20 @@ _VARIABLE = re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])|\"[^\"]*\"|`[^`]*`|\{[
 
 
 def skip_reason(message: str) -> str:
-    """A skip message reduced to its reason, so that like skips group together: quoted
-    text, braces, brackets and numbers replaced by ``…``/``N``, cut at 110 characters."""
-    text = _VARIABLE.sub(lambda m: "N" if m.group()[-1].isdigit() else "…", message or "")
+    """A skip or error message reduced to its reason, so that like messages group together:
+    quoted text (but a lowercase field name such as ``'source'``), braces, brackets and
+    numbers replaced by ``…``/``N``, cut at 140 characters."""
+    def replace(match: re.Match) -> str:
+        found: str = match.group()
+        if found[-1].isdigit():
+            return "N"
+        if found[0] in "'\"`" and re.fullmatch(r"[a-z_]+", found[1:-1]):
+            return found  # a field or key name ('source', 'kicker'): the reason itself
+        return "…"
+
+    text = _VARIABLE.sub(replace, message or "")
     text = re.sub(r"\s+", " ", text).strip() or "(no reason given)"
-    return text if len(text) <= 110 else text[:109] + "…"
+    return text if len(text) <= 140 else text[:139] + "…"
 
 
 def _declared(report: Report) -> list[str]:
@@ -330,7 +339,8 @@ def render(reports: dict[str, Report], bugs: list[dict], prose_dir: Path = PROSE
     out += ["```", ""]
     out += _by_table(reports, order, label, "document")
     out += _by_table(reports, order, label, "mechanic")
-    out += _skip_tables(reports, order, label)
+    out += _reason_tables(reports, order, label, "skipped", "Why cases are skipped")
+    out += _reason_tables(reports, order, label, "errored", "Why cases error")
     out += _bug_table(reports.get("phase"), bugs)
     out.append(_prose("analysis", prose_dir))
     return "\n".join(out).rstrip("\n") + "\n"
@@ -364,21 +374,23 @@ def _by_table(reports: dict[str, Report], order: list[str], label: dict[str, str
 SKIP_REASONS = 25
 
 
-def _skip_tables(reports: dict[str, Report], order: list[str],
-                 label: dict[str, str]) -> list[str]:
-    lines = ["## Why cases are skipped (`modern` cases)", "",
-             "Each engine's skip messages, grouped once quoted names and numbers are taken out "
+def _reason_tables(reports: dict[str, Report], order: list[str], label: dict[str, str],
+                   status: str, title: str) -> list[str]:
+    """Per engine, its ``modern`` cases of ``status`` counted by reason (:func:`skip_reason`
+    of each message), most frequent first."""
+    lines = [f"## {title} (`{MODERN}` cases)", "",
+             "Each engine's messages, grouped once quoted names and numbers are taken out "
              "(the full messages are in the committed reports).", ""]
     for name in order:
-        skipped = [c for c in reports[name].cases
-                   if c["ruleset"] == MODERN and c["status"] == "skipped"]
-        lines.append(f"### {label[name]}: {len(skipped)} skipped")
+        cases = [c for c in reports[name].cases
+                 if c["ruleset"] == MODERN and c["status"] == status]
+        lines.append(f"### {label[name]}: {len(cases)} {status}")
         lines.append("")
-        if not skipped:
+        if not cases:
             lines += ["None.", ""]
             continue
         counts: dict[str, int] = {}
-        for case in skipped:
+        for case in cases:
             reason = skip_reason(case.get("message") or "")
             counts[reason] = counts.get(reason, 0) + 1
         ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))

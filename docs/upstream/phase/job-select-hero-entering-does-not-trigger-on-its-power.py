@@ -1,7 +1,7 @@
 """phase bug: Vicious Clown ("Whenever another creature you control with power 2 or less
 enters, ...") does not trigger for the 1/1 Hero token job select creates, as if the Hero's
-power were read after the Equipment was attached to it (4/3), not as it entered (CR 603.6d,
-603.2; ruling finalfantasy.job-select.03). See the .md report beside this file."""
+power were read after the Equipment was attached to it (4/3), not as it entered (CR 603.10;
+ruling finalfantasy.job-select.03). See the .md report beside this file."""
 
 from repro import card, engine, fixed, kinds, main, pass_priority, play, reproduced, start
 
