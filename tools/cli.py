@@ -1267,9 +1267,11 @@ def export(out, fmt, rulesets, keyword, force, fixtures_dir):
 
 
 # Commands defined in their own modules, imported only when used (or listed by --help):
-# random games (conformance/selfplay.py) and differential fuzzing (conformance/fuzz.py).
+# random games (conformance/selfplay.py), differential fuzzing (conformance/fuzz.py) and the
+# compliance of every engine (tools/compliance.py).
 main.lazy_commands.update({"selfplay": "mtg_judge.conformance.selfplay:selfplay_command",
-                           "fuzz": "mtg_judge.conformance.fuzz:fuzz_command"})
+                           "fuzz": "mtg_judge.conformance.fuzz:fuzz_command",
+                           "compliance": "mtg_judge.tools.compliance:compliance_command"})
 
 
 if __name__ == "__main__":
