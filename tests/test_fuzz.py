@@ -319,3 +319,22 @@ def test_merge_refuses_what_is_not_one_whole_campaign(tmp_path):
     assert proc.returncode == 2 and "--games" in proc.stderr
     assert _cli("fuzz", *base, "--shard", "3/2").returncode == 2
     assert _cli("fuzz", "--merge").returncode == 2
+
+
+def test_the_phase_campaign_document_matches_its_shard_files():
+    """docs/fuzz/phase-campaign.md's figures and signature table are those of the shard
+    files committed beside it (``--merge --partial`` of them: no engine is run), so the
+    document can't drift from what was played."""
+    import re
+
+    folder = ROOT / "docs" / "fuzz" / "phase-campaign"
+    files = sorted(folder.glob("shard-*.json"))
+    assert files
+    report = fuzz.merge_reports([fuzz.read_record(p) for p in files], [str(p) for p in files], partial=True)
+    figures = report.figures()
+    text = (ROOT / "docs" / "fuzz" / "phase-campaign.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+)` \| [^|]+ \| (\d+) \| (\d+) \|", text, re.M)
+    assert [(sig, int(games), int(seed)) for sig, games, seed in rows] == [
+        (g["signature"], g["games"], g["first_seed"]) for g in figures["by_signature"]]
+    for key in ("games", "played", "inputs", "checkpoints_compared", "divergences", "distinct"):
+        assert f"| {key} | {figures[key]:,} |" in text, key
