@@ -764,6 +764,12 @@ class Report:
     events: bool
     outcomes: list = field(default_factory=list)
     shrunk: list = field(default_factory=list)
+    #: ``(K, N)`` for slice K of N of the campaign (``--shard``), None for a whole campaign
+    shard: tuple[int, int] | None = None
+    #: :func:`decks_digest` of the decks played, as a record read back says (None: work it out)
+    decks_digest: str | None = None
+    #: ``(shards, N)`` for a merge of only some of the N shards (``--merge --partial``)
+    partial: tuple[tuple[int, ...], int] | None = None
 
     @property
     def divergent(self) -> list[GameOutcome]:
@@ -777,8 +783,17 @@ class Report:
         return dict(sorted(out.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
     def figures(self) -> dict:
+        """The figures of ``--json``. Those of a shard (``--shard K/N``) add ``shard``
+        (``"K/N"``) and ``campaign_games`` (the campaign's ``--games``); ``games`` counts the
+        shard's own games. A whole campaign, or the merge of its shards, has neither key."""
         played = [o for o in self.outcomes if o.skipped is None]
+        extra: dict[str, Any] = {} if self.shard is None else {"shard": f"{self.shard[0]}/{self.shard[1]}",
+                                                               "campaign_games": self.settings.games}
+        if self.partial is not None:
+            extra = {"partial": {"shards": list(self.partial[0]), "of": self.partial[1]},
+                     "campaign_games": self.settings.games}
         return {
+            **extra,
             "engine": self.engine, "ruleset": self.settings.ruleset, "seed": self.settings.seed,
             "turn_cap": self.settings.turn_cap, "checkpoint_every": self.settings.checkpoint_every,
             "games": len(self.outcomes), "played": len(played),
@@ -810,6 +825,12 @@ class Report:
         f = self.figures()
         lines = [
             f"engine            {self.engine}",
+            *([f"shard             {f['shard']} (games i of the campaign's {f['campaign_games']} with "
+               f"i mod {self.shard[1]} = {self.shard[0] - 1}; mtg-judge fuzz --merge joins the shards)"]
+              if self.shard is not None else []),
+            *([f"partial           {len(self.partial[0])} of {self.partial[1]} shards merged "
+               f"({', '.join(map(str, self.partial[0]))}): {len(self.outcomes)} of the campaign's "
+               f"{self.settings.games} games"] if self.partial is not None else []),
             f"games             {f['games']}  (played {f['played']}, skipped {f['skipped']}; ruleset "
             f"{f['ruleset']}, seed {f['seed']}, turn cap {f['turn_cap']})",
             f"inputs            {f['inputs']}",
@@ -831,12 +852,32 @@ class Report:
         return "\n".join(lines)
 
 
+def shard_games(games: int, k: int, n: int) -> list[int]:
+    """The game indexes of shard ``k`` of ``n`` (``--shard K/N``) of a campaign of ``games``
+    games: game ``i`` (seed ``SEED + i``) goes to shard ``(i mod n) + 1``. Every game is in
+    exactly one shard, the shards differ in size by one game at most, and each gets an even
+    share of self-play's low-life games and deck pairings (both cycle with ``i``). Raises
+    ``ValueError`` unless ``1 <= k <= n``.
+
+    >>> shard_games(10, 2, 3)
+    [1, 4, 7]
+    """
+    if not 1 <= k <= n:
+        raise ValueError(f"shard {k}/{n}: K must be between 1 and N")
+    return list(range(k - 1, games, n))
+
+
 def run_fuzz(command: str, fz: FuzzSettings, workers: int = 1,
-             progress: Callable[[str], None] | None = None) -> Report:
+             progress: Callable[[str], None] | None = None,
+             shard: tuple[int, int] | None = None) -> Report:
     """Play ``fz.games`` games on both engines, group the divergences, shrink one game of
-    each signature (in ``workers`` processes, one engine process each). Raises
-    ``protocol.EngineError`` when the engine can't be started, ValueError when it does not
-    declare ``fz.ruleset``."""
+    each signature (in ``workers`` processes, one engine process each). ``shard`` ``(K,
+    N)``: only the games of :func:`shard_games` (``--shard K/N``); a game is played and
+    shrunk exactly as in the whole campaign, so :func:`merge_reports` of the N shards'
+    reports is the whole campaign's report. Raises ``protocol.EngineError`` when the engine
+    can't be started, ValueError when it does not declare ``fz.ruleset`` or for a bad
+    ``shard``."""
+    indexes = list(range(fz.games)) if shard is None else shard_games(fz.games, *shard)
     if not fz.decks:  # read the decks and the cards once, before the workers fork
         fz = FuzzSettings(**{**fz.__dict__, "decks": tuple(sp.load_decks(fz.deck_paths or None))})
     sp._card_db()
@@ -850,33 +891,186 @@ def run_fuzz(command: str, fz: FuzzSettings, workers: int = 1,
         for w in probe.warnings:
             if progress:
                 progress(f"warning: {w}")
-        report = Report(name, fz, probe.parts, probe.events)
+        report = Report(name, fz, probe.parts, probe.events, shard=shard)
     finally:
         probe.close()
     chunk = 4
-    batches = [list(range(i, min(fz.games, i + chunk))) for i in range(0, fz.games, chunk)]
+    batches = [indexes[i:i + chunk] for i in range(0, len(indexes), chunk)]
     done = [0, 0]
     start = time.perf_counter()
-    every = max(1, fz.games // 20)
+    every = max(1, len(indexes) // 20)
 
     def on_batch(outs: list) -> None:
         for o in outs:
             done[0] += 1
             done[1] += o.divergence is not None
-            if progress and (done[0] % every == 0 or done[0] == fz.games):
-                progress(f"fuzz: {done[0]}/{fz.games} games, {done[1]} divergence(s), "
+            if progress and (done[0] % every == 0 or done[0] == len(indexes)):
+                progress(f"fuzz: {done[0]}/{len(indexes)} games, {done[1]} divergence(s), "
                          f"{time.perf_counter() - start:.0f} s")
     for outs in _map(command, fz, workers, _worker_games, batches, on_batch):
         report.outcomes.extend(outs)
     report.outcomes.sort(key=lambda o: o.index)
     if fz.shrink:
-        jobs = [(os_[0].index, os_[0].divergence) for os_ in report.groups().values()]
-        if jobs and progress:
-            progress(f"fuzz: shrinking {len(jobs)} distinct divergence(s)")
-        report.shrunk = _map(command, fz, workers, _worker_shrink, jobs,
-                             (lambda s: progress(f"fuzz: shrunk {s.signature}: {s.original_inputs} -> "
-                                                 f"{len(s.script)} inputs")) if progress else None)
+        shrink_report(report, command, workers, progress)
     return report
+
+
+def shrink_report(report: Report, command: str, workers: int = 1,
+                  progress: Callable[[str], None] | None = None) -> None:
+    """Shrink the first game of each signature of ``report`` (``report.settings``' budget,
+    ``workers`` processes with one engine each) into ``report.shrunk``, in signature order:
+    what :func:`run_fuzz` does after the games, and what ``fuzz --merge --engine CMD`` does
+    for shards played without shrinking. Raises ``protocol.EngineError`` when the engine
+    can't be started."""
+    fz = report.settings
+    if not fz.decks:
+        fz = report.settings = FuzzSettings(**{**fz.__dict__, "decks": tuple(sp.load_decks(fz.deck_paths or None))})
+    jobs = [(os_[0].index, os_[0].divergence) for os_ in report.groups().values()]
+    if jobs and progress:
+        progress(f"fuzz: shrinking {len(jobs)} distinct divergence(s)")
+    report.shrunk = _map(command, fz, workers, _worker_shrink, jobs,
+                         (lambda s: progress(f"fuzz: shrunk {s.signature}: {s.original_inputs} -> "
+                                             f"{len(s.script)} inputs")) if progress else None)
+
+
+# ----------------------------------------------------------------- shards: save and merge
+#: ``kind`` and version of the file ``mtg-judge fuzz --save FILE`` writes.
+RECORD_KIND = "mtg-judge-fuzz"
+RECORD_VERSION = 1
+#: The settings that must agree between the shards of one campaign (``--timeout`` and the
+#: deck files' paths may differ between machines; the decks' contents may not).
+CAMPAIGN_SETTINGS = ("games", "seed", "ruleset", "turn_cap", "checkpoint_every", "deck_size", "hostile_rate",
+                     "shrink", "shrink_tests", "shrink_seconds", "events", "opening")
+
+
+def decks_digest(fz: FuzzSettings) -> str:
+    """A SHA-256 of the decks a campaign plays (names and cards, in order): what the shards
+    of one campaign must share, wherever their deck files lie."""
+    import hashlib
+    data = dumps([[d.name, list(d.cards)] for d in fz.deck_list()])
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+def report_record(report: Report) -> dict:
+    """Everything :func:`merge_reports` needs of a report, as JSON (``--save FILE``):
+    ``kind`` :data:`RECORD_KIND`, ``record_version``, the engine's name, the settings
+    (:data:`CAMPAIGN_SETTINGS` and the rest, ``decks_digest``), the compared ``parts`` and
+    ``events``, ``shard`` (``"K/N"`` or None), every game's outcome and every shrunk
+    divergence (its draft and both engines' logs)."""
+    from dataclasses import asdict
+    settings = {k: v for k, v in report.settings.__dict__.items() if k != "decks"}
+    settings["deck_paths"] = list(settings["deck_paths"])
+    settings["decks_digest"] = report.decks_digest or decks_digest(report.settings)
+    return {"kind": RECORD_KIND, "record_version": RECORD_VERSION, "engine": report.engine,
+            "settings": settings, "parts": list(report.parts), "events": report.events,
+            "shard": None if report.shard is None else f"{report.shard[0]}/{report.shard[1]}",
+            "outcomes": [asdict(o) for o in report.outcomes], "shrunk": [asdict(x) for x in report.shrunk]}
+
+
+class RecordError(ValueError):
+    """A fuzz record (``--save``) that can't be read or merged: the message names the file."""
+
+
+def read_record(path: str | Path) -> tuple[Report, dict]:
+    """The report a ``--save`` file holds, and the file's settings (with ``decks_digest``).
+    Raises :class:`RecordError` naming the file for anything else than such a file."""
+    from mtg_judge.conformance.shard import parse_shard
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RecordError(f"{path}: not a fuzz record (mtg-judge fuzz --save): {exc}") from None
+    if not isinstance(data, dict) or data.get("kind") != RECORD_KIND:
+        raise RecordError(f"{path}: not a fuzz record (mtg-judge fuzz --save): no \"kind\": \"{RECORD_KIND}\"")
+    if data.get("record_version") != RECORD_VERSION:
+        raise RecordError(f"{path}: record_version {data.get('record_version')!r}, expected {RECORD_VERSION}")
+    try:
+        settings = dict(data["settings"])
+        fields = {k: v for k, v in settings.items() if k in FuzzSettings.__dataclass_fields__}
+        fields["deck_paths"] = tuple(fields.get("deck_paths") or ())
+        fz = FuzzSettings(**fields)
+
+        def divergence(d: dict | None) -> Divergence | None:
+            return None if d is None else Divergence(**d)
+        outcomes = [GameOutcome(**{**o, "divergence": divergence(o.get("divergence"))}) for o in data["outcomes"]]
+        shrunk = [Shrunk(**{**x, "divergence": divergence(x.get("divergence"))}) for x in data["shrunk"]]
+        shard = None if data.get("shard") is None else parse_shard(data["shard"])
+        report = Report(str(data["engine"]), fz, list(data["parts"]), bool(data["events"]), outcomes, shrunk, shard,
+                        str(settings["decks_digest"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"{path}: a malformed fuzz record ({type(exc).__name__}: {exc})") from None
+    return report, settings
+
+
+def merge_reports(records: list[tuple[Report, dict]], names: list[str] | None = None,
+                  partial: bool = False) -> Report:
+    """The whole campaign's report from the reports of its N shards (``mtg-judge fuzz
+    --merge``), the same as the report of the campaign run whole: the games of every shard,
+    in game order; for each signature, the shrunk divergence of its first game (the shard
+    holding that game shrank it, as its own first game of that signature, exactly as the
+    whole run would). ``records``: :func:`read_record` results; ``names`` label them in
+    errors (default ``shard file 1``, …).
+
+    Raises :class:`RecordError` unless the records are the N shards ``1/N`` … ``N/N`` of one
+    campaign, each once and complete: the same engine, compared parts and events,
+    :data:`CAMPAIGN_SETTINGS` and decks, each holding exactly the games of
+    :func:`shard_games` (an interrupted shard is refused). One record of a whole campaign
+    merges to itself. ``partial``: shards may be missing (``--merge --partial``, for a
+    campaign cut short: its shards so far are an even sample of its seeds); the report
+    says which shards it holds (:attr:`Report.partial`)."""
+    if not records:
+        raise RecordError("no fuzz record to merge")
+    names = names or [f"shard file {i + 1}" for i in range(len(records))]
+    first, first_settings = records[0]
+
+    def campaign(report: Report, settings: dict) -> dict:
+        return {"engine": report.engine, "parts": report.parts, "events": report.events,
+                "decks": settings.get("decks_digest"),
+                **{k: settings.get(k) for k in CAMPAIGN_SETTINGS}}
+    want = campaign(first, first_settings)
+    for (report, settings), name in zip(records, names):
+        got = campaign(report, settings)
+        diff = [k for k in want if got[k] != want[k]]
+        if diff:
+            raise RecordError(f"{name}: not a shard of the campaign of {names[0]}: "
+                              + "; ".join(f"{k} {got[k]!r} (not {want[k]!r})" for k in diff))
+    given = [r.shard for r, _ in records]
+    shards = [sh for sh in given if sh is not None]
+    if len(shards) < len(given):
+        if len(records) > 1:
+            raise RecordError(f"{names[given.index(None)]}: a whole campaign (no --shard), not one of its shards")
+    else:
+        n = shards[0][1]
+        for shard, name in zip(shards, names):
+            if shard[1] != n:
+                raise RecordError(f"{name}: shard {shard[0]}/{shard[1]}, but {names[0]} is one of {n} shards")
+        seen: dict[int, str] = {}
+        for shard, name in zip(shards, names):
+            if shard[0] in seen:
+                raise RecordError(f"{name}: shard {shard[0]}/{n} again (also {seen[shard[0]]})")
+            seen[shard[0]] = name
+        missing = [f"{k}/{n}" for k in range(1, n + 1) if k not in seen]
+        if missing and not partial:
+            raise RecordError(f"shard(s) {', '.join(missing)} missing: a merge needs all {n} shards "
+                              "(--partial merges those there are)")
+    games = first.settings.games
+    for (report, _), name in zip(records, names):
+        expected = list(range(games)) if report.shard is None else shard_games(games, *report.shard)
+        got_indexes = [o.index for o in report.outcomes]
+        if sorted(got_indexes) != expected:
+            missing_games = len(set(expected) - set(got_indexes))
+            raise RecordError(f"{name}: an incomplete shard ({len(got_indexes)} games, {missing_games} of its "
+                              f"{len(expected)} missing, or games of another shard)")
+    merged = Report(first.engine, first.settings, list(first.parts), first.events,
+                    sorted((o for r, _ in records for o in r.outcomes), key=lambda o: o.index),
+                    decks_digest=first_settings.get("decks_digest"))
+    if shards and len(shards) < shards[0][1]:
+        merged.partial = (tuple(sorted(k for k, _ in shards)), shards[0][1])
+    shrunk = {(x.signature, x.game): x for r, _ in records for x in r.shrunk}
+    for sig, outs in merged.groups().items():
+        found = shrunk.get((sig, outs[0].index))
+        if found is not None:
+            merged.shrunk.append(found)
+    return merged
 
 
 def write_drafts(report: Report, folder: str | Path) -> list[Path]:
@@ -904,8 +1098,11 @@ def _make_command():
     from mtg_judge.conformance.workers import cap_workers, workers_option
 
     @click.command("fuzz")
-    @click.option("--engine", "command", required=True, metavar="COMMAND",
-                  help="The engine under test: a command speaking protocol v1 (docs/PROTOCOL.md).")
+    @click.argument("records", nargs=-1, metavar="[FILE]...",
+                    type=click.Path(exists=True, dir_okay=False, path_type=Path))
+    @click.option("--engine", "command", metavar="COMMAND",
+                  help="The engine under test: a command speaking protocol v1 (docs/PROTOCOL.md). "
+                       "Required unless --merge.")
     @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
     @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                   help="Seed of the first game; game i has seed SEED + i (as in mtg-judge selfplay).")
@@ -937,8 +1134,21 @@ def _make_command():
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
                   help="Write each shrunk divergence as a fixture draft into DIR, with both engines' logs.")
     @click.option("--json", "json_out", is_flag=True, help="Print the figures as JSON instead of the table.")
-    def fuzz(command, games, seed, ruleset, turn_cap, checkpoint_every, deck_paths, deck_size, hostile_rate,
-             timeout, shrink_tests, no_events, opening, workers, out, json_out):
+    @click.option("--shard", "shard_text", metavar="K/N",
+                  help="Play slice K of N of the campaign: game i (seed SEED + i) when i mod N = K - 1. "
+                       "Every other option must be the same in all N jobs; --save each, then --merge.")
+    @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+                  help="Write every game's outcome and every shrunk divergence to FILE (JSON), for --merge.")
+    @click.option("--merge", is_flag=True,
+                  help="Join the --save FILEs of the N shards of one campaign into the whole campaign's "
+                       "figures (the same as a run without --shard); --out, --json and --save apply to "
+                       "the merged campaign; no engine is run.")
+    @click.option("--partial", is_flag=True,
+                  help="With --merge: merge the shards there are (a campaign cut short); the figures say which.")
+    @click.pass_context
+    def fuzz(ctx, records, command, games, seed, ruleset, turn_cap, checkpoint_every, deck_paths, deck_size,
+             hostile_rate, timeout, shrink_tests, no_events, opening, workers, out, json_out, shard_text, save,
+             merge, partial):
         """Differential fuzzing: random games on the reference engine, replayed on ENGINE.
 
         Each game (self-play's driver, decks and seeds, up to --turn-cap) becomes a scenario
@@ -948,7 +1158,43 @@ def _make_command():
         are grouped by signature; one game of each is shrunk (delta debugging) and, with
         --out, written as a fixture draft. Exit 0 without divergence, 1 with some, 2 for
         bad usage (or an engine that can't be started).
+
+        A campaign can be split over jobs: each runs it with --shard K/N and --save FILE,
+        and ``mtg-judge fuzz --merge FILE...`` joins the N files into the figures (and,
+        with --out, the drafts) of the campaign run whole.
         """
+        if merge:
+            def given(name: str) -> bool:
+                return ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+            wrong = [name for name in ("games", "seed", "ruleset", "turn_cap", "checkpoint_every", "deck_size",
+                                       "hostile_rate", "no_events", "opening", "shard_text")
+                     if given(name)] + [n for n in ("shrink_tests", "workers", "timeout") if given(n) and not command]
+            if wrong:
+                raise click.UsageError("--merge takes the campaign from the FILEs; not with "
+                                       + ", ".join(_OPTION_NAMES.get(n, "--" + n.replace("_", "-")) for n in wrong)
+                                       + (" (--shrink-tests, -n and --timeout go with --engine, to shrink)"
+                                          if not command else ""))
+            if not records:
+                raise click.UsageError("--merge needs the --save FILEs of the shards")
+            try:
+                report = merge_reports([read_record(p) for p in records], [str(p) for p in records], partial)
+            except RecordError as exc:
+                raise click.UsageError(str(exc)) from None
+            if command:
+                _shrink_merged(report, command, deck_paths, shrink_tests, timeout, workers)
+            _finish(report, out, save, json_out)
+        if records or partial:
+            raise click.UsageError(f"unexpected argument {records[0]} (FILEs are for --merge)" if records
+                                   else "--partial goes with --merge")
+        if not command:
+            raise click.UsageError("Missing option '--engine'.")
+        shard = None
+        if shard_text is not None:
+            from mtg_judge.conformance.shard import parse_shard
+            try:
+                shard = parse_shard(shard_text)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="'--shard'") from None
         from mtg_judge.conformance.protocol import EngineError, describe_engine_error, shell_syntax_warning
         warning = shell_syntax_warning(command)
         if warning is not None:
@@ -963,21 +1209,64 @@ def _make_command():
                           shrink=shrink_tests > 0, shrink_tests=shrink_tests, events=not no_events,
                           opening=opening)
         start = time.perf_counter()
-        workers = cap_workers(workers, games, "games")
+        workers = cap_workers(workers, games if shard is None else max(1, len(shard_games(games, *shard))),
+                              "games")
         try:
-            report = run_fuzz(command, fz, workers, lambda line: click.echo(line, err=True))
+            report = run_fuzz(command, fz, workers, lambda line: click.echo(line, err=True), shard=shard)
         except EngineError as exc:
             click.echo(f"cannot run the engine: {describe_engine_error(exc)}", err=True)
             sys.exit(2)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
         click.echo(f"fuzz: done in {time.perf_counter() - start:.1f} s", err=True)
+        _finish(report, out, save, json_out)
+
+    def _shrink_merged(report: Report, command: str, deck_paths: tuple, shrink_tests: int, timeout: float,
+                       workers: int) -> None:
+        """``--merge --engine CMD``: shrink the merged campaign's signatures, as the run
+        whole with ``--shrink-tests`` would (its shards were played with ``--shrink-tests 0``,
+        so that no shard shrinks a signature whose first game is in another)."""
+        from mtg_judge.conformance.protocol import EngineError, describe_engine_error
+        fz = report.settings
+        if fz.shrink:
+            raise click.UsageError("--engine with --merge shrinks shards played with --shrink-tests 0; "
+                                   "these were shrunk already")
+        if shrink_tests == 0:
+            raise click.UsageError("--merge --engine shrinks: --shrink-tests must be above 0")
+        paths = tuple(str(p) for p in deck_paths) or fz.deck_paths
+        try:
+            decks = tuple(sp.load_decks(paths or None))
+        except sp.DeckError as exc:
+            raise click.UsageError(str(exc)) from None
+        fz = FuzzSettings(**{**fz.__dict__, "deck_paths": paths, "decks": decks, "shrink": True,
+                             "shrink_tests": shrink_tests, "timeout": timeout})
+        if decks_digest(fz) != report.decks_digest:
+            raise click.UsageError("the decks found (give --decks) are not the ones the shards played")
+        report.settings = fz
+        try:
+            shrink_report(report, command, cap_workers(workers, max(1, len(report.groups())), "signatures"),
+                          lambda line: click.echo(line, err=True))
+        except EngineError as exc:
+            click.echo(f"cannot run the engine: {describe_engine_error(exc)}", err=True)
+            sys.exit(2)
+
+    def _finish(report: Report, out: Path | None, save: Path | None, json_out: bool) -> None:
+        """Write the drafts (``--out``) and the record (``--save``), print the figures, exit
+        1 with a divergence, else 0."""
         if out is not None:
             try:
                 for p in write_drafts(report, out):
                     click.echo(f"wrote {p}", err=True)
             except OSError as exc:
                 raise click.ClickException(f"cannot write into {out}: {exc}") from None
+        if save is not None:
+            try:
+                tmp = save.with_name(save.name + ".tmp")
+                tmp.write_text(json.dumps(report_record(report), ensure_ascii=False) + "\n", encoding="utf-8")  # drafts keep their key order
+                tmp.replace(save)
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {save}: {exc}") from None
+            click.echo(f"wrote {save}", err=True)
         if json_out:
             click.echo(json.dumps(report.figures(), indent=2, sort_keys=True))
         else:
@@ -985,6 +1274,10 @@ def _make_command():
         sys.exit(1 if report.divergent else 0)
 
     return fuzz
+
+
+#: How an option of ``fuzz`` is named on the command line, where it is not its parameter's name.
+_OPTION_NAMES = {"command": "--engine", "deck_paths": "--decks", "shard_text": "--shard", "workers": "-n"}
 
 
 fuzz_command = _make_command()

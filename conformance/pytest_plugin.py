@@ -18,7 +18,7 @@ case on the engine through protocol v1 (docs/PROTOCOL.md) exactly as ``mtg-judge
 --engine`` does (:func:`mtg_judge.conformance.runner.run_case`): a failed case fails with
 the readable text of ``CaseResult.describe()`` (the mismatches), an errored case (a crash,
 a timeout, a bad reply, an ``errored`` reply) fails with its error, a skipped case (a
-ruleset the engine does not declare, a ``skipped`` reply, no check applicable) is a pytest
+ruleset the engine does not declare, a ``skipped`` reply, no check applicable, a vacuous case) is a pytest
 skip with the reason. Each pytest process (each xdist worker) starts one engine process and
 reuses it for its cases; after a crash, a timeout or a bad reply the engine is restarted for
 the next case; an engine that cannot start at all fails its first case with the reason and

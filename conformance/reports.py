@@ -57,6 +57,7 @@ from mtg_judge.conformance.expect import summarize_event
 from mtg_judge.conformance.protocol import handshake_warnings
 from mtg_judge.conformance.runner import (
     STATUSES,
+    VACUOUS,
     Case,
     CaseResult,
     compliance,
@@ -616,7 +617,7 @@ def render_junit(report: Report) -> str:
     """JUnit XML of a report: ``<testsuites>`` with one ``<testsuite>`` per document, one
     ``<testcase name="<id>[<ruleset>]" classname="<document>.<mechanic>" file=...>`` per
     case, holding ``<failure>`` (mismatches), ``<error>`` (the error) or ``<skipped>``;
-    skipped checks of a case that ran are listed in its ``<system-out>``. Counts are
+    skipped checks of a case that ran (a vacuous case too) are listed in its ``<system-out>``. Counts are
     attributes of each suite (``tests``, ``failures``, ``errors``, ``skipped``: the cases
     in the report; cases not run have no testcase). Each suite's ``<properties>`` carry the
     run's figures of PROTOCOL §6 (``mtg_judge.headline``, ``.run``, ``.selected``,
@@ -678,7 +679,8 @@ def render_junit(report: Report) -> str:
                 ET.SubElement(element, "skipped",
                               {"message": xml_safe(case.get("message") or "skipped")})
             skipped_checks = case.get("skipped_checks") or []
-            if skipped_checks and status != "skipped":
+            vacuous = status == "skipped" and str(case.get("message") or "").startswith(VACUOUS)
+            if skipped_checks and (status != "skipped" or vacuous):  # a vacuous case ran
                 out = ET.SubElement(element, "system-out")
                 out.text = xml_safe("skipped checks:\n" + "\n".join(
                     f"  {s.get('check')}: {s.get('reason')}" for s in skipped_checks))

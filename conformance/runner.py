@@ -198,8 +198,9 @@ class CaseResult:
 
     ``status``: one of :data:`STATUSES` (``failed`` = the engine ran but missed expectations;
     ``errored`` = no usable result: an exception, a crash, a timeout, a bad reply, a wrong
-    ``seq``; ``skipped`` = not run, or no check could be applied). A case that ran passes
-    when no check failed and at least one check was applied.
+    ``seq``; ``skipped`` = not run, no check could be applied, or the case is vacuous,
+    :func:`vacuous_reason`). A case that ran passes when no check failed and at least one
+    applied check shows something the engine did.
     ``mismatches``: from :func:`mtg_judge.conformance.expect.check`; ``checks``: every :class:`Check`
     with its status (empty when the case did not run); ``result``: the engine's result dict
     (FORMAT §9) or None; ``message``: why it errored or was skipped; ``error_kind``: for
@@ -477,7 +478,68 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
         reasons = sorted({c.reason for c in checks})
         return CaseResult(case, "skipped", [], result,
                           "no check could be applied: " + "; ".join(reasons), checks)
+    vacuous = vacuous_reason(case, checks, capabilities)
+    if vacuous is not None:
+        return CaseResult(case, "skipped", [], result, vacuous, checks)
     return CaseResult(case, "passed", [], result, "", checks)
+
+
+#: How the message of a vacuous case begins (PROTOCOL §3, "Vacuous cases").
+VACUOUS = "vacuous: "
+#: The keys of a permanent in the null result's state (:func:`vacuous_reason`): what the
+#: setup's battlefield entry states (FORMAT §3.1), not what an engine works out from the
+#: card and the rules (power, toughness, types, colours, keywords: CR 613's layers apply
+#: even before any input, so checking them checks the engine).
+SETUP_PERMANENT_KEYS = frozenset({"object", "name", "owner", "controller", "tapped", "summoning_sick", "damage",
+                                  "counters", "attached_to", "token", "face_down", "face", "chosen_name",
+                                  "kicked", "prepared", "prepared_copy"})
+
+
+def vacuous_reason(case: Case, checks: list[Check], capabilities: Iterable[str]) -> str | None:
+    """Why a case whose applied checks all passed proves nothing, or None when it proves
+    something (PROTOCOL §3, "Vacuous cases"; issue 24 item 4).
+
+    A case is **vacuous** when its applied checks (those ``capabilities`` allow, see
+    :func:`check_result`) would also all pass for the *null result*, what an engine that
+    did nothing would answer: an empty event log, no checkpoint, and as its final state the
+    setup's own position (:func:`mtg_judge.engine.setup_state`: no rule applied, no input
+    read; of each permanent only what the setup states, :data:`SETUP_PERMANENT_KEYS`, not
+    the characteristics the engine derives). Such checks are checks of the setup, not of
+    play: for python-mtg (``state``
+    only) a deck-construction case with an empty script passes on the setup's library
+    sizes alone. It depends only on the case and ``capabilities``, never on the engine's
+    result: the same cases are vacuous for every engine declaring the same capabilities.
+
+    The null result is tried on what needs no board first (an event pattern, a
+    checkpoint, a rejection fails on an empty log: the common case, with no setup built),
+    then on ``expect.state``. The message starts with :data:`VACUOUS` and names the
+    capabilities whose checks were not applied (so that :func:`mtg_judge.conformance.needs.next_steps`
+    groups vacuous cases by what would make them count). A setup the reference engine
+    can't build is not judged (None).
+    """
+    from mtg_judge.engine import setup_state
+
+    declared = set(capabilities)
+    expect = case.scenario.get("expect") or {}
+    applied = {key: value for key, value in expect.items()
+               if CHECK_CAPABILITY.get(key, "events") in declared}
+    null: dict[str, Any] = {"events": [], "checkpoints": []}
+    if check({**case.scenario, "expect": {k: v for k, v in applied.items() if k != "state"}}, null):
+        return None
+    if "state" in applied:
+        try:
+            scenario = json.loads(case.scenario_json)
+            state = setup_state(scenario, case.ruleset, cards=scenario.get("cards"))
+        except Exception:  # noqa: BLE001 - not judged: the setup can't be built here
+            return None
+        state["battlefield"] = {ref: {k: v for k, v in perm.items() if k in SETUP_PERMANENT_KEYS}
+                                for ref, perm in (state.get("battlefield") or {}).items()}
+        if check({"expect": {"state": applied["state"]}}, {"state": state}):
+            return None
+    skipped = sorted({c.reason for c in checks if c.status == "skipped"})
+    return (VACUOUS + "every check applied holds in the setup itself, before any play, so the case "
+            "shows nothing the engine did" + (f" (not applied: {'; '.join(skipped)})" if skipped
+                                              else " (the fixture checks nothing an engine must do)"))
 
 
 def _is_canonical(value: object) -> bool:

@@ -13,9 +13,9 @@ from .cards import CardDefinition, load_card_db
 from .errors import IllegalAction, ScenarioError, ScriptError
 from .game import Game
 from .rulesets import RULESETS, Ruleset, get_ruleset
-from .scenario import boards, build_game, probe, run_scenario
+from .scenario import boards, build_game, probe, run_scenario, setup_state
 
 __all__ = [
     "CardDefinition", "Game", "IllegalAction", "RULESETS", "Ruleset", "ScenarioError", "ScriptError",
-    "boards", "build_game", "get_ruleset", "load_card_db", "probe", "run_scenario",
+    "boards", "build_game", "get_ruleset", "load_card_db", "probe", "run_scenario", "setup_state",
 ]

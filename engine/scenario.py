@@ -299,6 +299,17 @@ def boards(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None)
     return {"events": game.events, "state": game.state(), "boards": kept}
 
 
+def setup_state(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
+    """The state (FORMAT §4) of ``scenario["setup"]`` as built, before the game is played:
+    no rule applied (no turn-based action, state-based action or start-of-game procedure,
+    CR 103), no input read. It is what an engine that did nothing would report, so a check
+    that this state passes shows nothing an engine did (PROTOCOL §3, vacuous cases).
+    ``cards`` as in :func:`run_scenario`. Raises ScenarioError for a setup the engine
+    can't build, KeyError for an unknown ruleset.
+    """
+    return _json_copy(build_game(scenario, ruleset, _card_db(cards), ScriptInputs([])).state())  # type: ignore[no-any-return]
+
+
 def _json_copy(value: Any) -> Any:
     """A deep copy of JSON-shaped data (dicts, lists, tuples, scalars): a checkpoint's state
     shares nothing with the game or with a later state."""

@@ -193,3 +193,148 @@ def test_changeling_is_compared_as_every_creature_type():
     assert subtypes(["Elf", "Shapeshifter"], []) == ["Elf", "Shapeshifter"]
     assert subtypes([], ["changeling"]) == []
     assert subtypes(["Equipment"], ["changeling"]) == ["Equipment"]
+
+
+# ``serve`` that lies by seed, so that a small campaign has two signatures whose first games
+# fall in different shards: seed % 3 == 1 reports bob's life one lower from turn 3 on
+# (``state:players.life``), seed % 3 == 2 alice's lands played one higher in the final state
+# (``state:players.lands_played``), seed % 3 == 0 plays true.
+SEED_LYING_SERVE = """\
+import sys
+from mtg_judge.conformance.protocol import serve
+from mtg_judge.engine import run_scenario
+
+def run(scenario, ruleset, cards=None):
+    result = run_scenario(scenario, ruleset, cards=cards)
+    kind = scenario["setup"]["seed"] % 3
+    states = [result["state"]] + [cp["state"] for cp in result["checkpoints"]]
+    for state in states:
+        if kind == 1 and state["turn"] >= 3:
+            state["players"]["bob"]["life"] -= 1
+    if kind == 2:
+        result["state"]["players"]["alice"]["lands_played"] = result["state"]["players"]["alice"].get("lands_played", 0) + 1
+    return result
+
+sys.exit(serve(run=run))
+"""
+
+
+def _drafts(folder: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted(folder.glob("*.json"))}
+
+
+def test_shard_games_split_every_game_once():
+    """``--shard K/N``: game i goes to shard (i mod N) + 1; the N shards are a partition."""
+    for games, n in ((1, 1), (7, 3), (10, 4), (3, 5)):
+        shards = [fuzz.shard_games(games, k, n) for k in range(1, n + 1)]
+        assert sorted(i for s in shards for i in s) == list(range(games))
+        assert max(map(len, shards)) - min(map(len, shards)) <= 1
+    assert fuzz.shard_games(7, 3, 3) == [2, 5]
+    with pytest.raises(ValueError):
+        fuzz.shard_games(7, 4, 3)
+
+
+def test_shards_merged_give_the_unsharded_campaign(tmp_path):
+    """Issue 24 item 5: a campaign of 7 games against an engine that lies by seed (two
+    signatures), run whole and as 3 shards (``--shard K/3 --save``), merged in any order
+    (``--merge``): the same JSON figures byte for byte, the same signature table, the same
+    drafts (each signature shrunk from its first game, which is in shard 2 for one of them
+    and shard 3 for the other); exit 1 (divergences) both ways. Then the shards played
+    without shrinking (``--shrink-tests 0``), merged with ``--engine`` to shrink: the same
+    again."""
+    engine = tmp_path / "lying.py"
+    engine.write_text(SEED_LYING_SERVE)
+    command = f"{sys.executable} {engine}"
+    common = ("--engine", command, "--games", "7", "--turn-cap", "4", "--shrink-tests", "8", "--seed", "0")
+    whole = _cli("fuzz", *common, "--json", "--out", str(tmp_path / "whole"))
+    assert whole.returncode == 1, whole.stdout + whole.stderr
+    figures = json.loads(whole.stdout)
+    assert [(g["signature"], g["games"], g["first_game"]) for g in figures["by_signature"]] == [
+        ("state:players.lands_played", 2, 2), ("state:players.life", 2, 1)]  # seeds 2, 5 and 1, 4 (turn 3 reached)
+    files = []
+    for k in (1, 2, 3):
+        save = tmp_path / f"shard-{k}.json"
+        proc = _cli("fuzz", *common, "--shard", f"{k}/3", "--save", str(save), "--json")
+        assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+        shard = json.loads(proc.stdout)
+        assert shard["shard"] == f"{k}/3" and shard["campaign_games"] == 7
+        assert shard["games"] == len(fuzz.shard_games(7, k, 3))
+        files.append(str(save))
+    merged = _cli("fuzz", "--merge", files[2], files[0], files[1], "--json", "--out", str(tmp_path / "merged"))
+    assert merged.returncode == 1, merged.stdout + merged.stderr
+    assert merged.stdout == whole.stdout
+    assert _drafts(tmp_path / "merged") == _drafts(tmp_path / "whole") != {}
+    table = _cli("fuzz", "--merge", *files)
+    assert table.returncode == 1 and _cli("fuzz", *common).stdout == table.stdout  # the text table too
+
+    unshrunk = []
+    for k in (1, 2, 3):
+        save = tmp_path / f"raw-{k}.json"
+        args = [a if a != "8" else "0" for a in common]  # --shrink-tests 0
+        proc = _cli("fuzz", *args, "--shard", f"{k}/3", "--save", str(save))
+        assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+        unshrunk.append(str(save))
+    shrunk = _cli("fuzz", "--merge", *unshrunk, "--engine", command, "--shrink-tests", "8", "--json",
+                  "--out", str(tmp_path / "late"))
+    assert shrunk.returncode == 1, shrunk.stdout + shrunk.stderr
+    assert shrunk.stdout == whole.stdout
+    assert _drafts(tmp_path / "late") == _drafts(tmp_path / "whole")
+
+
+def test_merge_refuses_what_is_not_one_whole_campaign(tmp_path):
+    """A merge needs the N shards of one campaign, each once and complete; anything else is
+    a usage error (exit 2) naming the file, and nothing is printed as figures."""
+    base = ("--engine", SERVE, "--games", "3", "--turn-cap", "2", "--shrink-tests", "0")
+    paths = {}
+    for name, extra in (("s1", ("--shard", "1/2")), ("s2", ("--shard", "2/2")),
+                        ("other", ("--shard", "2/2", "--seed", "9")), ("whole", ())):
+        paths[name] = tmp_path / f"{name}.json"
+        proc = _cli("fuzz", *base, *extra, "--save", str(paths[name]))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    ok = _cli("fuzz", "--merge", str(paths["s1"]), str(paths["s2"]), "--json")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["games"] == 3
+    assert "shard" not in json.loads(ok.stdout)
+    assert _cli("fuzz", "--merge", str(paths["whole"]), "--json").stdout == ok.stdout
+    broken = tmp_path / "broken.json"
+    record = json.loads(paths["s2"].read_text())
+    record["outcomes"] = record["outcomes"][:0]
+    broken.write_text(json.dumps(record))
+    not_json = tmp_path / "not.json"
+    not_json.write_text("{")
+    for files, message in (([paths["s1"]], "shard(s) 2/2 missing"),
+                           ([paths["s1"], paths["s1"]], "again"),
+                           ([paths["s1"], paths["other"]], "seed 9 (not 0)"),
+                           ([paths["s1"], broken], "an incomplete shard"),
+                           ([paths["s1"], paths["whole"]], "a whole campaign"),
+                           ([paths["s1"], not_json], "not a fuzz record")):
+        proc = _cli("fuzz", "--merge", *map(str, files))
+        assert proc.returncode == 2 and message in proc.stderr, (message, proc.stderr)
+        assert proc.stdout == ""
+    part = _cli("fuzz", "--merge", "--partial", str(paths["s2"]), "--json")  # a campaign cut short
+    assert part.returncode == 0, part.stderr
+    assert json.loads(part.stdout)["partial"] == {"shards": [2], "of": 2}
+    assert json.loads(part.stdout)["games"] == 1 and json.loads(part.stdout)["campaign_games"] == 3
+    assert "partial           1 of 2 shards merged" in _cli("fuzz", "--merge", "--partial", str(paths["s2"])).stdout
+    proc = _cli("fuzz", "--merge", str(paths["s1"]), str(paths["s2"]), "--games", "5")
+    assert proc.returncode == 2 and "--games" in proc.stderr
+    assert _cli("fuzz", *base, "--shard", "3/2").returncode == 2
+    assert _cli("fuzz", "--merge").returncode == 2
+
+
+def test_the_phase_campaign_document_matches_its_shard_files():
+    """docs/fuzz/phase-campaign.md's figures and signature table are those of the shard
+    files committed beside it (``--merge --partial`` of them: no engine is run), so the
+    document can't drift from what was played."""
+    import re
+
+    folder = ROOT / "docs" / "fuzz" / "phase-campaign"
+    files = sorted(folder.glob("shard-*.json"))
+    assert files
+    report = fuzz.merge_reports([fuzz.read_record(p) for p in files], [str(p) for p in files], partial=True)
+    figures = report.figures()
+    text = (ROOT / "docs" / "fuzz" / "phase-campaign.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+)` \| [^|]+ \| (\d+) \| (\d+) \|", text, re.M)
+    assert [(sig, int(games), int(seed)) for sig, games, seed in rows] == [
+        (g["signature"], g["games"], g["first_seed"]) for g in figures["by_signature"]]
+    for key in ("games", "played", "inputs", "checkpoints_compared", "divergences", "distinct"):
+        assert f"| {key} | {figures[key]:,} |" in text, key

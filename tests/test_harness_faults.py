@@ -223,7 +223,9 @@ def test_crash_in_parallel_workers_still_runs_every_case(tree, engine, tmp_path)
 
 def test_without_the_events_capability_event_checks_are_skipped(tmp_path, engine):
     root = write_tree(tmp_path / "fixtures", {
-        # state right: passes on its state, its event checks listed as skipped
+        # state right, but it is the setup's own (turn 1, bob at 20, an empty script): the
+        # case is vacuous (PROTOCOL §3, issue 24 item 4), so skipped, not passed; its state
+        # check passed and its event checks are listed as skipped
         "classic/game/a-state-ok.json": EXPECT,
         # state wrong: the state check still applies, and fails
         "classic/game/b-state-wrong.json": {**EXPECT, "state": {"turn": 2}},
@@ -240,10 +242,11 @@ def test_without_the_events_capability_event_checks_are_skipped(tmp_path, engine
     assert code == 1, output
     _, cases, footer = read_jsonl(out_dir / "report.jsonl")
     statuses = {fid.split(".")[-1]: c["status"] for fid, c in cases.items()}
-    assert statuses == {"a-state-ok": "passed", "b-state-wrong": "failed",
+    assert statuses == {"a-state-ok": "skipped", "b-state-wrong": "failed",
                         "c-events-only": "skipped", "d-checkpoint": "failed"}
     reason = "the engine does not declare the 'events' capability"
     ok = cases["classic.game.a-state-ok"]
+    assert ok["message"].startswith("vacuous: ") and f"(not applied: {reason})" in ok["message"]
     assert ok["checks"] == {"passed": 1, "failed": 0, "skipped": 3}
     assert ok["skipped_checks"] == [{"check": "expect.events[0]", "reason": reason},
                                     {"check": "expect.absent[0]", "reason": reason},
