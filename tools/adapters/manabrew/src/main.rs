@@ -318,6 +318,9 @@ impl PlayerAgent for Seat {
         if self.me.0 != 0 {
             return;
         }
+        if std::env::var_os("MTG_JUDGE_MANABREW_DEBUG").is_some() {
+            eprintln!("manabrew: {event:?}");
+        }
         let mut d = self.driver.borrow_mut();
         match event {
             GameNotification::TurnChanged { turn_number, .. } => d.turn = turn_number,
@@ -365,6 +368,9 @@ impl PlayerAgent for Seat {
             }
             let input = d.take(Some(player));
             let index = d.next - 1;
+            if std::env::var_os("MTG_JUDGE_MANABREW_DEBUG").is_some() {
+                eprintln!("manabrew: priority {player:?} takes script[{index}] {input}");
+            }
             match Driver::action_of(&input).as_str() {
                 "resolve" => {
                     d.mode = Mode::Resolve(d.player_ids.len());
@@ -577,8 +583,33 @@ impl PlayerAgent for Seat {
         ManaCostAction::Pay { auto: false }
     }
 
-    fn choose_discard(&mut self, _: PlayerId, _: &[CardId], _: usize) -> Vec<CardId> {
-        self.unanswered("a discard")
+    fn choose_discard(&mut self, player: PlayerId, hand: &[CardId], num: usize) -> Vec<CardId> {
+        // Not a decision from an empty hand (PROTOCOL §10.2 `discard`).
+        if hand.is_empty() || num == 0 {
+            return vec![];
+        }
+        let mut d = self.driver.borrow_mut();
+        d.absorb_declarations();
+        if d.mode != Mode::Inputs {
+            drop(d);
+            self.unanswered("a discard");
+        }
+        let input = d.take(None);
+        if Driver::action_of(&input) != "discard" || d.input_player(&input) != player {
+            d.error(format!("{} given, but manabrew asks {player:?} to discard", Driver::action_of(&input)));
+        }
+        let mut out = vec![];
+        for c in input.get("cards").and_then(Value::as_array).into_iter().flatten() {
+            let alias = c.as_str().unwrap_or("");
+            match d.card(alias).filter(|id| hand.contains(id)) {
+                Some(id) => out.push(id),
+                None => d.error(format!("{alias:?} is not in the hand (not_in_hand)")),
+            }
+        }
+        if out.len() != num.min(hand.len()) {
+            d.error(format!("{} cards named, manabrew asks {num} (invalid_choice)", out.len()));
+        }
+        out
     }
 
     fn choose_optional_trigger(
@@ -590,6 +621,20 @@ impl PlayerAgent for Seat {
     ) -> bool {
         self.unanswered("an optional trigger")
     }
+}
+
+/// A mana symbol of `setup.players[].mana_pool` (FORMAT §3.1) as manabrew's mana atom.
+fn mana_atom(symbol: &str) -> Option<u16> {
+    use forge_foundation::mana::ManaAtom;
+    Some(match symbol {
+        "W" => ManaAtom::WHITE,
+        "U" => ManaAtom::BLUE,
+        "B" => ManaAtom::BLACK,
+        "R" => ManaAtom::RED,
+        "G" => ManaAtom::GREEN,
+        "C" => ManaAtom::COLORLESS,
+        _ => return None,
+    })
 }
 
 /// Our step names (FORMAT §2) as manabrew's phases.
@@ -640,20 +685,72 @@ fn phase_name(phase: PhaseType) -> &'static str {
     }
 }
 
-fn counter_name(counter: &CounterType) -> String {
-    match counter {
-        CounterType::P1P1 => "+1/+1".to_string(),
-        CounterType::M1M1 => "-1/-1".to_string(),
-        CounterType::Named(name) => name.to_lowercase(),
-        other => format!("{other:?}").to_lowercase(),
+/// Our counter name (FORMAT §3.1: `+1/+1`, `+1/+0`, `time`) as Forge's (`P1P1`, `P1P0`, `TIME`).
+fn forge_counter(name: &str) -> CounterType {
+    let pt = |c: char| match c {
+        '+' => Some('P'),
+        '-' => Some('M'),
+        _ => None,
+    };
+    let chars: Vec<char> = name.chars().collect();
+    if let [a, x, '/', b, y] = chars[..] {
+        if let (Some(a), Some(b)) = (pt(a), pt(b)) {
+            return parse_counter_type(&format!("{a}{x}{b}{y}"));
+        }
     }
+    parse_counter_type(name)
+}
+
+/// Forge's counter as our name: the inverse of [`forge_counter`].
+fn counter_name(counter: &CounterType) -> String {
+    let name = match counter {
+        CounterType::P1P1 => "P1P1".to_string(),
+        CounterType::M1M1 => "M1M1".to_string(),
+        CounterType::Named(name) => name.clone(),
+        other => format!("{other:?}"),
+    };
+    let sign = |c: char| if c == 'P' { '+' } else { '-' };
+    let chars: Vec<char> = name.chars().collect();
+    match chars[..] {
+        [a @ ('P' | 'M'), x, b @ ('P' | 'M'), y] if x.is_ascii_digit() && y.is_ascii_digit() => {
+            format!("{}{x}/{}{y}", sign(a), sign(b))
+        }
+        _ => name.to_lowercase(),
+    }
+}
+
+/// A permanent's keywords in FORMAT §4's names, sorted: `flying`, `first_strike`,
+/// `landwalk:Forest`, `protection:white`; a keyword with a cost (`Echo:1 G G`) by its name alone.
+fn keyword_names(card: &manabrew_engine::card::Card) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for kw in card.keywords.iter_strings().chain(card.granted_keywords.iter_strings()).chain(card.pump_keywords.iter_strings()) {
+        if card.cant_have_keywords.contains(&kw.to_ascii_lowercase()) {
+            continue;
+        }
+        let name = if let Some(color) = kw.strip_prefix("Protection from ") {
+            format!("protection:{}", color.to_lowercase())
+        } else if let Some(land) = kw.strip_suffix("walk").filter(|l| !l.contains(' ') && !l.is_empty()) {
+            format!("landwalk:{land}")
+        } else {
+            let bare = kw.split(':').next().unwrap_or(kw).trim();
+            bare.to_lowercase().replace([' ', '-'], "_")
+        };
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// The setup's step as the first steps of manabrew's turn, run by hand: manabrew's turn state
 /// machine is crate-private, its public pieces are the step functions.
-fn enter_phase(gl: &mut GameLoop, game: &mut GameState, agents: &mut [Box<dyn PlayerAgent>], phase: PhaseType) {
-    for pool in 0..game.players.len() {
-        gl.pool_mut(PlayerId(pool as u32)).clear_pool(phase);
+fn enter_phase(gl: &mut GameLoop, game: &mut GameState, agents: &mut [Box<dyn PlayerAgent>], phase: PhaseType, start: PhaseType) {
+    // Mana empties as a step ends (CR 500.4): the setup's pool is the pool as its step begins.
+    if phase != start {
+        for pool in 0..game.players.len() {
+            gl.pool_mut(PlayerId(pool as u32)).clear_pool(phase);
+        }
     }
     game.turn.phase = phase;
     for agent in agents.iter_mut() {
@@ -677,43 +774,46 @@ fn drive(gl: &mut GameLoop, game: &mut GameState, agents: &mut [Box<dyn PlayerAg
     let order = |p: PhaseType| PhaseType::TURN_ORDER.iter().position(|x| *x == p).unwrap_or(0);
     let from = order(start);
     if from <= order(Upkeep) {
-        enter_phase(gl, game, agents, Upkeep);
+        enter_phase(gl, game, agents, Upkeep, start);
         gl.step_with_priority(game, agents, false);
     }
     if from <= order(Draw) && !game.game_over && !(game.turn.turn_number == 1 && from < order(Draw)) {
-        enter_phase(gl, game, agents, Draw);
+        enter_phase(gl, game, agents, Draw, start);
         gl.step_draw(game, agents);
         gl.step_with_priority(game, agents, false);
     }
     if from <= order(Main1) && !game.game_over {
-        enter_phase(gl, game, agents, Main1);
+        enter_phase(gl, game, agents, Main1, start);
         gl.step_main_phase(game, agents);
     }
     if from <= order(CombatEnd) && !game.game_over {
         gl.step_combat(game, agents);
     }
     if from <= order(Main2) && !game.game_over {
-        enter_phase(gl, game, agents, Main2);
+        enter_phase(gl, game, agents, Main2, start);
         gl.step_main_phase(game, agents);
     }
     if !game.game_over {
-        enter_phase(gl, game, agents, EndOfTurn);
+        enter_phase(gl, game, agents, EndOfTurn, start);
         gl.step_with_priority(game, agents, false);
     }
     if !game.game_over {
-        enter_phase(gl, game, agents, Cleanup);
+        enter_phase(gl, game, agents, Cleanup, start);
         gl.step_cleanup(game, agents);
     }
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
-    while !game.game_over {
+    // The setup's turn ends as manabrew's turn machine ends a turn (its AdvanceTurn event);
+    // `run_turn` plays the later turns whole, advancing the turn itself.
+    if !game.game_over {
         game.stack.on_next_turn();
         game.reset_zone_turn_tracking();
         game.reset_card_turn_tracking();
         let order = game.player_order.clone();
-        let _ = game.turn.advance_turn(&mut game.extra_turns, &order);
-        if game.turn.turn_number > last_turn {
-            return;
+        if let Some((player, _)) = game.turn.advance_turn(&mut game.extra_turns, &order) {
+            game.player_set_skip_untap(player);
         }
+    }
+    while !game.game_over && game.turn.turn_number <= last_turn {
         gl.run_turn(game, agents, &mut rng);
     }
 }
@@ -762,6 +862,7 @@ const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("play_land", &["action", "player", "card"]),
     ("declare_attackers", &["action", "player", "attackers"]),
     ("declare_blockers", &["action", "player", "blocks"]),
+    ("discard", &["action", "player", "cards"]),
 ];
 
 /// Refuse, before play, what the adapter can't translate, naming the field.
@@ -786,8 +887,12 @@ fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
             if !PLAYER_KEYS.contains(&key.as_str()) {
                 return skip(format!("setup.players[{i}].{key} is not translated"));
             }
-            if key == "mana_pool" && value.as_object().is_some_and(|m| !m.is_empty()) {
-                return skip(format!("setup.players[{i}].mana_pool is not translated"));
+            let combat_start = matches!(step, "beginning_of_combat" | "declare_attackers");
+            if key == "mana_pool" && combat_start && value.as_object().is_some_and(|m| !m.is_empty()) {
+                return skip(format!("setup.players[{i}].mana_pool: manabrew empties the pool as its combat phase begins"));
+            }
+            if key == "mana_pool" && value.as_object().is_some_and(|m| m.keys().any(|k| mana_atom(k).is_none())) {
+                return skip(format!("setup.players[{i}].mana_pool: a key other than W U B R G C"));
             }
         }
         for (j, perm) in p["battlefield"].as_array().into_iter().flatten().enumerate() {
@@ -859,7 +964,12 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
             ("exile", ZoneType::Exile),
             ("battlefield", ZoneType::Battlefield),
         ] {
-            for entry in p[zone_key].as_array().into_iter().flatten() {
+            // manabrew's library is bottom first (its top is the last card): FORMAT's is top first.
+            let mut entries: Vec<&Value> = p[zone_key].as_array().into_iter().flatten().collect();
+            if zone == ZoneType::Library {
+                entries.reverse();
+            }
+            for entry in entries {
                 let name = entry["card"].as_str().unwrap_or("");
                 let alias = entry["alias"].as_str().unwrap_or("").to_string();
                 let Some(rules) = db.cards.get_by_card_name(name) else {
@@ -874,7 +984,7 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
                     card.summoning_sick = entry.get("summoning_sick").and_then(Value::as_bool).unwrap_or(false);
                     card.damage = entry.get("damage").and_then(Value::as_i64).unwrap_or(0) as i32;
                     for (counter, n) in entry.get("counters").and_then(Value::as_object).into_iter().flatten() {
-                        card.counters.insert(parse_counter_type(counter), n.as_i64().unwrap_or(0) as i32);
+                        card.counters.insert(forge_counter(counter), n.as_i64().unwrap_or(0) as i32);
                     }
                 }
                 driver.alias.insert(id, alias.clone());
@@ -902,6 +1012,13 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
     // manabrew auto-passes a player whose action space is empty unless asked not to
     // precompute it: every priority must be a decision (PROTOCOL §10.2).
     gl.set_provide_priority_action_space(false);
+    for (i, p) in players.iter().enumerate() {
+        for (symbol, n) in p.get("mana_pool").and_then(Value::as_object).into_iter().flatten() {
+            if let Some(atom) = mana_atom(symbol) {
+                gl.pool_mut(PlayerId(i as u32)).add(atom, n.as_i64().unwrap_or(0) as i32);
+            }
+        }
+    }
     for script in token_names {
         if let Some(rules) = db.tokens.get(&script) {
             gl.register_token(script.clone(), CardInstance::from_rules(rules, PlayerId(0)));
@@ -946,7 +1063,10 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
 /// faithfully (keywords, colors, attack targets) are left out.
 fn read_state(game: &GameState, gl: &GameLoop, d: &Driver) -> Value {
     let alias_list = |zone: ZoneType, owner: PlayerId| -> Value {
-        let cards = &game.zone(zone, owner).cards;
+        let mut cards = game.zone(zone, owner).cards.clone();
+        if zone == ZoneType::Library {
+            cards.reverse();
+        }
         Value::Array(
             cards
                 .iter()
@@ -1011,6 +1131,7 @@ fn read_state(game: &GameState, gl: &GameLoop, d: &Driver) -> Value {
                 "types": card.type_line.core_types.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>(),
                 "subtypes": card.type_line.subtypes.clone(),
                 "token": card.is_token,
+                "keywords": keyword_names(card),
             });
             if card.is_creature() {
                 entry["power"] = json!(card.power());
@@ -1056,7 +1177,34 @@ fn read_state(game: &GameState, gl: &GameLoop, d: &Driver) -> Value {
     } else {
         Value::Null
     };
+    let in_combat = matches!(
+        game.turn.phase,
+        PhaseType::CombatBegin
+            | PhaseType::CombatDeclareAttackers
+            | PhaseType::CombatDeclareBlockers
+            | PhaseType::CombatFirstStrikeDamage
+            | PhaseType::CombatDamage
+            | PhaseType::CombatEnd
+    );
+    let combat = if in_combat {
+        let mut attackers = Map::new();
+        for (a, defender) in gl.combat.attackers.iter() {
+            let target = match defender {
+                DefenderId::Player(p) => json!(d.player_ids[p.index()]),
+                DefenderId::Permanent(c) => json!(d.alias.get(c).cloned().unwrap_or_default()),
+            };
+            attackers.insert(d.alias.get(a).cloned().unwrap_or_default(), target);
+        }
+        let mut blockers = Map::new();
+        for (b, a) in gl.combat.blockers.iter() {
+            blockers.insert(d.alias.get(b).cloned().unwrap_or_default(), json!(d.alias.get(a).cloned().unwrap_or_default()));
+        }
+        json!({"attackers": attackers, "blockers": blockers})
+    } else {
+        Value::Null
+    };
     json!({
+        "combat": combat,
         "turn": game.turn.turn_number,
         "active_player": d.player_ids[game.turn.active_player.index()],
         "phase": phase_name(game.turn.phase),
