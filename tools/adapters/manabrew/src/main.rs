@@ -114,6 +114,12 @@ struct Pending {
     targets: VecDeque<String>,
     pay_with: VecDeque<CardId>,
     paid: bool,
+    /// The input is one the fixture expects rejected and manabrew refused a part of it: the
+    /// cast is abandoned (no target, payment failed) and the same decision is asked again.
+    refused: bool,
+    /// Sources tapped for this payment: a refused payment untaps them (manabrew leaves that
+    /// to its agent), since a rejected input changes nothing (FORMAT §3.2).
+    tapped: Vec<CardId>,
 }
 
 /// The script and the bookkeeping shared by both seats.
@@ -129,6 +135,8 @@ struct Driver {
     objects: HashMap<CardId, u32>,
     last_zone: HashMap<CardId, ZoneType>,
     tokens: Vec<CardId>,
+    /// Abilities seen on the stack, by manabrew's stack entry id: `ability#N` in order (FORMAT §1).
+    abilities: HashMap<u64, String>,
     turn: u32,
     /// Who was asked when the game stopped (`state.priority`, PROTOCOL §10.1).
     stopped_priority: Option<Option<PlayerId>>,
@@ -139,6 +147,13 @@ struct Driver {
     attack_unasked: bool,
     block_unasked: bool,
     attacked: bool,
+    /// `expect.rejections[].at`: inputs the fixture expects rejected. manabrew offers only legal
+    /// actions, so such an input that manabrew does not offer is taken as rejected (without a
+    /// code: the adapter has no events) and the same decision takes the next input (FORMAT §3.2).
+    /// Any other input manabrew does not offer is an error.
+    expected_rejections: Vec<usize>,
+    /// Inputs taken as rejected, for the reply's stderr note.
+    rejected: Vec<usize>,
 }
 
 impl Driver {
@@ -174,13 +189,17 @@ impl Driver {
             if self.mode != Mode::Inputs {
                 continue;
             }
-            let Some(input) = self.inputs.get(self.next).cloned() else { continue };
-            if Driver::action_of(&input) != action {
-                continue;
-            }
-            self.next += 1;
-            if input.get(list).and_then(Value::as_array).is_some_and(|l| !l.is_empty()) {
-                self.error(format!("manabrew did not ask for {list}: it offers none, yet the script declares some"));
+            while let Some(input) = self.inputs.get(self.next).cloned() {
+                if Driver::action_of(&input) != action {
+                    break;
+                }
+                self.next += 1;
+                if input.get(list).and_then(Value::as_array).map_or(true, |l| l.is_empty()) {
+                    break;
+                }
+                if !self.refuse() {
+                    self.error(format!("manabrew did not ask for {list}: it offers none, yet the script declares some"));
+                }
             }
         }
     }
@@ -195,6 +214,17 @@ impl Driver {
         };
         let turn = input.get("turn").and_then(Value::as_u64).map(|t| t as u32);
         self.mode = Mode::Advance { to: phase, turn };
+    }
+
+    /// Whether the input just taken (at `next - 1`) may be refused: then it is recorded as
+    /// rejected and the caller asks the same decision of the next input.
+    fn refuse(&mut self) -> bool {
+        let at = self.next - 1;
+        if self.expected_rejections.contains(&at) {
+            self.rejected.push(at);
+            return true;
+        }
+        false
     }
 
     fn player(&self, id: &str) -> Option<PlayerId> {
@@ -223,6 +253,13 @@ impl Driver {
                 _ => {}
             }
             self.last_zone.insert(card.id, card.zone);
+        }
+        for entry in game.stack.iter() {
+            let spell = entry.spell_ability.source.is_some_and(|s| game.card(s).zone == ZoneType::Stack);
+            if !spell && !self.abilities.contains_key(&(entry.id as u64)) {
+                let name = format!("ability#{}", self.abilities.len() + 1);
+                self.abilities.insert(entry.id as u64, name);
+            }
         }
     }
 
@@ -284,6 +321,9 @@ impl Seat {
             drop(d);
             self.unanswered("a target");
         };
+        if pending.refused {
+            return TargetChoice::None;
+        }
         let Some(target) = pending.targets.pop_front() else {
             return TargetChoice::None;
         };
@@ -297,10 +337,71 @@ impl Seat {
             }
         }
         let index = pending_index(&d);
+        if d.expected_rejections.contains(&index) {
+            d.rejected.push(index);
+            if let Some(pending) = d.pending.as_mut() {
+                pending.refused = true;
+            }
+            return TargetChoice::None;
+        }
         d.fail(Outcome::Error(format!(
             "script[{index}]: target {target:?} is not among manabrew's legal targets"
         )))
     }
+}
+
+/// A `declare_attackers` input as manabrew's attacks (FORMAT §3.2); an attacker manabrew does
+/// not offer is an error message (or a rejection, if the fixture expects one).
+fn attacks(
+    d: &Driver,
+    input: &Value,
+    available: &[CardId],
+    defenders: &[DefenderId],
+) -> Result<Vec<(CardId, DefenderId)>, Outcome> {
+    let index = d.next - 1;
+    let mut out = vec![];
+    for a in input.get("attackers").and_then(Value::as_array).into_iter().flatten() {
+        let (alias, target) = match a {
+            Value::String(s) => (s.clone(), None),
+            _ => (
+                a.get("attacker").and_then(Value::as_str).unwrap_or("").to_string(),
+                a.get("target").and_then(Value::as_str).map(str::to_string),
+            ),
+        };
+        let Some(card) = d.card(&alias).filter(|c| available.contains(c)) else {
+            return Err(Outcome::Error(format!("script[{index}]: manabrew does not offer {alias:?} as an attacker")));
+        };
+        let defender = match target.as_deref().map(|t| d.player(t)) {
+            None => defenders.iter().find(|x| matches!(x, DefenderId::Player(_))).copied(),
+            Some(Some(p)) => defenders.iter().find(|x| **x == DefenderId::Player(p)).copied(),
+            Some(None) => {
+                return Err(Outcome::Skip(format!("script[{index}].attackers: attacking a planeswalker is not translated")))
+            }
+        };
+        let Some(defender) = defender else {
+            return Err(Outcome::Error(format!("script[{index}]: no player to attack")));
+        };
+        out.push((card, defender));
+    }
+    Ok(out)
+}
+
+/// A `declare_blockers` input as manabrew's blocks (FORMAT §3.2).
+fn blocks(d: &Driver, input: &Value, attackers: &[CardId], available: &[CardId]) -> Result<Vec<(CardId, CardId)>, String> {
+    let index = d.next - 1;
+    let mut out = vec![];
+    for b in input.get("blocks").and_then(Value::as_array).into_iter().flatten() {
+        let blocker = b.get("blocker").and_then(Value::as_str).unwrap_or("");
+        let attacker = b.get("attacker").and_then(Value::as_str).unwrap_or("");
+        let Some(bc) = d.card(blocker).filter(|c| available.contains(c)) else {
+            return Err(format!("script[{index}]: manabrew does not offer {blocker:?} as a blocker"));
+        };
+        let Some(ac) = d.card(attacker).filter(|c| attackers.contains(c)) else {
+            return Err(format!("script[{index}]: {attacker:?} is not attacking"));
+        };
+        out.push((bc, ac));
+    }
+    Ok(out)
 }
 
 fn pending_index(d: &Driver) -> usize {
@@ -389,10 +490,18 @@ impl PlayerAgent for Seat {
                 action @ ("cast" | "play_land") => {
                     let who = d.input_player(&input);
                     if who != player {
+                        if d.refuse() {
+                            continue;
+                        }
                         d.error(format!("{action} by {who:?} but manabrew gives priority to {player:?}"));
                     }
                     let alias = input.get("card").and_then(Value::as_str).unwrap_or("");
-                    let Some(card) = d.card(alias) else { d.error(format!("unknown card {alias:?}")) };
+                    let Some(card) = d.card(alias) else {
+                        if d.refuse() {
+                            continue;
+                        }
+                        d.error(format!("unknown card {alias:?}"))
+                    };
                     let space = match action_space {
                         Some(space) => space.clone(),
                         None => request(),
@@ -403,6 +512,9 @@ impl PlayerAgent for Seat {
                         .find(|o| o.card_id == card && matches!(o.mode, PlayCardMode::Normal))
                         .copied();
                     let Some(option) = option else {
+                        if d.refuse() {
+                            continue;
+                        }
                         d.error(format!("manabrew does not offer to {action} {alias:?} now"))
                     };
                     let mut pending = Pending { index, ..Pending::default() };
@@ -417,9 +529,14 @@ impl PlayerAgent for Seat {
                     d.pending = Some(pending);
                     return PlayerAction::CastSpell(option);
                 }
-                other => d.error(format!(
-                    "{other} answers no priority decision: manabrew gives priority to {player:?} here"
-                )),
+                other => {
+                    let accepted: Vec<usize> =
+                        d.expected_rejections.iter().copied().filter(|i| *i < index && !d.rejected.contains(i)).collect();
+                    d.error(format!(
+                        "{other} answers no priority decision: manabrew gives priority to {player:?} here \
+                         (manabrew took as legal the inputs {accepted:?} that the fixture expects rejected)"
+                    ))
+                }
             }
         }
     }
@@ -441,40 +558,29 @@ impl PlayerAgent for Seat {
             }
             Mode::Inputs => {}
         }
-        let input = d.take(None);
-        if Driver::action_of(&input) == "advance" {
-            d.next -= 1;
-            d.start_advance();
-            return vec![];
-        }
-        if Driver::action_of(&input) != "declare_attackers" {
-            d.error(format!("{} given, but manabrew asks {player:?} to declare attackers", Driver::action_of(&input)));
-        }
-        let mut out = vec![];
-        for a in input.get("attackers").and_then(Value::as_array).into_iter().flatten() {
-            let (alias, target) = match a {
-                Value::String(s) => (s.clone(), None),
-                _ => (
-                    a.get("attacker").and_then(Value::as_str).unwrap_or("").to_string(),
-                    a.get("target").and_then(Value::as_str).map(str::to_string),
-                ),
-            };
-            let Some(card) = d.card(&alias).filter(|c| available.contains(c)) else {
-                d.error(format!("manabrew does not offer {alias:?} as an attacker"))
-            };
-            let defender = match target.as_deref().map(|t| d.player(t)) {
-                None => defenders.iter().find(|x| matches!(x, DefenderId::Player(_))).copied(),
-                Some(Some(p)) => defenders.iter().find(|x| **x == DefenderId::Player(p)).copied(),
-                Some(None) => {
-                    let index = d.next - 1;
-                    d.fail(Outcome::Skip(format!("script[{index}].attackers: attacking a planeswalker is not translated")))
+        loop {
+            let input = d.take(None);
+            if Driver::action_of(&input) == "advance" {
+                d.next -= 1;
+                d.start_advance();
+                return vec![];
+            }
+            if Driver::action_of(&input) != "declare_attackers" {
+                if d.refuse() {
+                    continue;
                 }
-            };
-            let Some(defender) = defender else { d.error("no player to attack".to_string()) };
-            out.push((card, defender));
+                d.error(format!("{} given, but manabrew asks {player:?} to declare attackers", Driver::action_of(&input)));
+            }
+            match attacks(&d, &input, available, defenders) {
+                Ok(out) => {
+                    d.attacked = !out.is_empty();
+                    return out;
+                }
+                Err(Outcome::Error(message)) if !d.refuse() => d.error(message),
+                Err(Outcome::Error(_)) => continue,
+                Err(skip) => d.fail(skip),
+            }
         }
-        d.attacked = !out.is_empty();
-        out
     }
 
     fn choose_blockers(
@@ -494,28 +600,25 @@ impl PlayerAgent for Seat {
             }
             Mode::Inputs => {}
         }
-        let input = d.take(None);
-        if Driver::action_of(&input) == "advance" {
-            d.next -= 1;
-            d.start_advance();
-            return vec![];
+        loop {
+            let input = d.take(None);
+            if Driver::action_of(&input) == "advance" {
+                d.next -= 1;
+                d.start_advance();
+                return vec![];
+            }
+            if Driver::action_of(&input) != "declare_blockers" {
+                if d.refuse() {
+                    continue;
+                }
+                d.error(format!("{} given, but manabrew asks {player:?} to declare blockers", Driver::action_of(&input)));
+            }
+            match blocks(&d, &input, attackers, available) {
+                Ok(out) => return out,
+                Err(message) if !d.refuse() => d.error(message),
+                Err(_) => continue,
+            }
         }
-        if Driver::action_of(&input) != "declare_blockers" {
-            d.error(format!("{} given, but manabrew asks {player:?} to declare blockers", Driver::action_of(&input)));
-        }
-        let mut out = vec![];
-        for b in input.get("blocks").and_then(Value::as_array).into_iter().flatten() {
-            let blocker = b.get("blocker").and_then(Value::as_str).unwrap_or("");
-            let attacker = b.get("attacker").and_then(Value::as_str).unwrap_or("");
-            let Some(bc) = d.card(blocker).filter(|c| available.contains(c)) else {
-                d.error(format!("manabrew does not offer {blocker:?} as a blocker"))
-            };
-            let Some(ac) = d.card(attacker).filter(|c| attackers.contains(c)) else {
-                d.error(format!("{attacker:?} is not attacking"))
-            };
-            out.push((bc, ac));
-        }
-        out
     }
 
     fn choose_targets_for(&mut self, sa: &mut SpellAbility, game: &GameState, pools: &[ManaPool]) -> bool {
@@ -571,16 +674,33 @@ impl PlayerAgent for Seat {
             drop(d);
             self.unanswered("a mana payment")
         };
+        if pending.refused {
+            if let Some(card_id) = pending.tapped.pop() {
+                return ManaCostAction::Untap(card_id);
+            }
+            return ManaCostAction::AttemptedAndFailed;
+        }
         if let Some(card_id) = pending.pay_with.pop_front() {
+            pending.tapped.push(card_id);
             return ManaCostAction::TapForMana { card_id, mana_ability_index: None, express_choice: None };
         }
-        if pending.paid {
-            // The pool did not cover the cost: manabrew asks again. Give up the payment.
-            let index = pending.index;
-            d.fail(Outcome::Error(format!("script[{index}]: the cost is not paid by pay_with and the pool")))
+        if !pending.paid {
+            pending.paid = true;
+            return ManaCostAction::Pay { auto: false };
         }
-        pending.paid = true;
-        ManaCostAction::Pay { auto: false }
+        // The pool did not cover the cost: manabrew asks again. Give up the payment.
+        let index = pending.index;
+        if d.expected_rejections.contains(&index) {
+            d.rejected.push(index);
+            if let Some(pending) = d.pending.as_mut() {
+                pending.refused = true;
+                if let Some(card_id) = pending.tapped.pop() {
+                    return ManaCostAction::Untap(card_id);
+                }
+            }
+            return ManaCostAction::AttemptedAndFailed;
+        }
+        d.fail(Outcome::Error(format!("script[{index}]: the cost is not paid by pay_with and the pool")))
     }
 
     fn choose_discard(&mut self, player: PlayerId, hand: &[CardId], num: usize) -> Vec<CardId> {
@@ -594,22 +714,31 @@ impl PlayerAgent for Seat {
             drop(d);
             self.unanswered("a discard");
         }
-        let input = d.take(None);
-        if Driver::action_of(&input) != "discard" || d.input_player(&input) != player {
-            d.error(format!("{} given, but manabrew asks {player:?} to discard", Driver::action_of(&input)));
-        }
-        let mut out = vec![];
-        for c in input.get("cards").and_then(Value::as_array).into_iter().flatten() {
-            let alias = c.as_str().unwrap_or("");
-            match d.card(alias).filter(|id| hand.contains(id)) {
-                Some(id) => out.push(id),
-                None => d.error(format!("{alias:?} is not in the hand (not_in_hand)")),
+        'input: loop {
+            let input = d.take(None);
+            if Driver::action_of(&input) != "discard" || d.input_player(&input) != player {
+                if d.refuse() {
+                    continue;
+                }
+                d.error(format!("{} given, but manabrew asks {player:?} to discard", Driver::action_of(&input)));
             }
+            let mut out = vec![];
+            for c in input.get("cards").and_then(Value::as_array).into_iter().flatten() {
+                let alias = c.as_str().unwrap_or("");
+                match d.card(alias).filter(|id| hand.contains(id) && !out.contains(id)) {
+                    Some(id) => out.push(id),
+                    None if d.refuse() => continue 'input,
+                    None => d.error(format!("{alias:?} is not in the hand, or named twice (not_in_hand)")),
+                }
+            }
+            if out.len() != num.min(hand.len()) {
+                if d.refuse() {
+                    continue;
+                }
+                d.error(format!("{} cards named, manabrew asks {num} (invalid_choice)", out.len()));
+            }
+            return out;
         }
-        if out.len() != num.min(hand.len()) {
-            d.error(format!("{} cards named, manabrew asks {num} (invalid_choice)", out.len()));
-        }
-        out
     }
 
     fn choose_optional_trigger(
@@ -719,6 +848,20 @@ fn counter_name(counter: &CounterType) -> String {
     }
 }
 
+/// A color set as FORMAT §4's color names, in WUBRG order.
+fn colors(set: forge_foundation::color::ColorSet) -> Vec<&'static str> {
+    [
+        (set.has_white(), "white"),
+        (set.has_blue(), "blue"),
+        (set.has_black(), "black"),
+        (set.has_red(), "red"),
+        (set.has_green(), "green"),
+    ]
+    .into_iter()
+    .filter_map(|(has, name)| has.then_some(name))
+    .collect()
+}
+
 /// A permanent's keywords in FORMAT §4's names, sorted: `flying`, `first_strike`,
 /// `landwalk:Forest`, `protection:white`; a keyword with a cost (`Echo:1 G G`) by its name alone.
 fn keyword_names(card: &manabrew_engine::card::Card) -> Vec<String> {
@@ -729,6 +872,8 @@ fn keyword_names(card: &manabrew_engine::card::Card) -> Vec<String> {
         }
         let name = if let Some(color) = kw.strip_prefix("Protection from ") {
             format!("protection:{}", color.to_lowercase())
+        } else if let Some(land) = kw.strip_prefix("Landwalk:") {
+            format!("landwalk:{land}")
         } else if let Some(land) = kw.strip_suffix("walk").filter(|l| !l.contains(' ') && !l.is_empty()) {
             format!("landwalk:{land}")
         } else {
@@ -920,9 +1065,6 @@ fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
             }
         }
     }
-    if scenario["expect"].get("rejections").and_then(Value::as_array).is_some_and(|r| !r.is_empty()) {
-        return skip("expect.rejections: manabrew offers only legal actions; rejection codes (FORMAT §8) are not translated".into());
-    }
     Ok(())
 }
 
@@ -947,9 +1089,17 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
         objects: HashMap::new(),
         last_zone: HashMap::new(),
         tokens: vec![],
+        abilities: HashMap::new(),
         turn: 0,
         stopped_priority: None,
         outcome: None,
+        expected_rejections: scenario["expect"]["rejections"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["at"].as_u64().map(|a| a as usize))
+            .collect(),
+        rejected: vec![],
         attack_unasked: false,
         block_unasked: false,
         attacked: false,
@@ -1132,6 +1282,7 @@ fn read_state(game: &GameState, gl: &GameLoop, d: &Driver) -> Value {
                 "subtypes": card.type_line.subtypes.clone(),
                 "token": card.is_token,
                 "keywords": keyword_names(card),
+                "colors": colors(card.color),
             });
             if card.is_creature() {
                 entry["power"] = json!(card.power());
@@ -1156,6 +1307,8 @@ fn read_state(game: &GameState, gl: &GameLoop, d: &Driver) -> Value {
                     "controller": d.player_ids[sa.activating_player.index()],
                 }),
                 _ => json!({
+                    "object": d.abilities.get(&(entry.id as u64)),
+                    "card": d.abilities.get(&(entry.id as u64)),
                     "kind": "ability",
                     "source": source.and_then(|s| d.alias.get(&s).cloned()),
                     "controller": d.player_ids[sa.activating_player.index()],
