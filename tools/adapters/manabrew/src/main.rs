@@ -135,6 +135,11 @@ struct Driver {
     objects: HashMap<CardId, u32>,
     last_zone: HashMap<CardId, ZoneType>,
     tokens: Vec<CardId>,
+    /// Per card: manabrew's indexes of its non-mana activated abilities, in order; the k-th
+    /// `activated` ability of our card file (FORMAT §5) is the k-th of these.
+    activated: HashMap<CardId, Vec<usize>>,
+    /// Per card alias: the kinds of its card file's abilities, in order.
+    ability_kinds: HashMap<String, Vec<String>>,
     /// Abilities seen on the stack, by manabrew's stack entry id: `ability#N` in order (FORMAT §1).
     abilities: HashMap<u64, String>,
     turn: u32,
@@ -528,6 +533,46 @@ impl PlayerAgent for Seat {
                     }
                     d.pending = Some(pending);
                     return PlayerAction::CastSpell(option);
+                }
+                "activate" => {
+                    let who = d.input_player(&input);
+                    let source = input.get("source").and_then(Value::as_str).unwrap_or("").to_string();
+                    let Some(card) = d.card(&source) else {
+                        if d.refuse() {
+                            continue;
+                        }
+                        d.error(format!("unknown source {source:?}"))
+                    };
+                    let ours = input["ability"].as_u64().unwrap_or(0) as usize;
+                    let base = source.split('#').next().unwrap_or(&source).to_string();
+                    let k = d.ability_kinds[&base][..ours].iter().filter(|k| *k == "activated").count();
+                    let ability_index = d.activated[&card][k];
+                    let space = match action_space {
+                        Some(space) => space.clone(),
+                        None => request(),
+                    };
+                    let offered = who == player
+                        && space.activatable.iter().any(|a| a.card_id == card && a.ability_index == ability_index);
+                    if !offered {
+                        if d.refuse() {
+                            continue;
+                        }
+                        d.error(format!("manabrew does not offer {source}'s ability {ours} to {who:?} now"));
+                    }
+                    let mut pending = Pending { index, ..Pending::default() };
+                    for t in input.get("targets").and_then(Value::as_array).into_iter().flatten() {
+                        pending.targets.push_back(t.as_str().unwrap_or("").to_string());
+                    }
+                    for p in input.get("pay_with").and_then(Value::as_array).into_iter().flatten() {
+                        let source = p.as_str().unwrap_or("");
+                        let Some(id) = d.card(source) else { d.error(format!("unknown pay_with {source:?}")) };
+                        pending.pay_with.push_back(id);
+                    }
+                    d.pending = Some(pending);
+                    return PlayerAction::ActivateAbility(manabrew_engine::player::actions::AbilityRef {
+                        card_id: card,
+                        ability_index,
+                    });
                 }
                 other => {
                     let accepted: Vec<usize> =
@@ -1008,6 +1053,7 @@ const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("declare_attackers", &["action", "player", "attackers"]),
     ("declare_blockers", &["action", "player", "blocks"]),
     ("discard", &["action", "player", "cards"]),
+    ("activate", &["action", "player", "source", "ability", "targets", "pay_with"]),
 ];
 
 /// Refuse, before play, what the adapter can't translate, naming the field.
@@ -1089,6 +1135,8 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
         objects: HashMap::new(),
         last_zone: HashMap::new(),
         tokens: vec![],
+        activated: HashMap::new(),
+        ability_kinds: HashMap::new(),
         abilities: HashMap::new(),
         turn: 0,
         stopped_priority: None,
@@ -1137,9 +1185,46 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
                         card.counters.insert(forge_counter(counter), n.as_i64().unwrap_or(0) as i32);
                     }
                 }
+                let forge: Vec<usize> = game
+                    .card(id)
+                    .activated_abilities
+                    .iter()
+                    .filter(|a| !a.is_mana_ability)
+                    .map(|a| a.ability_index)
+                    .collect();
+                driver.activated.insert(id, forge);
+                let kinds: Vec<String> = scenario["cards"][name]["abilities"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|a| a["kind"].as_str().unwrap_or("").to_string())
+                    .collect();
+                driver.ability_kinds.insert(alias.clone(), kinds);
                 driver.alias.insert(id, alias.clone());
                 driver.by_alias.insert(alias, id);
             }
+        }
+    }
+    for (i, input) in scenario["script"].as_array().into_iter().flatten().enumerate() {
+        if Driver::action_of(input) != "activate" {
+            continue;
+        }
+        let source = input["source"].as_str().unwrap_or("");
+        let Some(index) = input["ability"].as_u64().map(|a| a as usize) else {
+            return Err(Outcome::Skip(format!("script[{i}].ability {} is not translated", input["ability"])));
+        };
+        let kinds = driver.ability_kinds.get(source.split('#').next().unwrap_or(source)).cloned().unwrap_or_default();
+        if kinds.get(index).map(String::as_str) != Some("activated") {
+            return Err(Outcome::Skip(format!(
+                "script[{i}].ability: {source}'s ability {index} is not an activated non-mana ability of its card file"
+            )));
+        }
+        let ours = kinds.iter().filter(|k| *k == "activated").count();
+        let forge = driver.card(source).and_then(|c| driver.activated.get(&c)).map_or(0, Vec::len);
+        if ours != forge {
+            return Err(Outcome::Skip(format!(
+                "script[{i}].ability: {source} has {ours} activated abilities in its card file, {forge} in Forge's script"
+            )));
         }
     }
     let active_id = setup.get("active_player").and_then(Value::as_str).unwrap_or(&ids[0]).to_string();
