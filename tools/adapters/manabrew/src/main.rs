@@ -667,6 +667,26 @@ impl PlayerAgent for Seat {
     }
 
     fn choose_targets_for(&mut self, sa: &mut SpellAbility, game: &GameState, pools: &[ManaPool]) -> bool {
+        if sa.is_trigger {
+            // A triggered ability's targets, as it is put on the stack (CR 603.3d): the next
+            // input must be `choose_targets` by its controller (PROTOCOL §10.2).
+            let mut d = self.driver.borrow_mut();
+            d.absorb_declarations();
+            if d.mode != Mode::Inputs {
+                drop(d);
+                self.unanswered("a triggered ability's targets");
+            }
+            let input = d.take(None);
+            let index = d.next - 1;
+            if Driver::action_of(&input) != "choose_targets" || d.input_player(&input) != self.me {
+                d.error(format!("{} given, but manabrew asks {:?} for a trigger's targets", Driver::action_of(&input), self.me));
+            }
+            let mut pending = Pending { index, ..Pending::default() };
+            for t in input.get("targets").and_then(Value::as_array).into_iter().flatten() {
+                pending.targets.push_back(t.as_str().unwrap_or("").to_string());
+            }
+            d.pending = Some(pending);
+        }
         manabrew_engine::spellability::choose_targets_by_kind(self, sa, game, pools)
     }
 
@@ -1054,6 +1074,7 @@ const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("declare_blockers", &["action", "player", "blocks"]),
     ("discard", &["action", "player", "cards"]),
     ("activate", &["action", "player", "source", "ability", "targets", "pay_with"]),
+    ("choose_targets", &["action", "player", "targets"]),
 ];
 
 /// Refuse, before play, what the adapter can't translate, naming the field.
