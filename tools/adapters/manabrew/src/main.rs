@@ -140,6 +140,10 @@ struct Driver {
     activated: HashMap<CardId, Vec<usize>>,
     /// Per card alias: the kinds of its card file's abilities, in order.
     ability_kinds: HashMap<String, Vec<String>>,
+    /// (blocker, attacker) pairs manabrew's `combat::can_creature_block` allows, computed at the
+    /// snapshot manabrew takes just before it asks for blockers: manabrew drops an illegal block
+    /// silently and does not ask again, so the adapter refuses it first (FORMAT §3.2).
+    legal_blocks: Vec<(CardId, CardId)>,
     /// Abilities seen on the stack, by manabrew's stack entry id: `ability#N` in order (FORMAT §1).
     abilities: HashMap<u64, String>,
     turn: u32,
@@ -404,6 +408,14 @@ fn blocks(d: &Driver, input: &Value, attackers: &[CardId], available: &[CardId])
         let Some(ac) = d.card(attacker).filter(|c| attackers.contains(c)) else {
             return Err(format!("script[{index}]: {attacker:?} is not attacking"));
         };
+        if out.iter().any(|(b, _)| *b == bc) {
+            // manabrew keeps a blocker's first block and drops the rest silently (CR 509.1a:
+            // a creature blocks one attacker unless an effect says otherwise).
+            return Err(format!("script[{index}]: {blocker:?} blocks twice"));
+        }
+        if !d.legal_blocks.contains(&(bc, ac)) {
+            return Err(format!("script[{index}]: manabrew's can_creature_block refuses {blocker:?} blocking {attacker:?}"));
+        }
         out.push((bc, ac));
     }
     Ok(out)
@@ -415,8 +427,18 @@ fn pending_index(d: &Driver) -> usize {
 
 impl PlayerAgent for Seat {
     fn snapshot_state(&mut self, game: &GameState, _pools: &[ManaPool]) {
+        let mut d = self.driver.borrow_mut();
         if self.me.0 == 0 {
-            self.driver.borrow_mut().observe(game);
+            d.observe(game);
+        }
+        if game.turn.phase == PhaseType::CombatDeclareBlockers {
+            let creatures: Vec<CardId> =
+                game.cards.iter().filter(|c| c.zone == ZoneType::Battlefield && c.is_creature()).map(|c| c.id).collect();
+            d.legal_blocks = creatures
+                .iter()
+                .flat_map(|&b| creatures.iter().map(move |&a| (b, a)))
+                .filter(|&(b, a)| b != a && manabrew_engine::combat::can_creature_block(game, b, a))
+                .collect();
         }
     }
 
@@ -1156,6 +1178,7 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
         objects: HashMap::new(),
         last_zone: HashMap::new(),
         tokens: vec![],
+        legal_blocks: vec![],
         activated: HashMap::new(),
         ability_kinds: HashMap::new(),
         abilities: HashMap::new(),
