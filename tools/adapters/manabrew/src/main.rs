@@ -324,6 +324,39 @@ impl Seat {
         }
     }
 
+    /// A `choose` input (PROTOCOL §10.2 "The reasons of `choose`") answering manabrew's
+    /// question `what`: the raw choice, after checking the input's kind and player.
+    fn choice(&self, what: &str) -> Value {
+        let mut d = self.driver.borrow_mut();
+        d.absorb_declarations();
+        if d.mode != Mode::Inputs {
+            drop(d);
+            self.unanswered(what);
+        }
+        let input = d.take(None);
+        if Driver::action_of(&input) != "choose" || d.input_player(&input) != self.me {
+            let index = d.next - 1;
+            let action = Driver::action_of(&input);
+            d.fail(Outcome::Skip(format!(
+                "script[{index}] ({action}): manabrew asks {what} here, which the adapter does not translate"
+            )));
+        }
+        input["choice"].clone()
+    }
+
+    /// A yes/no `choose` (reasons `optional` and the like).
+    fn yes_no(&self, what: &str) -> bool {
+        match self.choice(what).as_str() {
+            Some("yes") => true,
+            Some("no") => false,
+            other => {
+                let mut d = self.driver.borrow_mut();
+                let index = d.next - 1;
+                d.fail(Outcome::Skip(format!("script[{index}].choice {other:?} does not answer manabrew's {what}")))
+            }
+        }
+    }
+
     fn target_choice(&self, valid_players: &[PlayerId], valid_cards: &[CardId]) -> TargetChoice {
         let mut d = self.driver.borrow_mut();
         let Some(pending) = d.pending.as_mut() else {
@@ -596,6 +629,13 @@ impl PlayerAgent for Seat {
                         ability_index,
                     });
                 }
+                other @ ("choose" | "choose_targets") => {
+                    // manabrew made that choice without asking (one of its ~80 agent questions
+                    // the adapter leaves at their defaults), or has no such choice here.
+                    d.fail(Outcome::Skip(format!(
+                        "script[{index}] ({other}): manabrew did not ask this through a decision the adapter translates"
+                    )))
+                }
                 other => {
                     let accepted: Vec<usize> =
                         d.expected_rejections.iter().copied().filter(|i| *i < index && !d.rejected.contains(i)).collect();
@@ -835,7 +875,32 @@ impl PlayerAgent for Seat {
         _: Option<CardId>,
         _: Option<manabrew_engine::ability::api_type::ApiType>,
     ) -> bool {
-        self.unanswered("an optional trigger")
+        self.yes_no("whether an optional trigger is used (\"you may\", CR 603.5)")
+    }
+
+    fn confirm_action(
+        &mut self,
+        _: PlayerId,
+        _: Option<&str>,
+        message: &str,
+        _: &[String],
+        _: Option<CardId>,
+        _: Option<manabrew_engine::ability::api_type::ApiType>,
+    ) -> bool {
+        self.yes_no(&format!("to confirm {message:?}"))
+    }
+
+    fn choose_legend_keep(&mut self, _: PlayerId, duplicates: &[CardId]) -> CardId {
+        let choice = self.choice("which legendary permanent to keep (CR 704.5j)");
+        let mut d = self.driver.borrow_mut();
+        let alias = choice.as_str().unwrap_or("");
+        match d.card(alias).filter(|c| duplicates.contains(c)) {
+            Some(c) => c,
+            None => {
+                let index = d.next - 1;
+                d.error(format!("script[{index}]: {alias:?} is not among the legendary duplicates"))
+            }
+        }
     }
 }
 
@@ -1097,6 +1162,7 @@ const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("discard", &["action", "player", "cards"]),
     ("activate", &["action", "player", "source", "ability", "targets", "pay_with"]),
     ("choose_targets", &["action", "player", "targets"]),
+    ("choose", &["action", "player", "choice"]),
 ];
 
 /// Refuse, before play, what the adapter can't translate, naming the field.
