@@ -1,0 +1,73 @@
+"""The manabrew-engine adapter (tools/adapters/manabrew/, docs/MANABREW.md), over protocol v1.
+
+The adapter is a Rust program built by ``tools/adapters/manabrew/build.sh`` (manabrew-engine
+from the Rust crate registry, Forge's cardset from the npm package @manabrew/forge-wasm); the
+Python install does not build it. These tests run it when it is built, found at
+``$MTG_JUDGE_MANABREW`` or at the build's default path, and are skipped otherwise.
+
+* The handshake declares what the adapter gives: the final state only, under ``modern``.
+* A few fixtures it plays meet their fixture's ``expect.state`` (the expectation written from
+  the ruling; the event checks need the ``events`` capability the adapter does not claim),
+  with every message validated against the schemas.
+* A scenario with an input it does not translate is skipped, and the message names the field.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from test_adapters import scenario
+
+from mtg_judge.conformance.expect import check, format_mismatches
+from mtg_judge.conformance.protocol import ProtocolEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BINARY = ROOT / "tools" / "adapters" / "manabrew" / "target" / "debug" / "mtg-judge-manabrew"
+
+
+@pytest.fixture(scope="module")
+def manabrew_command() -> str:
+    binary = Path(os.environ.get("MTG_JUDGE_MANABREW", DEFAULT_BINARY))
+    if not binary.is_file():
+        pytest.skip(f"the manabrew adapter is not built ({binary}): tools/adapters/manabrew/build.sh")
+    return str(binary)
+
+
+def state_only(sc: dict) -> dict:
+    """The scenario with only its ``expect.state``: what a state-only engine is judged on
+    (PROTOCOL §3, "Checks and capabilities")."""
+    return {**sc, "expect": {"state": sc["expect"]["state"]}}
+
+
+def test_manabrew_handshake_declares_state_only(manabrew_command):
+    with ProtocolEngine(manabrew_command, timeout=60, validate=True) as engine:
+        impl = engine.implementation
+    assert impl["name"] == "manabrew-engine"
+    assert impl["language"] == "rust"
+    assert impl["capabilities"] == ["state"] and impl["rulesets"] == ["modern"]
+
+
+@pytest.mark.parametrize("fixture_id", [
+    "classic.stack.last-in-first-out",  # two instants, the last cast resolves first (CR 608.1)
+    "classic.combat.unblocked-damages-player-blocked-damages-blocker",  # CR 510.1
+    "classic.golden-rule.extra-turn-after-this-one",  # Time Walk: an extra turn, then bob's (CR 500.7)
+])
+def test_manabrew_meets_the_state_expectation(manabrew_command, fixture_id):
+    sc = scenario(fixture_id)
+    assert "state" in sc["expect"]
+    with ProtocolEngine(manabrew_command, timeout=60, validate=True) as engine:
+        result = engine.run(sc, "modern")
+    assert "skipped" not in result and "errored" not in result, result
+    mismatches = check(state_only(sc), result)
+    assert not mismatches, format_mismatches(mismatches)
+
+
+def test_manabrew_skips_what_it_cannot_translate(manabrew_command):
+    sc = scenario("classic.stack.last-in-first-out")
+    sc["script"] = [{**sc["script"][0], "modes": [0]}, *sc["script"][1:]]
+    with ProtocolEngine(manabrew_command, timeout=60, validate=True) as engine:
+        result = engine.run(sc, "modern")
+    assert result.get("skipped") is True
+    assert result["message"] == "script[0].modes is not translated"
