@@ -29,7 +29,8 @@ already written (the text the reference engine's copy is parsed from) and its
 Where: ``$MTG_JUDGE_CACHE_DIR`` if set (an empty value turns the cache off), else
 ``$XDG_CACHE_HOME/mtg-judge``, else ``~/.cache/mtg-judge``; one file per fixtures directory
 (``collect-<digest of its path>.marshal``), replaced when the key changes; the folder keeps
-the :data:`KEEP_FILES` most recently written. A cache that
+the :data:`KEEP_FILES` most recently used (written or read with a hit: a checkout's own file
+is not pushed out by the temporary fixtures directories of the tests). A cache that
 cannot be read or written (a read-only home, a corrupt file) is ignored: the cases are
 then collected as without it. The format is :mod:`marshal` of plain data (strings, lists,
 dicts; no code and no pickled objects).
@@ -135,11 +136,14 @@ def load(root: Path, key: str, folder: Path | None) -> list[Case] | None:
     from mtg_judge.conformance.runner import Case
 
     try:
-        with open(cache_file(root, folder), "rb") as handle:
+        path = cache_file(root, folder)
+        with open(path, "rb") as handle:
             stored = marshal.loads(handle.read())  # marshal.load(handle) reads in small pieces: 10x slower
         version, stored_key, rows = stored
         if version != CACHE_VERSION or stored_key != key:
             return None
+        with _quiet():  # a hit makes the file the most recently used: _prune keeps it
+            os.utime(path)
         cases = []
         for fixture_id, ruleset, path, document, mechanic, scenario, text, needs in rows:
             case = Case(fixture_id, ruleset, Path(path), document, mechanic, scenario)
@@ -191,8 +195,9 @@ KEEP_FILES = 8
 
 
 def _prune(folder: Path, keep: Path) -> None:
-    """Remove the least recently written cache files beyond :data:`KEEP_FILES` (fixtures
-    directories of temporary installs, old checkouts), never ``keep``."""
+    """Remove the least recently used cache files (file time: written, or read with a hit by
+    :func:`load`) beyond :data:`KEEP_FILES` (fixtures directories of temporary installs, old
+    checkouts), never ``keep``."""
     found = []
     for path in folder.glob("collect-*.marshal"):
         with _quiet():

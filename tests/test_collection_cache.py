@@ -116,3 +116,26 @@ def test_the_folder_keeps_the_latest_files(tmp_path):
     assert collection_cache.cache_file(root, cache).name in left
     assert "collect-0000000000000000.marshal" not in left
     assert _fields(collection_cache.load(root, "k", cache)) == _fields(cases)
+
+
+def test_a_hit_keeps_the_file_among_the_latest(tmp_path):
+    """The folder keeps the most recently *used* files: a file read with a hit is not pruned
+    by newer writes of other fixtures directories (issue 21: on a machine with several
+    checkouts, or a test run writing files for its temporary fixtures directories, the
+    checkout's own file was pushed out and every collection missed)."""
+    root = _copy(DEFAULT_ROOT, tmp_path)
+    cases = collect(root)
+    cache = tmp_path / "cache"
+    collection_cache.store(root, "k", cases, cache)
+    mine = collection_cache.cache_file(root, cache)
+    os.utime(mine, ns=(0, 0))  # written long ago
+    for i in range(collection_cache.KEEP_FILES):
+        other = cache / f"collect-{i:016x}.marshal"
+        other.write_bytes(b"")
+        os.utime(other, ns=(10**9 * (i + 1), 10**9 * (i + 1)))
+    assert collection_cache.load(root, "k", cache) is not None  # the hit refreshes its time
+    assert collection_cache.load(root, "other key", cache) is None  # a miss does not
+    collection_cache.store(tmp_path / "elsewhere", "k", cases, cache)  # a newer write prunes one
+    left = {p.name for p in cache.glob("collect-*.marshal")}
+    assert len(left) == collection_cache.KEEP_FILES
+    assert mine.name in left and "collect-0000000000000000.marshal" not in left

@@ -4,6 +4,7 @@ module, and below ``game.py`` no module imports ``Game`` at run time (annotation
 fail at run time in some order is caught too."""
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,9 @@ PACKAGE = "mtg_judge.engine"
 TOP = {"__init__", "game", "scenario"}
 
 
+@cache
 def _modules() -> dict[str, ast.Module]:
+    """Every engine module's syntax tree, parsed once per process (the tests only read them)."""
     return {p.stem: ast.parse(p.read_text(encoding="utf-8"), str(p)) for p in sorted(ENGINE.glob("*.py"))}
 
 
@@ -139,12 +142,13 @@ def test_only_the_top_imports_the_game():
 
 def test_each_module_says_what_it_owns():
     """Each engine module opens with a docstring; each rules module names its CR sections."""
-    for name, tree in _modules().items():
+    modules = _modules()
+    for name, tree in modules.items():
         doc = ast.get_docstring(tree)
         assert doc, f"{name}.py has no module docstring"
     for name in ("actions", "casting", "conditions", "core", "costs", "decisions", "mana_abilities", "priority",
                  "resolution", "sba", "special_actions", "targets", "triggers", "turn", "zones", "combat"):
-        assert "CR " in ast.get_docstring(_modules()[name]), name
+        assert "CR " in ast.get_docstring(modules[name]), name
 
 
 def test_game_is_composed_of_one_mixin_per_part_of_the_rules():
