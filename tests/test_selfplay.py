@@ -473,7 +473,7 @@ def test_ci_plays_random_games_with_every_invariant_and_no_failure(tmp_path, gam
     rulesets, every deck pairing), two processes, every invariant checked. 216 games by
     default: every pairing of the six decks under each of the three rulesets twice (the
     game plan cycles through them, conformance/selfplay.py). The 1,000 games of the long
-    run are marked ``slow``: `pytest -m slow` (.ci/run runs it in the same session as the rest)."""
+    run are marked ``slow``: `pytest -m slow` runs only them; the README's `pytest -n auto` runs them with the rest."""
     out = tmp_path / "ci.json"
     workers = "2" if (os.cpu_count() or 1) >= 2 else "1"
     proc = _cli("selfplay", "--games", str(games), "--seed", "1", "--turn-cap", "8", "--deck-size", "24",
