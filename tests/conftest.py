@@ -2,8 +2,7 @@
 
 The tests marked ``slow`` (pyproject.toml) are moved to the front of the run, in their
 collected order, the other tests keeping theirs: when a session selects them with the rest
-(``pytest -n auto``, the README's command and ``.ci/run``'s, selects them with the rest),
-xdist hands them out first and
+(``pytest -n auto``, the README's command and ``.ci/run``'s), xdist hands them out first and
 the short tests fill the other workers meanwhile, instead of a minutes-long test starting
 last and running alone (issue 21 item 5). Nothing else changes: the same tests run, each
 on its own data; a session without slow tests keeps its order.
