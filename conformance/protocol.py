@@ -44,6 +44,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, Callable, Sequence
 
+from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
+
 PROTOCOL_VERSION = 1
 
 #: What a reply may say the engine can do (DESIGN §9 ``capabilities``). Each capability is
@@ -375,8 +377,9 @@ class EngineError(Exception):
         self.context = dict(context or {})
 
 
-#: The rulesets the suite's fixtures use (DESIGN §3); an engine may declare only these.
-KNOWN_RULESETS = ("modern", "timespiral-2006", "classic-1999")
+#: The rulesets the suite's fixtures use (DESIGN §3, engine/rulesets.py); an engine may
+#: declare only these.
+KNOWN_RULESETS = RULESET_NAMES
 
 
 def handshake_warnings(implementation: dict) -> list[str]:

@@ -37,6 +37,7 @@ from mtg_judge.conformance.loader import (
     load_fixture,
 )
 from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
+from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
 
 #: The fixtures directory of this source tree (``fixtures/``).
 DEFAULT_ROOT = FIXTURES_DIR
@@ -48,8 +49,8 @@ CHECK_STATUSES = ("passed", "failed", "skipped")
 #: and that no ``script_error`` occurred; it reads the event log.
 CHECK_CAPABILITY = {"events": "events", "absent": "events", "rejections": "events",
                     "script": "events", "state": "state", "checkpoints": "checkpoints"}
-#: The rulesets of DESIGN §3 that fixtures may name.
-RULESETS = ("modern", "timespiral-2006", "classic-1999")
+#: The rulesets of DESIGN §3 that fixtures may name (engine/rulesets.py, the one list).
+RULESETS = RULESET_NAMES
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptE
 from .game import PHASE_OF, Game
 from .inputs import NOT_AN_OBJECT, json_type
 from .objects import Player
-from .rulesets import get_ruleset
+from .rulesets import DEFAULT_RULESET, get_ruleset
 
 MACROS = ("advance", "resolve")
 
@@ -236,7 +236,7 @@ def _play(scenario: dict[str, Any], ruleset: str, cards: dict[str, Any], script:
     return game
 
 
-def run_scenario(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
+def run_scenario(scenario: dict[str, Any], ruleset: str = DEFAULT_RULESET, cards: Any = None) -> dict[str, Any]:
     """Run one fixture under one ruleset with the reference engine.
 
     ``cards`` is a ``{name: CardDefinition}`` dict (from ``load_card_db``), a ``{name:
@@ -275,7 +275,7 @@ def run_scenario(scenario: dict[str, Any], ruleset: str = "modern", cards: Any =
     return {"events": game.events, "state": final, "checkpoints": checkpoints}
 
 
-def boards(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
+def boards(scenario: dict[str, Any], ruleset: str = DEFAULT_RULESET, cards: Any = None) -> dict[str, Any]:
     """Play one fixture under one ruleset and keep the board each time an input is read.
 
     Returns ``{"events": [...], "state": {...}, "boards": [{"input": i, "events": n,
