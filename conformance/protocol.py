@@ -377,6 +377,11 @@ class EngineError(Exception):
         self.context = dict(context or {})
 
 
+class InvalidRequest(ValueError):
+    """A request of the harness that does not match the protocol schemas
+    (``ProtocolEngine(validate=True)``): a harness bug, not the engine's fault."""
+
+
 #: The rulesets the suite's fixtures use (DESIGN §3, engine/rulesets.py); an engine may
 #: declare only these.
 KNOWN_RULESETS = RULESET_NAMES
@@ -491,7 +496,7 @@ class ProtocolEngine:
     when it crashes. ``timeout`` (seconds) bounds every read of a reply line, the handshake
     included. With ``validate=True`` every message is checked against the protocol schemas
     (``schema/protocol-*.schema.json``, via ``mtg_judge.conformance.loader.validate``) in both
-    directions: an invalid request raises ``ValueError``, an invalid reply
+    directions: an invalid request raises :class:`InvalidRequest` (a ``ValueError``), an invalid reply
     ``EngineError("bad_reply")``.
 
     Use it as a context manager (``__enter__`` starts the engine and shakes hands)::
@@ -755,7 +760,7 @@ class ProtocolEngine:
         if self.validate:
             errors = _validate(msg, kind, "<request>")
             if errors:
-                raise ValueError(f"invalid {kind} request: " + "; ".join(errors))
+                raise InvalidRequest(f"invalid {kind} request: " + "; ".join(errors))
         if not self._alive():
             raise self._failure("crash", "the engine is not running")
         proc = self._proc

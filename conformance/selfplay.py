@@ -659,7 +659,7 @@ def _copy_off_the_stack(game: Any, o: Any, zone: str, sbas_checked: bool) -> str
             return (f"the prepared copy {o.ref} is in {zone} but {o.prepared_for} is not a prepared permanent "
                     "linked to it (strixhaven.prepare.04, .17: it should have ceased to exist)")
         return None
-    if getattr(o, "paradigm_copy", False) and in_exile:
+    if o.paradigm_copy and in_exile:
         if sbas_checked:
             return (f"the paradigm copy {o.ref} is still in {zone} (CR 704.5e, strixhaven.paradigm.02: "
                     "not cast, it should have ceased to exist)")
