@@ -696,7 +696,7 @@ def sba_problem(game: Any) -> str | None:
             if not game._aura_can_stay(perm, host):
                 return f"the Aura {perm.ref} is attached to {perm.attached_to!r}, which it can't enchant (CR 704.5m)"
         rule = game.rules.legend_rule
-        if rule.is_legendary(perm) and perm.name is not None:
+        if rule.is_legendary(game, perm) and perm.name is not None:
             key = (perm.name, perm.controller if rule.per_controller else None)
             if key in names:
                 return f"{names[key]} and {perm.ref} are legendary permanents named {perm.name} (legend rule: {rule.name})"

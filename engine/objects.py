@@ -192,6 +192,13 @@ class ContinuousEffect:
     player: str = ""
     previous: str = ""
 
+    def __post_init__(self) -> None:
+        """One field, one meaning: ``types`` holds card types, ``creature_type`` the creature
+        type a ``set_creature_type`` effect chose. Raises ValueError for a
+        ``set_creature_type`` effect with ``types`` or without ``creature_type``."""
+        if self.kind == "set_creature_type" and (self.types or not self.creature_type):
+            raise ValueError("a set_creature_type effect names its creature type in creature_type, not types")
+
 
 def effect_duration(eff: Any) -> str:
     """How long the continuous effect an effect dict creates lasts: its ``duration``

@@ -45,9 +45,9 @@ class LegendRule:
     rule: ClassVar[str]
     per_controller: ClassVar[bool]
 
-    def is_legendary(self, perm: GameObject) -> bool:
-        """Whether the permanent is subject to the legend rule: it has the supertype
-        legendary (CR 205.4d)."""
+    def is_legendary(self, game: Game, perm: GameObject) -> bool:
+        """Whether the permanent (on the battlefield) is subject to the legend rule: it has
+        the supertype legendary (CR 205.4d)."""
         return "Legendary" in perm.chars.supertypes
 
     def groups(self, game: Game) -> Iterator[list[GameObject]]:
@@ -59,7 +59,7 @@ class LegendRule:
         for pid in game.apnap() if self.per_controller else [None]:
             names: dict[str, list[GameObject]] = {}
             for perm in game.battlefield:
-                if (pid is None or perm.controller == pid) and perm.name is not None and self.is_legendary(perm):
+                if (pid is None or perm.controller == pid) and perm.name is not None and self.is_legendary(game, perm):
                     names.setdefault(perm.name, []).append(perm)
             for _, perms in sorted(names.items()):
                 if len(perms) >= 2:
@@ -123,11 +123,11 @@ class NewestDies(LegendRule):
     rule: ClassVar[str] = "legend-1999"
     per_controller: ClassVar[bool] = False
 
-    def is_legendary(self, perm: GameObject) -> bool:
-        """A creature that is legendary or has the creature type Legend (printed)."""
-        from .characteristics import is_type  # imported when first used (see the module docstring)
-
-        return is_type(perm, "Creature") and (super().is_legendary(perm) or "Legend" in perm.chars.subtypes)
+    def is_legendary(self, game: Game, perm: GameObject) -> bool:
+        """A creature (after type-changing effects, CR 613.1d) that is legendary or has the
+        printed creature type Legend."""
+        creature = "Creature" in game.layers.of(perm).types
+        return creature and (super().is_legendary(game, perm) or "Legend" in perm.chars.subtypes)
 
     def put_into_graveyard(self, game: Game, group: list[GameObject]) -> list[GameObject]:
         """All but the one that came into play first (the lowest timestamp)."""
