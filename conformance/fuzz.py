@@ -53,6 +53,7 @@ from mtg_judge.conformance import selfplay as sp
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.protocol import DEFAULT_STATE_PARTS as DEFAULT_PARTS  # noqa: E402
 from mtg_judge.conformance.protocol import STATE_PARTS
+from mtg_judge.engine.rulesets import DEFAULT_RULESET
 
 #: Keys dropped from events before they are compared: free text and input indexes.
 EVENT_KEYS_IGNORED = frozenset({"message", "at"})
@@ -380,7 +381,7 @@ class FuzzSettings:
 
     games: int = 100
     seed: int = 0
-    ruleset: str = "modern"
+    ruleset: str = DEFAULT_RULESET
     turn_cap: int = 8
     checkpoint_every: int = 10
     deck_paths: tuple = ()
@@ -1106,7 +1107,7 @@ def _make_command():
     @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
     @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                   help="Seed of the first game; game i has seed SEED + i (as in mtg-judge selfplay).")
-    @click.option("--ruleset", type=click.Choice(sp.RULESETS), default="modern", show_default=True,
+    @click.option("--ruleset", type=click.Choice(sp.RULESETS), default=DEFAULT_RULESET, show_default=True,
                   help="The ruleset every game is played under.")
     @click.option("--turn-cap", type=click.IntRange(min=1), default=FuzzSettings.turn_cap, show_default=True,
                   help="Stop each game when this turn is over.")

@@ -44,6 +44,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, Callable, Sequence
 
+from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
+
 PROTOCOL_VERSION = 1
 
 #: What a reply may say the engine can do (DESIGN §9 ``capabilities``). Each capability is
@@ -375,8 +377,14 @@ class EngineError(Exception):
         self.context = dict(context or {})
 
 
-#: The rulesets the suite's fixtures use (DESIGN §3); an engine may declare only these.
-KNOWN_RULESETS = ("modern", "timespiral-2006", "classic-1999")
+class InvalidRequest(ValueError):
+    """A request of the harness that does not match the protocol schemas
+    (``ProtocolEngine(validate=True)``): a harness bug, not the engine's fault."""
+
+
+#: The rulesets the suite's fixtures use (DESIGN §3, engine/rulesets.py); an engine may
+#: declare only these.
+KNOWN_RULESETS = RULESET_NAMES
 
 
 def handshake_warnings(implementation: dict) -> list[str]:
@@ -488,7 +496,7 @@ class ProtocolEngine:
     when it crashes. ``timeout`` (seconds) bounds every read of a reply line, the handshake
     included. With ``validate=True`` every message is checked against the protocol schemas
     (``schema/protocol-*.schema.json``, via ``mtg_judge.conformance.loader.validate``) in both
-    directions: an invalid request raises ``ValueError``, an invalid reply
+    directions: an invalid request raises :class:`InvalidRequest` (a ``ValueError``), an invalid reply
     ``EngineError("bad_reply")``.
 
     Use it as a context manager (``__enter__`` starts the engine and shakes hands)::
@@ -752,7 +760,7 @@ class ProtocolEngine:
         if self.validate:
             errors = _validate(msg, kind, "<request>")
             if errors:
-                raise ValueError(f"invalid {kind} request: " + "; ".join(errors))
+                raise InvalidRequest(f"invalid {kind} request: " + "; ".join(errors))
         if not self._alive():
             raise self._failure("crash", "the engine is not running")
         proc = self._proc

@@ -57,8 +57,8 @@ def pytest_addoption(parser):
                     help="The cases: a fixtures folder, or a bundle folder or zip written by "
                          "'mtg-judge export'. Default: the installed suite's fixtures.")
     group.addoption("--mtg-ruleset", metavar="NAME", action="append", default=None,
-                    help="Run only this ruleset (repeatable): modern, timespiral-2006, "
-                         "classic-1999.")
+                    help="Run only this ruleset (repeatable): a name of the suite's rulesets "
+                         "(DESIGN §3; 'mtg-judge run --help' lists them).")
     group.addoption("--mtg-timeout", metavar="SECONDS", type=float, default=30.0,
                     help="Seconds to wait for each engine reply (default 30).")
     group.addoption("--mtg-validate-protocol", action="store_true", default=False,

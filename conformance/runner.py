@@ -36,7 +36,9 @@ from mtg_judge.conformance.loader import (
     load_cards_lenient,
     load_fixture,
 )
-from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, ProtocolEngine, build_scenario
+from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, InvalidRequest, ProtocolEngine, build_scenario
+from mtg_judge.engine.errors import ScenarioError
+from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
 
 #: The fixtures directory of this source tree (``fixtures/``).
 DEFAULT_ROOT = FIXTURES_DIR
@@ -48,8 +50,8 @@ CHECK_STATUSES = ("passed", "failed", "skipped")
 #: and that no ``script_error`` occurred; it reads the event log.
 CHECK_CAPABILITY = {"events": "events", "absent": "events", "rejections": "events",
                     "script": "events", "state": "state", "checkpoints": "checkpoints"}
-#: The rulesets of DESIGN §3 that fixtures may name.
-RULESETS = ("modern", "timespiral-2006", "classic-1999")
+#: The rulesets of DESIGN §3 that fixtures may name (engine/rulesets.py, the one list).
+RULESETS = RULESET_NAMES
 
 
 @dataclass(frozen=True)
@@ -453,15 +455,12 @@ def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
     except EngineError as exc:
         return CaseResult(case, "errored", message=_engine_error_message(exc),
                           error_kind=exc.kind)
-    except ValueError as exc:
-        if str(exc).startswith("invalid run request"):  # ProtocolEngine(validate=True)
-            return CaseResult(case, "errored", message=f"the harness's request does not match "
-                              f"the protocol schema: {exc}", error_kind="request")
-        return CaseResult(case, "errored", message=traceback.format_exc().rstrip(),
-                          error_kind="exception")
+    except InvalidRequest as exc:  # ProtocolEngine(validate=True)
+        return CaseResult(case, "errored", message=f"the harness's request does not match "
+                          f"the protocol schema: {exc}", error_kind="request")
+    except ScenarioError as exc:  # the fixture's setup can't be built (the reference engine's error)
+        return CaseResult(case, "errored", message=f"cannot build the scenario: {exc}", error_kind="fixture")
     except Exception as exc:  # noqa: BLE001 - an engine bug is a result, not a harness crash
-        if type(exc).__name__ == "ScenarioError":  # the fixture's setup can't be built
-            return CaseResult(case, "errored", message=f"cannot build the scenario: {exc}", error_kind="fixture")
         return CaseResult(case, "errored", message=traceback.format_exc().rstrip()
                           or f"{type(exc).__name__}: {exc}", error_kind="exception")
     try:

@@ -69,8 +69,9 @@ from typing import Any, Callable, Iterable
 
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.resources import DECKS_DIR, SCHEMA_DIR
+from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
 
-RULESETS = ("modern", "timespiral-2006", "classic-1999")
+RULESETS = RULESET_NAMES  # engine/rulesets.py, the one list
 PLAYERS = ("alice", "bob")
 INVARIANTS = ("exception", "conservation", "state-based actions", "legality", "loop", "stuck", "schema",
               "determinism")
@@ -658,7 +659,7 @@ def _copy_off_the_stack(game: Any, o: Any, zone: str, sbas_checked: bool) -> str
             return (f"the prepared copy {o.ref} is in {zone} but {o.prepared_for} is not a prepared permanent "
                     "linked to it (strixhaven.prepare.04, .17: it should have ceased to exist)")
         return None
-    if getattr(o, "paradigm_copy", False) and in_exile:
+    if o.paradigm_copy and in_exile:
         if sbas_checked:
             return (f"the paradigm copy {o.ref} is still in {zone} (CR 704.5e, strixhaven.paradigm.02: "
                     "not cast, it should have ceased to exist)")
@@ -695,13 +696,10 @@ def sba_problem(game: Any) -> str | None:
             if not game._aura_can_stay(perm, host):
                 return f"the Aura {perm.ref} is attached to {perm.attached_to!r}, which it can't enchant (CR 704.5m)"
         rule = game.rules.legend_rule
-        legend = "Legendary" in perm.chars.supertypes
-        if rule == "newest_dies":
-            legend = ch.is_type(perm, "Creature") and (legend or "Legend" in perm.chars.subtypes)
-        if legend and perm.name is not None:
-            key = (perm.name, perm.controller if rule == "choose" else None)
+        if rule.is_legendary(game, perm) and perm.name is not None:
+            key = (perm.name, perm.controller if rule.per_controller else None)
             if key in names:
-                return f"{names[key]} and {perm.ref} are legendary permanents named {perm.name} (legend rule: {rule})"
+                return f"{names[key]} and {perm.ref} are legendary permanents named {perm.name} (legend rule: {rule.name})"
             names[key] = perm.ref
     return None
 
@@ -902,7 +900,7 @@ def hostile_groups(game: Any, decision: dict) -> dict[str, list[dict]]:
     elif kind == "mulligan" and me is not None:
         hand = [o.ref for o in me.hand]
         taken = decision.get("mulligans", 0)
-        need = taken if game.rules.mulligan == "london" else 0
+        need = game.rules.mulligan.bottom_count(taken)
         if len(hand) > need:
             add(kind, {"action": "keep", "player": player, "bottom": hand[:need + 1]})
         if need > 1:  # one card twice: by its alias and its reference

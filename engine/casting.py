@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import (
     adventure,
+    alternative_costs,
     bookkeeping,
     faces,
     graveyard_abilities,
@@ -56,9 +57,11 @@ class Casting:
         obj = self.find(ref) if isinstance(ref, str) else None
         if obj is None:
             raise IllegalAction("unknown_object", f"no object {ref!r}")
-        alternative = forced if forced in ("madness",) else inp.get("alternative")
-        if forced in ("suspend", "paradigm"):  # paradigm: engine/paradigm.py
-            alternative = "without_paying"
+        # the alternative cost (engine/alternative_costs.py): forced by a resolving ability
+        # (suspend, madness, paradigm: engine/paradigm.py), or the input's
+        alternative = alternative_costs.paid_as(forced, inp.get("alternative"))
+        named = alternative_costs.named(alternative)  # None: no alternative cost, or a permanent's
+        cast_face_down = named is not None and named.face_down  # morph (CR 702.37c)
         d = obj.definition
         card_kws = {k["keyword"]: dict(k) for k in d.keywords}
         # where may it be cast from?
@@ -66,21 +69,18 @@ class Casting:
             if obj.zone != "exile" or obj.owner != player:
                 raise IllegalAction("not_in_hand", f"{ref} is not the exiled card to cast")
         elif obj.zone == "hand" and obj.owner == player:
-            if alternative in ("flashback", "madness", "without_paying", "harmonize"):
+            if named is not None and not named.any_zone:
                 # CR 702.34a: flashback works from a graveyard; CR 702.35a: madness only as
                 # its trigger resolves; nothing lets a card in hand be cast without paying
                 raise IllegalAction("invalid_alternative", f"{d.name} can't be cast from a hand with "
                                     f"alternative {alternative!r}")
-        elif obj.zone == "graveyard" and obj.owner == player and alternative == "flashback":
-            if "flashback" not in card_kws:
-                raise IllegalAction("invalid_alternative", f"{d.name} has no flashback")
-        elif obj.zone == "graveyard" and obj.owner == player and alternative == "harmonize":
-            if "harmonize" not in card_kws:  # CR 702.180a (engine/harmonize.py)
-                raise IllegalAction("invalid_alternative", f"{d.name} has no harmonize")
+        elif obj.zone == "graveyard" and obj.owner == player and named is not None and named.from_graveyard:
+            if named.keyword not in card_kws:  # CR 702.34a flashback, 702.180a harmonize (engine/harmonize.py)
+                raise IllegalAction("invalid_alternative", f"{d.name} has no {named.name}")
         elif prepare.is_prepared_copy(obj):  # a prepared permanent's copy (strixhaven.prepare.10, .19)
             prepare.check_cast(self, obj, player, alternative)
         elif obj.zone == "exile" and obj.may_cast_free_by == player:
-            if alternative != "without_paying":
+            if named is not alternative_costs.WITHOUT_PAYING:
                 raise IllegalAction("invalid_alternative", "cast it with alternative 'without_paying'")
         elif adventure.on_adventure(obj, player):  # CR 715.3d: the permanent, not the Adventure
             adventure.check_cast_from_exile(obj, inp.get("face"))
@@ -97,11 +97,12 @@ class Casting:
         if ch.is_type(cast_obj, "Land"):
             raise IllegalAction("is_a_land", f"{d.name} is a land: lands are played, not cast (CR 305.9)")
         self.check_can_cast(player, cast_obj, ignore_timing=forced is not None,
-                            face_down=alternative == "morph")
+                            face_down=cast_face_down)
         # CR 601.2b: modes, kicker, buyback, alternative cost
-        if alternative == "morph":
-            if "morph" not in card_kws:
-                raise IllegalAction("invalid_alternative", f"{d.name} has no morph: it can't be cast face down (CR 702.37c)")
+        if named is not None and named.face_down:
+            if named.keyword not in card_kws:
+                raise IllegalAction("invalid_alternative", f"{d.name} has no {named.name}: it can't be cast face down "
+                                    "(CR 702.37c)")
             spell_ability: dict[str, Any] = {"targets": [], "effects": []}
             modes: list[int] = []
         else:
@@ -126,12 +127,12 @@ class Casting:
                                            extra=mode_mana), inp)
         cost = self._total_cost(player, cast_obj, alternative, card_kws, kicked, buyback, extra=mode_mana, x=x)
         harmonized = harmonize.tap_choice(self, player, alternative, inp)  # CR 702.180a: up to one creature
-        if alternative == "harmonize":
+        if named is not None and named.taps_for_reduction:
             cost = harmonize.reduced_cost(self, cost, x, harmonized)  # CR 601.2f: reductions come last
         # CR 601.2c: targets, checked against the card as it will be on the stack
         probe = StackItem(ref=obj.ref, kind="spell", controller=player, ability=spell_ability, obj=cast_obj, x=x, modes=modes,
                           kicked=tuple(kicked))
-        if alternative == "morph":
+        if cast_face_down:
             probe.obj = obj.copy()
             probe.obj.face_down = True
         targets = self.choose_targets(probe, spell_ability.get("targets", ()), inp.get("targets"))
@@ -142,13 +143,15 @@ class Casting:
         if prepare.is_prepared_copy(obj):  # the copy itself goes to the stack (strixhaven.prepare.05)
             stack_obj = prepare.to_stack(self, obj, player)
         else:
-            stack_obj = self.move(obj, "stack", controller=player, face_down=alternative == "morph",
+            stack_obj = self.move(obj, "stack", controller=player, face_down=cast_face_down,
                                   init=faces.stack_init(cast_obj))
-        stack_obj.exile_on_leaving_stack = alternative == "flashback"
-        if alternative == "harmonize":  # CR 702.180a: exiled whenever it would leave the stack
-            stack_obj.exile_on_leaving_stack, stack_obj.exile_rule = True, harmonize.EXILE_RULE
+        # CR 702.34a flashback, 702.180a harmonize: exiled whenever it would leave the stack
+        stack_obj.exile_on_leaving_stack = named is not None and named.exiled_from_stack
+        if named is not None and named.exile_rule is not None:
+            stack_obj.exile_rule = named.exile_rule
         stack_obj.kicked = tuple(kicked)
-        if forced == "suspend" and "Creature" in d.types:
+        forced_cast = alternative_costs.FORCED_CASTS.get(forced) if forced is not None else None
+        if forced_cast is not None and forced_cast.haste and "Creature" in d.types:  # CR 702.62a
             stack_obj.haste_from_suspend = player
         item = StackItem(ref=stack_obj.ref, kind="spell", controller=player, ability=spell_ability, obj=stack_obj,
                          x=x, modes=modes, targets=targets, kicked=tuple(kicked), buyback=buyback,
@@ -237,19 +240,12 @@ class Casting:
         d = obj.definition
         as_spell = obj.copy()  # the spell as it will be: controlled by its caster
         as_spell.controller = player
-        as_spell.face_down = alternative == "morph"
+        named = alternative_costs.named(alternative)
+        as_spell.face_down = named is not None and named.face_down
         if alternative is None:
             cost = d.mana_cost
-        elif alternative == "flashback":
-            cost = ManaCost.parse(kws["flashback"]["cost"])
-        elif alternative == "madness":
-            cost = ManaCost.parse(kws["madness"]["cost"])
-        elif alternative == "harmonize":  # CR 702.180a; the creature's power is taken off later
-            cost = ManaCost.parse(kws["harmonize"]["cost"])
-        elif alternative == "morph":
-            cost = ManaCost.parse("{3}")
-        elif alternative == "without_paying":
-            cost = ManaCost.parse("")
+        elif named is not None:  # its fixed cost, or its keyword's (harmonize: the power is taken off later)
+            cost = ManaCost.parse(named.mana_cost(kws))
         else:
             src = self.find(alternative) if isinstance(alternative, str) else None
             effs = [eff for s, eff in ch.static_effects(self) if s is src and eff.get("type") == "alternative_cost"]

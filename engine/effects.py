@@ -719,7 +719,7 @@ def _set_creature_type_choice(ctx: Context, eff: dict[str, Any]) -> None:
     g = ctx.game
     refs = [o.ref for o in ctx.objects(eff["what"]) if o.zone == "battlefield"]
     if refs:
-        g.effects.append(ContinuousEffect("set_creature_type", refs, g.new_timestamp(), types=(chosen,),
+        g.effects.append(ContinuousEffect("set_creature_type", refs, g.new_timestamp(), creature_type=chosen,
                                           until=effect_duration(eff)))
 
 

@@ -44,8 +44,7 @@ _PHASE_OF = {step: phase for phase, steps in PHASE_STEPS.items() if phase != "ma
 
 def pending(game: "Game") -> list[str]:
     """The extra turns still to be taken, oldest first (``Game.extra_turns``)."""
-    turns: list[str] = getattr(game, "extra_turns", [])
-    return turns
+    return game.extra_turns
 
 
 def extra_turn(ctx: Any, eff: dict[str, Any]) -> None:
@@ -61,7 +60,7 @@ def next_turn(game: "Game") -> str | None:
     removed from the list; None when no extra turn is pending. A player who has left the
     game takes no turn (CR 800.4a)."""
     waiting = list(pending(game))
-    if waiting and "normal_turn_player" not in game.__dict__:
+    if waiting and game.normal_turn_player is None:
         game.normal_turn_player = game.active  # the turn they were added to is a normal one
     while waiting:
         player = waiting.pop()
@@ -82,7 +81,7 @@ def record_turn(game: "Game", active: str, extra: bool) -> None:
 def last_normal_turn(game: "Game") -> str:
     """The active player of the last turn of the normal turn order (the current player
     if no turn has begun in this game yet)."""
-    return getattr(game, "normal_turn_player", game.active)
+    return game.normal_turn_player if game.normal_turn_player is not None else game.active
 
 
 def _current_phase_end(game: "Game") -> int:

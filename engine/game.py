@@ -70,10 +70,6 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
     module docstring); this class holds the game's attributes.
     """
 
-    # Set only once they happen (absent before: their modules read them with a default).
-    normal_turn_player: str  # the last normal turn's player, once an extra turn is pending (extra_turns.py)
-    paradigm_resolved: tuple[tuple[str, str | None], ...]  # (player, spell name) pairs (paradigm.py)
-
     def __init__(self, cards: dict[str, CardDefinition], ruleset: Ruleset, seed: int, inputs: Any) -> None:
         self.cards = cards
         self.rules = ruleset
@@ -108,6 +104,10 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.pending_cast: list[dict[str, Any]] = []  # casts offered as a resolving ability finishes
         self.delayed_triggers: list[dict[str, Any]] = []  # CR 603.7 (delayed_triggers.py)
         self.extra_turns: list[str] = []  # CR 500.7: players of pending extra turns (extra_turns.py)
+        #: the last normal turn's player, once an extra turn is pending (None before; extra_turns.py)
+        self.normal_turn_player: str | None = None
+        #: (player, spell name) pairs of the paradigm spells resolved (paradigm.py; replaced, never changed in place)
+        self.paradigm_resolved: tuple[tuple[str, str | None], ...] = ()
         self.spells_cast_by: dict[str, int] = {}  # spells cast this turn per player (turn_records.py)
         self.loyalty_activations: dict[str, int] = {}  # CR 606.3: permanent ref -> turn (planeswalkers.py)
         self.layers = LayerSystem(self)  # CR 613: characteristics after continuous effects (engine/layers/)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Callable, TypeGuard
 
 #: the input actions of docs/FORMAT.md §3.2 (the enum ``action`` of schema/common.schema.json)
@@ -27,11 +28,19 @@ def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+@dataclass(frozen=True)
+class _ListOf:
+    """The check of a list whose every entry passes ``item`` (which names the bad entry in
+    the message of :func:`shape_problem`)."""
+
+    item: Callable[[Any], bool]
+
+    def __call__(self, v: Any) -> bool:
+        return isinstance(v, list) and all(self.item(x) for x in v)
+
+
 def _list_of(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    def list_check(v: Any) -> bool:
-        return isinstance(v, list) and all(check(x) for x in v)
-    list_check.item = check  # type: ignore[attr-defined]  # names the bad entry in the message
-    return list_check
+    return _ListOf(check)
 
 
 def _mana(v: Any) -> bool:
@@ -83,9 +92,8 @@ def shape_problem(inp: Any) -> str | None:
         return f"an input is a JSON object, not {inp[NOT_AN_OBJECT]}"
     for key, check in FIELD_CHECKS.items():
         if key in inp and not check(inp[key]):
-            item = getattr(check, "item", None)
-            if item is not None and isinstance(inp[key], list):
-                i = next(i for i, x in enumerate(inp[key]) if not item(x))
+            if isinstance(check, _ListOf) and isinstance(inp[key], list):
+                i = next(i for i, x in enumerate(inp[key]) if not check.item(x))
                 return (f"field {key!r}: entry {i} ({_short(inp[key][i])}) is not of the documented shape; "
                         "see docs/FORMAT.md §3.2")
             if key == "action" and isinstance(inp[key], str):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from . import alternative_costs, endure_behold, harmonize
 from . import characteristics as ch
-from . import endure_behold, harmonize
 from .errors import IllegalAction
 from .legal_common import Candidate, accepted_on_dry_run, keywords_by_name
 from .legal_mana import ManaSource, mana_sources, plan_payment, with_payment
@@ -96,9 +96,7 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
                 # as ``Game.cast`` decides the cost: suspend and a paradigm copy cast without
                 # paying (CR 702.62a, strixhaven.paradigm.01), madness for its madness cost (CR
                 # 702.35a), otherwise the alternative chosen
-                paid_as_of: dict[str | None, Any] = {"suspend": "without_paying", "madness": "madness",
-                                                     "paradigm": "without_paying"}
-                paid_as = paid_as_of.get(forced, alt)
+                paid_as = alternative_costs.paid_as(forced, alt)
                 cost = game._total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana)
             except IllegalAction:
                 continue

@@ -17,7 +17,7 @@ def mulligan_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     take a mulligan (not with an empty hand under the draw-one-fewer rule)."""
     player, taken = decision["player"], decision.get("mulligans", 0)
     hand = [o.ref for o in game.players[player].hand]
-    need = taken if game.rules.mulligan == "london" else 0
+    need = game.rules.mulligan.bottom_count(taken)
     out = []
     if len(hand) >= need:
         for bottom in spread([list(c) for c in itertools.combinations(hand, need)], 2):
@@ -25,7 +25,7 @@ def mulligan_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
             if bottom:
                 inp["bottom"] = bottom
             out.append(Candidate(inp, "keep", "keep"))
-    if not (game.rules.mulligan == "draw_one_fewer" and not hand):
+    if game.rules.mulligan.may_take(len(hand)):
         out.append(Candidate({"action": "mulligan", "player": player}, "mulligan", "mulligan"))
     return out
 
@@ -39,7 +39,7 @@ def validate_mulligan(game: Any, decision: dict[str, Any], inp: dict[str, Any]) 
         raise IllegalAction("wrong_decision", f"{player} must answer 'keep' or 'mulligan'")
     if inp["action"] == "keep":
         bottom = inp.get("bottom") or []
-        need = taken if game.rules.mulligan == "london" else 0
+        need = game.rules.mulligan.bottom_count(taken)
         if not isinstance(bottom, list) or len(bottom) != need or len(set(map(repr, bottom))) != need:
             raise IllegalAction("invalid_choice", f"put exactly {need} card(s) on the bottom (CR 103.5)")
         objs = [game.find(c) if isinstance(c, str) else None for c in bottom]
@@ -48,5 +48,5 @@ def validate_mulligan(game: Any, decision: dict[str, Any], inp: dict[str, Any]) 
         if len({id(o) for o in objs}) != need:  # one card named twice (alias and reference), as the engine checks
             raise IllegalAction("invalid_choice", f"put exactly {need} different card(s) on the bottom")
         return
-    if game.rules.mulligan == "draw_one_fewer" and not game.players[player].hand:
+    if not game.rules.mulligan.may_take(len(game.players[player].hand)):
         raise IllegalAction("invalid_choice", "no cards left to mulligan to")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import alternative_costs
 from . import characteristics as ch
 from .errors import IllegalAction
 
@@ -68,7 +69,8 @@ def check_alternative(obj: "GameObject", alternative: Any) -> None:
     cost that works from any zone (morph, a permanent's alternative cost); flashback,
     madness, harmonize and "without paying its mana cost" need another permission (CR
     702.34a, 702.35a, 702.180a). Raises IllegalAction ``invalid_alternative``."""
-    if alternative in ("flashback", "madness", "without_paying", "harmonize"):
+    named = alternative_costs.named(alternative)
+    if named is not None and not named.any_zone:
         raise IllegalAction("invalid_alternative", f"{obj.definition.name} can't be cast from a library with "
                             f"alternative {alternative!r}")
 

@@ -71,6 +71,7 @@ class GameObject:
     may_cast_free_by: str | None = None
     chosen_name: str | None = None
     is_copy: bool = False
+    paradigm_copy: bool = False  # a copy made by paradigm (engine/paradigm.py; not a prepared copy, engine/prepare.py)
     cast_face: str | None = None  # a spell cast as a face, e.g. "omen" (engine/faces.py)
     adventure_by: str | None = None  # exiled on an adventure: who may cast it (engine/adventure.py)
     card_definition: CardDefinition | None = None  # then: the whole card (``definition`` is the face)
@@ -168,8 +169,8 @@ class ContinuousEffect:
 
     ``affected`` is the set of object refs it applies to, locked in as it began (CR 611.2c);
     ``kind`` names what it does, and so its layer (engine/layers/apply.py ``LAYER_OF``):
-    ``gain_card_types`` / ``lose_card_types`` (``types``), ``all_creature_types``,
-    ``no_creature_types``, ``set_creature_type`` (``types``: the one chosen; layer 4),
+    ``gain_card_types`` / ``lose_card_types`` (``types``: card types), ``all_creature_types``,
+    ``no_creature_types``, ``set_creature_type`` (``creature_type``: the one chosen; layer 4),
     ``set_colors`` (``colors``; layer 5), ``grant_keywords`` (``keywords``; layer 6),
     ``set_pt`` (7b), ``modify_pt`` (7c, ``power``/``toughness``), or ``no_combat_damage``
     (no layer), or ``control`` (``player`` controls the one object; ``previous``: who
@@ -185,10 +186,18 @@ class ContinuousEffect:
     toughness: int = 0
     keywords: tuple[str, ...] = ()
     until: str = "end_of_turn"
-    types: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()  # card types (CR 205.2a), never subtypes
+    creature_type: str = ""  # set_creature_type: the creature type chosen (CR 205.3m)
     colors: tuple[str, ...] = ()
     player: str = ""
     previous: str = ""
+
+    def __post_init__(self) -> None:
+        """One field, one meaning: ``types`` holds card types, ``creature_type`` the creature
+        type a ``set_creature_type`` effect chose. Raises ValueError for a
+        ``set_creature_type`` effect with ``types`` or without ``creature_type``."""
+        if self.kind == "set_creature_type" and (self.types or not self.creature_type):
+            raise ValueError("a set_creature_type effect names its creature type in creature_type, not types")
 
 
 def effect_duration(eff: Any) -> str:

@@ -51,7 +51,7 @@ def resolves(game: "Game", item: "StackItem") -> bool:
     if item.kind != "spell" or not has_paradigm(obj):
         return False
     key = (item.controller, obj.name)
-    done: tuple[tuple[str, str | None], ...] = getattr(game, "paradigm_resolved", ())
+    done = game.paradigm_resolved
     if key not in done:
         game.paradigm_resolved = done + (key,)
         lki = obj.copy()
@@ -77,8 +77,7 @@ def paradigm_copy(ctx: "Context", eff: dict[str, Any]) -> None:
         return
     ref = g.next_ref("copy")
     obj = GameObject(ref=ref, card=ref, definition=card, owner=ctx.controller, zone="exile",
-                     timestamp=g.new_timestamp(), is_copy=True, layers=g.layers)
-    obj.paradigm_copy = True  # type: ignore[attr-defined]  # (not a prepared copy, engine/prepare.py)
+                     timestamp=g.new_timestamp(), is_copy=True, paradigm_copy=True, layers=g.layers)
     g.objects[ref] = obj
     g.players[ctx.controller].exile.append(obj)
     g.pending_cast.append({"card": ref, "kind": KEYWORD})
@@ -90,7 +89,7 @@ def copies_cease_to_exist(game: "Game") -> bool:
     done = False
     for p in game.players.values():
         for zone in ("hand", "library", "graveyard", "exile"):
-            for obj in [o for o in p.zone(zone) if getattr(o, "paradigm_copy", False)]:
+            for obj in [o for o in p.zone(zone) if o.paradigm_copy]:
                 p.zone(zone).remove(obj)
                 game.objects.pop(obj.ref, None)
                 game.log("state_based_action", rule="704.5e", object=obj.ref, card=obj.card)

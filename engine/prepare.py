@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import faces
+from . import alternative_costs, faces
 from .errors import IllegalAction
 from .objects import GameObject
 
@@ -147,7 +147,7 @@ def check_cast(game: "Game", obj: GameObject, player: str, alternative: str | No
         raise IllegalAction("not_in_hand", f"{obj.ref} is no longer linked to a prepared permanent")
     if perm.controller != player:
         raise IllegalAction("not_controller", f"only {perm.card}'s controller may cast {obj.ref} (strixhaven.prepare.10)")
-    if alternative in ("flashback", "madness", "harmonize", "morph", "without_paying"):
+    if alternative_costs.named(alternative) is not None:
         raise IllegalAction("invalid_alternative", f"{obj.ref} is cast for its own cost or one a permanent "
                             f"allows, not {alternative!r} (strixhaven.prepare.19)")
     return perm

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
 from . import equipment, paradigm, phasing, planeswalkers, sagas
-from .errors import GameOver, IllegalAction
+from .errors import GameOver
 from .objects import GameObject
 
 if TYPE_CHECKING:
@@ -115,56 +115,19 @@ class StateBasedActions:
         return not ch.protected_from(self, host, aura)
 
     def _legend_rule(self: Game) -> bool:
-        """The legend rule, by ruleset (``Ruleset.legend_rule``): ``choose`` (CR 704.5j: a
-        player who controls two or more legendary permanents with the same name chooses one
-        and puts the rest into their owners' graveyards), ``all_die`` (2006: all of them,
-        whoever controls them) or ``newest_dies`` (1999: the one that came into play last)."""
-        if self.rules.legend_rule == "choose":
-            return self._legend_rule_choose()
-        names: dict[str, list[GameObject]] = {}
-        for perm in self.battlefield:
-            legend = "Legendary" in perm.chars.supertypes
-            if self.rules.legend_rule == "newest_dies":
-                # 1999: "Leggenda" is a creature type (today's legendary creatures were Legends)
-                legend = ch.is_type(perm, "Creature") and (legend or "Legend" in perm.chars.subtypes)
-            if legend and perm.name is not None:
-                names.setdefault(perm.name, []).append(perm)
+        """The legend rule of the ruleset (``Ruleset.legend_rule``, a
+        :class:`~.rulesets.LegendRule`): ``choose`` (CR 704.5j: a player who controls two or
+        more legendary permanents with the same name chooses one and puts the rest into
+        their owners' graveyards), ``all_die`` (2006: all of them, whoever controls them) or
+        ``newest_dies`` (1999: the one that came into play last). Returns True if it put a
+        permanent into a graveyard."""
+        legend_rule = self.rules.legend_rule
         done = False
-        rule = "420.5e" if self.rules.legend_rule == "all_die" else "legend-1999"
-        for name, perms in sorted(names.items()):
-            if len(perms) < 2:
-                continue
-            doomed = perms if self.rules.legend_rule == "all_die" else sorted(perms, key=lambda o: o.timestamp)[1:]
-            for perm in doomed:
-                self.log("state_based_action", rule=rule, object=perm.ref, card=perm.card)
+        for group in legend_rule.groups(self):
+            for perm in legend_rule.put_into_graveyard(self, group):
+                self.log("state_based_action", rule=legend_rule.rule, object=perm.ref, card=perm.card)
                 self.move(perm, "graveyard", cause="state_based_action")
             done = True
-        return done
-
-    def _legend_rule_choose(self: Game) -> bool:
-        done = False
-        for pid in self.apnap():
-            names: dict[str | None, list[GameObject]] = {}
-            for perm in self.battlefield:
-                if perm.controller == pid and "Legendary" in perm.chars.supertypes:
-                    names.setdefault(perm.name, []).append(perm)
-            for name, perms in sorted(names.items()):
-                if len(perms) < 2:
-                    continue
-                refs = [p.ref for p in perms]
-
-                def keep(inp: dict[str, Any], refs: list[str] = refs) -> GameObject:
-                    obj = self.find(choice_ref) if isinstance(choice_ref := inp.get("choice"), str) else None
-                    if obj is None or obj.ref not in refs:
-                        raise IllegalAction("invalid_choice", f"choose one of {refs} to keep (CR 704.5j)")
-                    return obj
-
-                kept = self.decide("choose", pid, "choose", keep, reason="legend_rule", options=refs)
-                for perm in perms:
-                    if perm is not kept:
-                        self.log("state_based_action", rule="704.5j", object=perm.ref, card=perm.card)
-                        self.move(perm, "graveyard", cause="state_based_action")
-                done = True
         return done
 
     def check_game_over(self: Game) -> None:

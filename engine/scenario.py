@@ -8,6 +8,7 @@ checkpoint in a fresh game and offering the probe as the next input.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, Callable
 
 from . import planeswalkers, prepare, rollback, transform
@@ -16,7 +17,7 @@ from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptE
 from .game import PHASE_OF, Game
 from .inputs import NOT_AN_OBJECT, json_type
 from .objects import Player
-from .rulesets import get_ruleset
+from .rulesets import DEFAULT_RULESET, get_ruleset
 
 MACROS = ("advance", "resolve")
 
@@ -237,7 +238,7 @@ def _play(scenario: dict[str, Any], ruleset: str, cards: dict[str, Any], script:
     return game
 
 
-def run_scenario(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
+def run_scenario(scenario: dict[str, Any], ruleset: str = DEFAULT_RULESET, cards: Any = None) -> dict[str, Any]:
     """Run one fixture under one ruleset with the reference engine.
 
     ``cards`` is a ``{name: CardDefinition}`` dict (from ``load_card_db``), a ``{name:
@@ -276,7 +277,7 @@ def run_scenario(scenario: dict[str, Any], ruleset: str = "modern", cards: Any =
     return {"events": game.events, "state": final, "checkpoints": checkpoints}
 
 
-def boards(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
+def boards(scenario: dict[str, Any], ruleset: str = DEFAULT_RULESET, cards: Any = None) -> dict[str, Any]:
     """Play one fixture under one ruleset and keep the board each time an input is read.
 
     Returns ``{"events": [...], "state": {...}, "boards": [{"input": i, "events": n,
@@ -420,32 +421,24 @@ def _card_db(cards: Any) -> dict[str, CardDefinition]:
             keys = [(name, json.dumps(card)) for name, card in cards.items()]
         except (TypeError, ValueError):  # not JSON data: no cache, load_card_db says what is wrong
             return load_card_db(cards)
-        db = {}
-        for (name, text), card in zip(keys, cards.values()):
-            definition = _BUILT.get((name, text))
-            if definition is None:
-                # what load_card_db(cards) builds for this entry; ScenarioError for a
-                # malformed card (not cached), the first one in the dict's order
-                definition = load_card_db({name: card})[name]
-                if len(_BUILT) >= 4096:
-                    _BUILT.clear()
-                _BUILT[(name, text)] = definition
-            db[name] = definition
-        return db
+        # what load_card_db(cards) builds, entry by entry; ScenarioError for a malformed
+        # card (not cached), the first one in the dict's order
+        return {name: _built_definition(name, text) for name, text in keys}
     return load_card_db(cards)
 
 
-#: Definitions built from ``{name: card dict}`` data, one per card, by its name and JSON
-#: text (the order of keys kept, as given): the same cards come with every run of a fixture
-#: and with many fixtures (a land, a Lightning Bolt), and definitions are immutable, so runs
-#: share them. Emptied when it holds 4,096 (a long ``serve`` session of ever new cards).
-_BUILT: dict[tuple[str, str], CardDefinition] = {}
+@lru_cache(maxsize=4096)
+def _built_definition(name: str, text: str) -> CardDefinition:
+    """The definition built from one card's JSON ``text`` (the order of keys kept, as
+    given), a pure function memoized: the same cards come with every run of a fixture and
+    with many fixtures (a land, a Lightning Bolt), and definitions are immutable, so runs
+    share them (at most 4,096, least recently used first out: a long ``serve`` session of
+    ever new cards). Raises ScenarioError for a malformed card (not memoized)."""
+    return load_card_db({name: json.loads(text)})[name]
 
 
-_DEFAULT: dict[str, CardDefinition] = {}
-
-
+@lru_cache(maxsize=1)
 def _default_db() -> dict[str, CardDefinition]:
-    if not _DEFAULT:
-        _DEFAULT.update(load_card_db())
-    return _DEFAULT
+    """The project's card files (``fixtures/cards``), loaded once (a pure function of the
+    installed data, memoized; callers never change the dict)."""
+    return load_card_db()

@@ -51,7 +51,8 @@ def deck_problems(deck: list["CardDefinition"], rules: str) -> list[str]:
 
 def start_game(game: "Game", deck_rules: str | None) -> None:
     """CR 103: check decks (if ``deck_rules``), shuffle every library, draw opening hands,
-    then each player in turn order keeps or takes mulligans (``Ruleset.mulligan``).
+    then each player in turn order keeps or takes mulligans (``Ruleset.mulligan``, a
+    :class:`~.rulesets.MulliganRule`).
     Raises GameOver if a deck is illegal (the game does not start)."""
     if deck_rules:
         illegal = []
@@ -82,7 +83,7 @@ def _mulligans(game: "Game", pid: str) -> None:
                 raise IllegalAction("wrong_decision", f"{pid} must answer 'keep' or 'mulligan'")
             if inp["action"] == "keep":
                 bottom = inp.get("bottom") or []
-                need = taken if game.rules.mulligan == "london" else 0
+                need = game.rules.mulligan.bottom_count(taken)
                 if len(bottom) != need or len(set(bottom)) != need:
                     raise IllegalAction("invalid_choice", f"put exactly {need} card(s) on the bottom (CR 103.5)")
                 objs = [game.find(c) for c in bottom]
@@ -96,13 +97,13 @@ def _mulligans(game: "Game", pid: str) -> None:
                 game.log("hand_kept", player=pid, mulligans=taken, hand_size=len(game.players[pid].hand))
                 return
             size = len(game.players[pid].hand)
-            if game.rules.mulligan == "draw_one_fewer" and size == 0:
+            if not game.rules.mulligan.may_take(size):
                 raise IllegalAction("invalid_choice", "no cards left to mulligan to")
             taken += 1
             game.log("mulligan_taken", player=pid, mulligans=taken)
             for o in list(game.players[pid].hand):
                 game.move(o, "library", cause="mulligan")
             shuffle_library(game, pid)
-            game.draw(pid, OPENING_HAND if game.rules.mulligan == "london" else size - 1)
+            game.draw(pid, game.rules.mulligan.new_hand_size(OPENING_HAND, size))
         except IllegalAction as err:
             game.reject(inp, err)

@@ -77,12 +77,10 @@ class Zones:
         else:
             self.incarnation[obj.card] += 1
             new_ref = f"{obj.card}#{self.incarnation[obj.card]}"
-        new = GameObject(ref=new_ref, card=obj.card, definition=faces.card_of(obj), owner=obj.owner, zone=to,
-                         timestamp=self.new_timestamp(), face_down=face_down and to in ("stack", "battlefield"),
-                         layers=self.layers)
-        new.is_copy = obj.is_copy
-        for attr, value in (init or {}).items():  # what the new object remembers (kicked …)
-            setattr(new, attr, value)
+        # ``init``: what the new object remembers (kicked …), fields of GameObject (TypeError otherwise)
+        fields: dict[str, Any] = {"definition": faces.card_of(obj), "is_copy": obj.is_copy, **(init or {})}
+        new = GameObject(ref=new_ref, card=obj.card, owner=obj.owner, zone=to, timestamp=self.new_timestamp(),
+                         face_down=face_down and to in ("stack", "battlefield"), layers=self.layers, **fields)
         if to == "battlefield":
             new.controller = controller or obj.controller or obj.owner
             new.summoning_sick = True

@@ -577,7 +577,7 @@ def type_check(case: TypeCase) -> str | None:
         if eff in kinds:
             game.effects.append(ContinuousEffect(kinds[eff], [ref], game.new_timestamp()))
         else:
-            game.effects.append(ContinuousEffect("set_creature_type", [ref], game.new_timestamp(), types=(eff[4:],)))
+            game.effects.append(ContinuousEffect("set_creature_type", [ref], game.new_timestamp(), creature_type=eff[4:]))
     want = type_oracle(case)
     for name, w in want.items():
         obj = game.find(name)

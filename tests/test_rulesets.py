@@ -192,10 +192,18 @@ def test_readme_rulesets_table_matches_engine_rulesets():
         "test_<switch> test of its own here")
     for name, ruleset in RULESETS.items():
         for switch in SWITCHES:
-            assert table[switch][name] == getattr(ruleset, switch), (
+            value = switch_value(ruleset, switch)
+            assert table[switch][name] == value, (
                 f"README Rulesets table says {switch} = {table[switch][name]!r} under {name}; "
-                f"engine/rulesets.py sets {getattr(ruleset, switch)!r}")
-            assert type(table[switch][name]) is type(getattr(ruleset, switch)), (switch, name)
+                f"engine/rulesets.py sets {value!r}")
+            assert type(table[switch][name]) is type(value), (switch, name)
+
+
+def switch_value(ruleset: Ruleset, switch: str) -> object:
+    """The value of a switch as README's table writes it: a bool or an int as it is, a
+    strategy object (``legend_rule``, ``mulligan``) by its ``name``."""
+    value = getattr(ruleset, switch)
+    return value.name if isinstance(value, (rulesets.LegendRule, rulesets.MulliganRule)) else value
 
 
 # --------------------------------------------------------------------------------------------

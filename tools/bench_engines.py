@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from mtg_judge.engine.rulesets import DEFAULT_RULESET
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -173,7 +175,7 @@ def selfplay_reference(budget: float, seed: int = 1) -> tuple[int, int, float]:
     start = time.perf_counter()
     while time.perf_counter() - start < budget:
         pair = (decks[games % len(decks)], decks[(games + 1) % len(decks)])
-        result = sp.play_game(games, seed + games, pair, "modern", settings, shrink=False)
+        result = sp.play_game(games, seed + games, pair, DEFAULT_RULESET, settings, shrink=False)
         actions += result.stats.inputs
         games += 1
     return actions, games, time.perf_counter() - start
@@ -219,8 +221,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from mtg_judge.conformance.runner import collect
 
-    cases = [c for c in collect(keyword=args.keyword, rulesets=["modern"]) if not c.problem]
-    print(f"engines benchmark: {len(cases)} modern cases, {args.repeat} timed runs per case; "
+    cases = [c for c in collect(keyword=args.keyword, rulesets=[DEFAULT_RULESET]) if not c.problem]
+    print(f"engines benchmark: {len(cases)} {DEFAULT_RULESET} cases, {args.repeat} timed runs per case; "
           f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     results: dict[str, Any] = {}
     for name, play, missing in engines():

@@ -41,6 +41,7 @@ import click
 
 from mtg_judge.conformance.reports import Report, dump_jsonl, read_report
 from mtg_judge.conformance.runner import STATUSES, compliance, overall, played, summarize, total_row
+from mtg_judge.engine.rulesets import DEFAULT_RULESET
 
 #: The repository folder (the generated files are committed beside the code).
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +55,7 @@ PROSE_DIR = REPORTS_DIR / "prose"
 UPSTREAM_DIR = ROOT / "docs" / "upstream" / "phase"
 BUGS_FILE = UPSTREAM_DIR / "bugs.json"
 #: The ruleset the third-party engines declare, and the one the comparison tables count.
-MODERN = "modern"
+MODERN = DEFAULT_RULESET
 #: Characters kept of a case's message, and mismatches kept, in a saved report.
 MESSAGE_LIMIT = 240
 MISMATCH_LIMIT = 2

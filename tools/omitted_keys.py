@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mtg_judge.conformance.resources import CONFORMANCE_DIR, SCHEMA_DIR
+from mtg_judge.engine.rulesets import RULESETS
 from mtg_judge.tools.generated_doc import write_or_check
 
 #: Where the document lives in a checkout.
@@ -36,6 +37,13 @@ OMITTED_KEYS_DOC = CONFORMANCE_DIR.parent / "docs" / "OMITTED_KEYS.md"
 STATE_KINDS: tuple[tuple[str, str | None], ...] = (
     ("state", None), ("players.<id>", "player"), ("battlefield.<key>", "permanent"),
     ("stack[]", "stack_item"), ("combat", "combat"), ("game_over", "game_over"))
+
+
+def _rulesets_naming_exile(zone: str) -> str:
+    """The rulesets whose exile zone is called ``zone`` (``Ruleset.exile_zone_name``), as
+    backticked names in alphabetical order joined by "or"."""
+    return " or ".join(f"`{name}`" for name in sorted(RULESETS) if RULESETS[name].exile_zone_name == zone)
+
 
 #: When a field that some reference logs leave out is written: ("event type" or state kind,
 #: field) -> the condition. Every other field of the schemas is always written.
@@ -70,9 +78,10 @@ WHEN: dict[tuple[str, str], str] = {
     ("prevention_shield_created", "source"): "the shield names a chosen source",
     ("turn_ending", "source_card"): "an ability ended the turn (its source's alias); none for a spell",
     # ------------------------------------------------------------------------ state
-    ("players.<id>", "exile"): "the ruleset is `modern` (the exile zone's key, FORMAT §3.3)",
-    ("players.<id>", "removed_from_game"): "the ruleset is `classic-1999` or `timespiral-2006` (the same zone's "
-                                          "key there)",
+    ("players.<id>", "exile"): f"the ruleset is {_rulesets_naming_exile('exile')} (the exile zone's key, "
+                               "FORMAT §3.3)",
+    ("players.<id>", "removed_from_game"): f"the ruleset is {_rulesets_naming_exile('removed_from_game')} (the "
+                                          "same zone's key there)",
     ("players.<id>", "exile_counters"): "some card of the player's in exile has counters (FORMAT §4)",
     ("players.<id>", "revealed"): "some card of the player's hand is revealed now (FORMAT §11.5)",
     ("players.<id>", "phased_out"): "some permanent phased out under the player's control (FORMAT §13.5)",

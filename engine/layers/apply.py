@@ -243,7 +243,7 @@ def apply_effect(state: State, eff: LayerEffect) -> None:
             d.creature_base, d.added = ("all" if kind == "all_creature_types" else "none"), []
         elif kind == "set_creature_type":
             assert ce is not None
-            d.creature_base, d.added = "none", [ce.types[0]]
+            d.creature_base, d.added = "none", [ce.creature_type]
         elif kind == "add_creature_types":
             d.added += [t for t in st.get("subtypes", ()) if t not in d.added]
         elif kind == "set_colors":

@@ -18,6 +18,8 @@ import sys
 import traceback
 from typing import IO, Callable
 
+from mtg_judge.engine.rulesets import DEFAULT_RULESET
+
 
 def package_info(dist: str) -> tuple[str, str]:
     """``(version, homepage)`` of an installed distribution, from its own metadata
@@ -112,7 +114,7 @@ def serve(implementation: dict | Callable[[], dict],
                              "context": {"message": f"unknown command {cmd!r}"}})
                 continue
             try:
-                result = play(request["scenario"], request.get("ruleset", "modern"))
+                result = play(request["scenario"], request.get("ruleset", DEFAULT_RULESET))
             except Skip as exc:
                 _reply(out, {"seq": seq, "skipped": True, "message": str(exc)})
             except Exception as exc:  # noqa: BLE001 - every failure is a reply, not a crash

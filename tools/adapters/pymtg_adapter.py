@@ -65,10 +65,11 @@ import re
 import sys
 from typing import Any
 
+from mtg_judge.engine.rulesets import DEFAULT_RULESET
 from mtg_judge.tools.adapters.common import Skip, package_info, serve
 
 NAME = "python-mtg"
-RULESETS = ["modern"]
+RULESETS = [DEFAULT_RULESET]  # the modern rules only
 CAPABILITIES = ["state"]
 
 ZONES = ("library", "hand", "graveyard", "exile", "battlefield")

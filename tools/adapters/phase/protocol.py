@@ -8,12 +8,13 @@ stack).
 
 from __future__ import annotations
 
+from mtg_judge.engine.rulesets import DEFAULT_RULESET
 from mtg_judge.tools.adapters.common import Skip, package_info, serve
 from mtg_judge.tools.adapters.phase.binding import phase
 from mtg_judge.tools.adapters.phase.run import PhaseRun
 
 NAME = "phase.rs (phase-python)"
-RULESETS = ["modern"]
+RULESETS = [DEFAULT_RULESET]  # the modern rules only
 CAPABILITIES = ["events", "state", "checkpoints"]
 
 
