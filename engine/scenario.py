@@ -300,7 +300,7 @@ def boards(scenario: dict[str, Any], ruleset: str = DEFAULT_RULESET, cards: Any 
     return {"events": game.events, "state": game.state(), "boards": kept}
 
 
-def setup_state(scenario: dict[str, Any], ruleset: str = "modern", cards: Any = None) -> dict[str, Any]:
+def setup_state(scenario: dict[str, Any], ruleset: str = DEFAULT_RULESET, cards: Any = None) -> dict[str, Any]:
     """The state (FORMAT §4) of ``scenario["setup"]`` as built, before the game is played:
     no rule applied (no turn-based action, state-based action or start-of-game procedure,
     CR 103), no input read. It is what an engine that did nothing would report, so a check
