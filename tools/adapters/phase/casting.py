@@ -46,7 +46,7 @@ class Casting(RunCore):
     #: (an alternative or additional cost, a face to cast, FORMAT §10–11) is not translated:
     #: the case is skipped rather than cast as if the field were absent.
     CAST_FIELDS = frozenset({"action", "player", "card", "targets", "modes", "x", "pay_with",
-                             "mana", "face", "behold", "harmonize_tap"})
+                             "mana", "face", "behold", "harmonize_tap", "kicker", "buyback"})
 
     #: the ``alternative`` values translated (FORMAT §11.3): phase casts a harmonize card from
     #: its graveyard with its Harmonize casting variant
@@ -70,6 +70,9 @@ class Casting(RunCore):
             self.cast_prepared(seat, inp)
             return
         oid = self.object_id(inp["card"])
+        if self.waiting().get("type") == "OptionalEffectChoice":
+            self.cast_offered(seat, oid, inp)
+            return
         self.expect_prompt(("Priority",), None, "cast")
         zone = (self.game.object(oid) or {}).get("zone")
         alt = inp.get("alternative")
@@ -94,6 +97,37 @@ class Casting(RunCore):
                         ev["alternative"] = alt
                 if self.casting.get("beheld"):
                     self.note_beheld(seat, oid, ev)
+                if self.casting.get("kicked"):
+                    ev["kicked"] = list(self.casting["kicked"])
+                if self.casting.get("buyback"):
+                    ev["buyback"] = True
+        finally:
+            self.casting = None
+
+    def cast_offered(self, seat: int, oid: int, inp: dict) -> None:
+        """A ``cast`` answering a ``may_cast`` decision (FORMAT §10: suspend's last time counter
+        removed; PROTOCOL §10.2): phase asks "you may cast it" as an ``OptionalEffectChoice``
+        of the resolving trigger; the cast is accepting it (``DecideOptionalEffect {accept:
+        true}``), then phase's prompts of the cast. The cast is the one the trigger offers
+        (without paying its mana cost for suspend), whatever ``alternative`` the input gives:
+        ``spell_cast`` says ``without_paying`` when phase took no mana for it. A card the
+        trigger does not offer (another card, or none) is ``wrong_decision``."""
+        wf = self.expect_prompt(("OptionalEffectChoice",), seat, "cast")
+        source = (wf.get("data") or {}).get("source_id")
+        if isinstance(source, int) and source != oid:
+            raise Rejected("wrong_decision", f"phase offers to cast {self.ref(source)}, the "
+                                             f"input casts {inp['card']}")
+        self.cast_targets = {}
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            self.apply(seat, action("DecideOptionalEffect", {"accept": True}))
+            self.answer_casting(seat, oid, inp)
+            ev = self.casting.get("event")
+            if ev is None:
+                raise Skip("phase cast nothing when its offer to cast the card was accepted")
+            self.finish_cast_event(seat, inp, ev)
+            if not ev.get("mana_paid"):
+                ev["alternative"] = "without_paying"
         finally:
             self.casting = None
 
@@ -202,6 +236,55 @@ class Casting(RunCore):
             self.casting = None
             self.pending_activation = None
 
+    def do_suspend(self, inp: dict) -> None:
+        """``suspend`` (FORMAT §10, CR 702.62a, 116.2f): phase models suspend's special action
+        as an activated ability of the card in hand (its synthesized ``activation_zone:
+        Hand`` ability whose effect puts the time counters), so the input is that
+        ``ActivateAbility``, paid from ``pay_with`` like any cost. Reported as phase does it:
+        ``special_action`` (the input phase accepted), the payment, the card's move to exile
+        (``cause: "suspend"``: phase pays it as the ability's exile cost), and, when phase
+        puts the time counters on the exiled card, ``suspended`` after its
+        ``counters_added``. phase puts that ability on the stack (players then get priority
+        and it must resolve), where CR 116.2f says a special action does not use the stack:
+        that difference is phase's, left as it is. Raises :class:`Rejected`
+        (``no_such_ability`` for a card phase gave no suspend ability) and :class:`Skip`."""
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["card"])
+        obj = self.game.object(oid) or {}
+        index = next((j for j, a in enumerate(obj.get("abilities") or [])
+                      if a.get("kind") == "Activated" and a.get("activation_zone") == "Hand"
+                      and (a.get("effect") or {}).get("type") == "PutCounter"
+                      and (a.get("effect") or {}).get("counter_type") == "time"), None)
+        if index is None:
+            raise Rejected("no_such_ability", f"phase gives {inp['card']} no suspend ability")
+        self.expect_prompt(("Priority",), None, "suspend")
+        mark = len(self.events)
+        self.events.append({"type": "special_action", "player": self.player(seat),
+                            "action": "suspend", "object": self.ref(oid),
+                            "card": self.card(oid)})
+        self.cast_targets = {}
+        self.pending_activation = {"type": "ability_activated", "player": self.player(seat),
+                                   "source": self.ref(oid), "source_card": self.card(oid),
+                                   "ability": "suspend"}
+        self.pending_stack = None
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            self.apply(seat, action("ActivateAbility", {"source_id": oid,
+                                                        "ability_index": index}))
+            self.answer_casting(seat, oid, {**inp, "action": "suspend"})
+            ev = self.pending_activation
+            ev.setdefault("targets", [])
+            ev["x"] = 0
+            self.record_payment(seat, inp, ev)
+            self.suspending[oid] = (seat, dict(ev["mana_paid"]))
+        finally:
+            self.casting = None
+            self.pending_activation = None
+        for e in self.events[mark:]:
+            if e["type"] == "zone_changed" and e["card"] == self.card(oid) \
+                    and e["from"] == "hand" and e["to"] == "exile":
+                e["cause"] = "suspend"
+
     def record_payment(self, seat: int, inp: dict, ev: dict) -> None:
         """Put the mana ``seat`` paid into the synthesised event ``ev`` (``mana_paid``) and
         check it against what the input said to pay with (:meth:`check_mana_paid`)."""
@@ -284,6 +367,7 @@ class Casting(RunCore):
         offered = False
         behold = inp.get("behold")
         behold_offered = False
+        kicker_asked, buyback_asked = 0, False
         for _ in range(64):
             wf = self.waiting()
             kind = wf.get("type")
@@ -311,6 +395,31 @@ class Casting(RunCore):
                 self.apply(seat, action("HarmonizeTap", {
                     "creature_id": self.object_id(tap) if tap is not None else None}))
                 continue
+            if kind == "OptionalCostChoice" and (data.get("cost") or {}).get("type") == "Kicker":
+                # CR 702.33: phase asks each kicker cost of the card in turn (its
+                # ``additional_cost_flow`` lists them): paid when the input's ``kicker``
+                # lists its index
+                paying = kicker_asked in (inp.get("kicker") or [])
+                self.apply(seat, action("DecideOptionalCost", {"pay": paying}))
+                if paying and self.casting is not None:
+                    self.casting.setdefault("kicked", []).append(kicker_asked)
+                kicker_asked += 1
+                continue
+            if kind == "OptionalCostChoice" and (data.get("cost") or {}).get("type") \
+                    == "Optional" and self.has_keyword(oid, "buyback"):
+                # CR 702.27a: buyback is the card's one optional additional cost
+                paying = bool(inp.get("buyback"))
+                self.apply(seat, action("DecideOptionalCost", {"pay": paying}))
+                buyback_asked = True
+                if paying and self.casting is not None:
+                    self.casting["buyback"] = True
+                continue
+            if kind in ("ManaPayment", "Priority", "TargetSelection") and \
+                    ((inp.get("kicker") and kicker_asked == 0)
+                     or (inp.get("buyback") and not buyback_asked)):
+                self.cancel(seat)
+                raise Rejected("invalid_alternative", "phase asks for no kicker or buyback "
+                                                      "cost for this card")
             if kind == "OptionalCostChoice" and '"Behold"' in json.dumps(data.get("cost")):
                 # "[you may] behold a Dragon [or pay {1}]": paying the optional cost is
                 # beholding (for "or pay", declining it adds the other cost)
@@ -391,6 +500,12 @@ class Casting(RunCore):
             if engine != named:
                 raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
                                                  f"names {named}")
+
+    def has_keyword(self, oid: int, keyword: str) -> bool:
+        """Whether our card file of object ``oid`` lists ``keyword`` (FORMAT §5)."""
+        card = self.card_data((self.game.object(oid) or {}).get("name"))
+        return any((kw if isinstance(kw, str) else kw.get("keyword")) == keyword
+                   for kw in card.get("keywords", []))
 
     def stack_variant(self, oid: int) -> str | None:
         """The casting variant of the spell ``oid`` on phase's stack (``Flashback``,

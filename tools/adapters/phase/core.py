@@ -108,6 +108,9 @@ class RunCore:
         #: ``prepared#N`` -> the seat in whose exile the copy is (who created it)
         self.prepared_by: dict[str, int | None] = {}
         self.searching: int | None = None
+        #: cards being suspended (:meth:`.casting.Casting.do_suspend`): object id -> (seat,
+        #: mana paid), until phase puts their time counters on them
+        self.suspending: dict[int, tuple[int, dict]] = {}
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
         #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack
@@ -170,17 +173,23 @@ class RunCore:
             return self.player(target["data"])
         return json.dumps(target)
 
-    def object_id(self, name: str) -> int:
-        """The phase object id of a card alias or current reference (``bolt``, ``bolt#2``)."""
+    def object_id(self, name: Any) -> int:
+        """The phase object id of a card alias or current reference (``bolt``, ``bolt#2``).
+        Raises :class:`Rejected` (``unknown_object``) for anything else."""
         for oid, ref in self.copies.items():
             if ref == name:
                 return oid
+        if not isinstance(name, str):
+            raise Rejected("unknown_object", f"no object named {name!r}")
         base = name.split("#")[0]
         for oid, alias in self.alias.items():
             if alias == base:
                 return oid
         for oid, tok in self.tokens.items():
             if tok == name:
+                return oid
+        for oid, ab in self.abilities.items():  # an ability on the stack (a Stifle's target)
+            if ab == name:
                 return oid
         raise Rejected("unknown_object", f"no object named {name!r}")
 

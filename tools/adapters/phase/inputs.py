@@ -37,6 +37,7 @@ from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected, ScriptError
+from mtg_judge.tools.adapters.phase.stack import described
 from mtg_judge.tools.adapters.phase.vocabulary import STEP_TO_PHASE
 
 
@@ -145,9 +146,23 @@ class Inputs(RunCore):
                 and self.declared_by_phase("attackers_declared", self.player(seat)):
             return  # the same answer phase gave by itself: no attackers
         self.expect_prompt(("DeclareAttackers",), seat, "declare_attackers")
-        defender = {"type": "Player", "data": 1 - seat}
-        attacks = [[self.object_id(a), defender] for a in inp.get("attackers", [])]
+        attacks = [self.attack(seat, a) for a in inp.get("attackers", [])]
         self.apply(seat, action("DeclareAttackers", {"attacks": attacks, "bands": []}))
+
+    def attack(self, seat: int, entry: Any) -> list:
+        """phase's ``[attacker id, AttackTarget]`` for one ``declare_attackers`` entry (FORMAT
+        §3.2, §12.1): an alias attacks the other player; ``{"attacker", "target"}`` attacks
+        the player or the planeswalker ``target`` names (CR 508.1b). phase's ``AttackTarget``
+        is ``Player(seat)`` or ``Planeswalker(object id)``; phase itself refuses a target it
+        cannot be attacked with. Raises :class:`Rejected` (``unknown_object``)."""
+        if not isinstance(entry, dict):
+            return [self.object_id(entry), {"type": "Player", "data": 1 - seat}]
+        target = entry.get("target")
+        if target is None or target in self.seat:
+            who = self.seat[target] if target is not None else 1 - seat
+            return [self.object_id(entry["attacker"]), {"type": "Player", "data": who}]
+        return [self.object_id(entry["attacker"]),
+                {"type": "Planeswalker", "data": self.object_id(target)}]
 
     def do_declare_blockers(self, inp: dict) -> None:
         """``declare_blockers``: phase's ``DeclareBlockers`` with the input's blocker-attacker
@@ -201,6 +216,15 @@ class Inputs(RunCore):
         choice: Any = inp.get("choice")
         if kind == "OptionalEffectChoice" and choice in ("yes", "no"):
             self.apply(seat, action("DecideOptionalEffect", {"accept": choice == "yes"}))
+            offer = described(data.get("description"))
+            if choice == "no" and offer is not None and offer[1] == "last_time_counter_removed":
+                # a may_cast declined (PROTOCOL §10.2): suspend's "you may play it" (phase
+                # logs nothing for the answer)
+                offered = data.get("source_id")
+                self.events.insert(self.input_mark, {
+                    "type": "cast_declined", "player": self.player(seat),
+                    "card": self.card(offered) if isinstance(offered, int) else None,
+                    "reason": "suspend"})
             return
         if kind == "OptionalEffectChoice" and "behold" in str(data.get("description")).lower() \
                 and isinstance(choice, str):

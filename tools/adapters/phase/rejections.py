@@ -47,6 +47,9 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"ObjectId\(\d+\) has summoning sickness", "summoning_sick"),
     (r"it has no mana cost \(CR 118\.6\)", "cannot_pay"),
     (r"Activation restriction not satisfied: AsSorcery", "sorcery_timing"),
+    # suspend's ability (phase: "if you could begin to cast this card", CR 702.62a)
+    (r"Activation restriction not satisfied: MatchesCardCastTiming", "sorcery_timing"),
+    (r"can't attack (Player|Planeswalker|Battle)\(", "cannot_attack"),
     # an ability that works only from the graveyard (renew), asked of the card elsewhere
     (r"Object is not in the correct zone \(expected Graveyard\)", "no_such_ability"),
     (r"Selected object not eligible to behold", "invalid_payment"),

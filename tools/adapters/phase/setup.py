@@ -33,11 +33,11 @@ from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (
-    COUNTERS,
     LETTER_PHASE_COLOR,
     PHASE_TO_STEP,
     PREVIOUS_STEP,
     ZONE_NAME,
+    phase_counter,
 )
 
 
@@ -115,10 +115,14 @@ class Setup(RunCore):
                     o = objs[str(oid)]
                     o["zone"] = zname
                     lists[z].append(oid)
-                    if z != "battlefield" and set(e) - {"alias", "card"}:
-                        # counters on a card in exile (suspend's time counters) ...
-                        raise Skip(f"setup field(s) {', '.join(sorted(set(e) - {'alias', 'card'}))}"
+                    if z != "battlefield" and set(e) - {"alias", "card", "counters"}:
+                        raise Skip(f"setup field(s) {', '.join(sorted(set(e) - {'alias', 'card', 'counters'}))}"
                                    f" of a card in the {z} are not set up in phase here")
+                    if z != "battlefield":
+                        # counters on a card outside the battlefield: a suspended card is
+                        # one in exile with suspend and a time counter (CR 702.62b), which
+                        # is all phase's suspend triggers look at
+                        o["counters"] = self.counters(e)
                     if z == "battlefield":
                         self._setup_permanent(o, e, seat, turn, ts)
                         if e.get("prepared"):
@@ -220,15 +224,22 @@ class Setup(RunCore):
         st["next_pip_id"] = pip
         self.game = self.engine.load_game(exported)
 
+    def counters(self, entry: dict) -> dict[str, int]:
+        """phase's ``counters`` map of a setup object (FORMAT §3.1). Raises :class:`Skip` for a
+        counter kind phase has none for (:func:`~.vocabulary.phase_counter`)."""
+        counters = {}
+        for name, n in (entry.get("counters") or {}).items():
+            kind = phase_counter(name)
+            if kind is None:
+                raise Skip(f"counter kind {name!r}: phase has no such counter (it would be a "
+                           "Generic counter that changes no power or toughness)")
+            counters[kind] = n
+        return counters
+
     def _setup_permanent(self, o: dict, e: dict, seat: int, turn: int, ts: int) -> None:
         o["tapped"] = bool(e.get("tapped", False))
         o["damage_marked"] = int(e.get("damage", 0))
-        counters = {}
-        for name, n in (e.get("counters") or {}).items():
-            if name not in COUNTERS:
-                raise Skip(f"counter kind {name!r} is not set up in phase here")
-            counters[COUNTERS[name]] = n
-        o["counters"] = counters
+        o["counters"] = self.counters(e)
         controller = self.seat[e.get("controller", self.players[seat])]
         o["controller"] = controller
         o["base_controller"] = controller

@@ -61,6 +61,13 @@ class State(RunCore):
                 "lands_played": P.get("lands_played_this_turn", 0),
                 "lost": (P.get("status") or {}).get("type") not in (None, "Active")
                 or bool(P.get("is_eliminated"))}
+            # the counters on the player's cards in exile (a suspended card's time counters)
+            counted = {self.card(o): {COUNTER_NAME.get(k, k): v for k, v in
+                                      (objs[str(o)].get("counters") or {}).items() if v}
+                       for o in st.get("exile", []) if objs[str(o)].get("owner") == seat}
+            counted = {k: v for k, v in counted.items() if v}
+            if counted:
+                players[self.player(seat)]["exile_counters"] = counted
             # cards of the hand phase keeps publicly revealed (a behold cost, FORMAT §11.5)
             shown = [self.card(o) for o in P.get("hand", [])
                      if o in (st.get("public_revealed_cards") or [])]
