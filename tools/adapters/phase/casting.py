@@ -36,6 +36,7 @@ from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected
+from mtg_judge.tools.adapters.phase.stack import described
 from mtg_judge.tools.adapters.phase.vocabulary import LETTER_PHASE_COLOR, PHASE_COLOR, ZONE_NAME
 
 
@@ -50,7 +51,10 @@ class Casting(RunCore):
 
     #: the ``alternative`` values translated (FORMAT §11.3): phase casts a harmonize card from
     #: its graveyard with its Harmonize casting variant
-    ALTERNATIVES = frozenset({"harmonize", "flashback"})
+    ALTERNATIVES = frozenset({"harmonize", "flashback", "morph"})
+
+    #: phase's ``AlternativeCastChoice`` keyword -> our ``alternative`` (FORMAT §10)
+    ALTERNATIVE_KEYWORD: dict[Any, str] = {"FaceDown": "morph"}
 
     #: phase's casting variant (read off its pending cast) for each translated alternative
     VARIANT: dict[Any, str] = {"harmonize": "Harmonize", "flashback": "Flashback"}
@@ -61,6 +65,11 @@ class Casting(RunCore):
         paid, modes, ``face``, ``alternative``, a behold cost's ``beheld``). A ``prepared#N``
         card is :meth:`cast_prepared`. Raises :class:`Skip` for a field not translated and
         :class:`Rejected`."""
+        if self.offered_cast() is not None \
+                and inp.get("alternative") in (None, "without_paying", "madness"):
+            # a cast answering a may_cast decision: its cast is the one offered (PROTOCOL §10.2)
+            self.cast_offered(self.seat_of(inp), self.object_id(inp["card"]), inp)
+            return
         extra = sorted(k for k in inp if k not in self.CAST_FIELDS
                        and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
         if extra:
@@ -70,9 +79,6 @@ class Casting(RunCore):
             self.cast_prepared(seat, inp)
             return
         oid = self.object_id(inp["card"])
-        if self.waiting().get("type") == "OptionalEffectChoice":
-            self.cast_offered(seat, oid, inp)
-            return
         self.expect_prompt(("Priority",), None, "cast")
         zone = (self.game.object(oid) or {}).get("zone")
         alt = inp.get("alternative")
@@ -95,6 +101,10 @@ class Casting(RunCore):
                 for alt, variant in self.VARIANT.items():
                     if self.casting.get("variant") == variant:
                         ev["alternative"] = alt
+                if self.casting.get("alternative"):
+                    ev["alternative"] = self.casting["alternative"]
+                if self.casting.get("alternative") == "morph":
+                    ev["face_down"], ev["name"] = True, None  # FORMAT §10
                 if self.casting.get("beheld"):
                     self.note_beheld(seat, oid, ev)
                 if self.casting.get("kicked"):
@@ -112,24 +122,46 @@ class Casting(RunCore):
         (without paying its mana cost for suspend), whatever ``alternative`` the input gives:
         ``spell_cast`` says ``without_paying`` when phase took no mana for it. A card the
         trigger does not offer (another card, or none) is ``wrong_decision``."""
-        wf = self.expect_prompt(("OptionalEffectChoice",), seat, "cast")
-        source = (wf.get("data") or {}).get("source_id")
+        wf = self.expect_prompt(("OptionalEffectChoice", "CastOffer"), seat, "cast")
+        offer = self.offered_cast()
+        source = (wf.get("data") or {}).get("source_id") if offer == "suspend" else \
+            ((wf.get("data") or {}).get("kind") or {}).get("object_id")
         if isinstance(source, int) and source != oid:
             raise Rejected("wrong_decision", f"phase offers to cast {self.ref(source)}, the "
                                              f"input casts {inp['card']}")
         self.cast_targets = {}
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
         try:
-            self.apply(seat, action("DecideOptionalEffect", {"accept": True}))
+            if offer == "madness":
+                self.apply(seat, action("CastSpellAsMadness", {
+                    "object_id": oid, "card_id": oid, "payment_mode": {"type": "Manual"}}))
+            else:
+                self.apply(seat, action("DecideOptionalEffect", {"accept": True}))
             self.answer_casting(seat, oid, inp)
             ev = self.casting.get("event")
             if ev is None:
                 raise Skip("phase cast nothing when its offer to cast the card was accepted")
             self.finish_cast_event(seat, inp, ev)
-            if not ev.get("mana_paid"):
+            if offer == "madness":
+                ev["alternative"] = "madness"
+            elif not ev.get("mana_paid"):
                 ev["alternative"] = "without_paying"
         finally:
             self.casting = None
+
+    def offered_cast(self) -> str | None:
+        """The may_cast decision phase asks now (PROTOCOL §10.2): ``"suspend"`` (the
+        ``OptionalEffectChoice`` of suspend's last-counter trigger, CR 702.62a),
+        ``"madness"`` (a ``CastOffer`` of kind ``Madness``, CR 702.35a), else ``None``."""
+        wf = self.waiting()
+        data: Any = wf.get("data") if isinstance(wf.get("data"), dict) else {}
+        if wf.get("type") == "CastOffer" and (data.get("kind") or {}).get("type") == "Madness":
+            return "madness"
+        if wf.get("type") == "OptionalEffectChoice":
+            found = described(data.get("description"))
+            if found is not None and found[1] == "last_time_counter_removed":
+                return "suspend"
+        return None
 
     def cast_prepared(self, seat: int, inp: dict) -> None:
         """Cast the copy of a prepared permanent's prepare spell (FORMAT §11.9): phase's
@@ -285,6 +317,37 @@ class Casting(RunCore):
                     and e["from"] == "hand" and e["to"] == "exile":
                 e["cause"] = "suspend"
 
+    def do_turn_face_up(self, inp: dict) -> None:
+        """``turn_face_up`` (FORMAT §10, CR 702.37e, 116.2b): the special action, phase's
+        ``TurnFaceUp``, which pays the morph cost itself: the input's ``pay_with`` sources
+        are tapped for mana first (their mana abilities, at priority), then phase pays from
+        the pool; a source phase tapped besides them is ``cannot_pay`` (the input's payment
+        could not pay). ``special_action`` is reported first, phase's ``TurnedFaceUp`` as
+        ``turned_face_up``. Raises :class:`Rejected`."""
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["card"])
+        self.expect_prompt(("Priority",), None, "turn_face_up")
+        self.events.append({"type": "special_action", "player": self.player(seat),
+                            "action": "turn_face_up", "object": self.ref(oid),
+                            "card": self.card(oid)})
+        for src in inp.get("pay_with") or []:
+            if isinstance(src, dict):
+                sid, color = self.object_id(src["source"]), src.get("color")
+            else:
+                sid, color = self.object_id(src), None
+            self.apply(seat, self.mana_selection(sid, color))
+        if inp.get("mana"):
+            raise Skip("turn_face_up with 'mana': phase's TurnFaceUp pays from the pool "
+                       "itself, with no say in which mana")
+        self.apply(seat, action("TurnFaceUp", {"object_id": oid, "x": 0}))
+        named = {self.ref(self.object_id(src["source"] if isinstance(src, dict) else src))
+                 for src in inp.get("pay_with") or []}
+        extra = sorted({e["source"] for e in self.events[self.input_mark:]
+                        if e["type"] == "mana_ability_activated" and e["source"] not in named})
+        if extra:
+            raise Rejected("cannot_pay", f"the morph cost needs more mana than the input's "
+                                         f"payment: phase also tapped {extra}")
+
     def record_payment(self, seat: int, inp: dict, ev: dict) -> None:
         """Put the mana ``seat`` paid into the synthesised event ``ev`` (``mana_paid``) and
         check it against what the input said to pay with (:meth:`check_mana_paid`)."""
@@ -374,7 +437,15 @@ class Casting(RunCore):
             data: Any = wf.get("data") if isinstance(wf.get("data"), dict) else {}
             variant = ((data.get("pending_cast") or {}).get("casting_variant")
                        or self.stack_variant(oid))
-            if variant and self.casting is not None and inp.get("action") == "cast":
+            if variant == "FaceDown" and self.casting is not None:
+                # phase casts the card face down by itself when that is the only cast it can
+                # pay for (no AlternativeCastChoice then): the input must ask for it
+                if inp.get("alternative") != "morph":
+                    self.cancel(seat)
+                    raise Skip("phase casts the card face down by itself (the only cast it "
+                               "can pay for); a face-up cast cannot be asked of it")
+                self.casting["alternative"] = "morph"
+            elif variant and self.casting is not None and inp.get("action") == "cast":
                 self.casting["variant"] = variant
                 wanted = self.VARIANT.get(inp.get("alternative"))
                 if variant in self.VARIANT.values() and variant != wanted:
@@ -387,6 +458,27 @@ class Casting(RunCore):
                     self.cancel(seat)
                     raise Skip(f"phase casts the card with its {variant} variant, the input "
                                f"asks for {inp.get('alternative')}")
+            if kind == "AlternativeCastChoice":
+                # phase asks whether to cast the card for an alternative cost; its
+                # ``keyword`` says which: ``FaceDown`` is morph's face-down cast (CR 702.37c)
+                alt = ((data.get("keyword") or {}).get("type"))
+                wanted_alt = self.ALTERNATIVE_KEYWORD.get(alt)
+                if wanted_alt is None:
+                    self.cancel(seat)
+                    raise Skip(f"phase offers an alternative cast {alt!r} the adapter does "
+                               "not translate")
+                take_alt = inp.get("alternative") == wanted_alt
+                self.apply(seat, action("ChooseAlternativeCast", {
+                    "choice": {"type": "Alternative" if take_alt else "Normal"}}))
+                if take_alt and self.casting is not None:
+                    self.casting["alternative"] = wanted_alt
+                continue
+            if inp.get("alternative") in self.ALTERNATIVE_KEYWORD.values() and kind in \
+                    ("ManaPayment", "Priority") and self.casting is not None \
+                    and self.casting.get("alternative") != inp.get("alternative"):
+                self.cancel(seat)
+                raise Rejected("invalid_alternative", f"phase offers no {inp.get('alternative')} "
+                                                      "cast for this card")
             if kind == "HarmonizeTapChoice":
                 if inp.get("alternative") != "harmonize":
                     self.cancel(seat)
@@ -414,12 +506,8 @@ class Casting(RunCore):
                 if paying and self.casting is not None:
                     self.casting["buyback"] = True
                 continue
-            if kind in ("ManaPayment", "Priority", "TargetSelection") and \
-                    ((inp.get("kicker") and kicker_asked == 0)
-                     or (inp.get("buyback") and not buyback_asked)):
-                self.cancel(seat)
-                raise Rejected("invalid_alternative", "phase asks for no kicker or buyback "
-                                                      "cost for this card")
+            if kind in ("ManaPayment", "Priority"):
+                self.check_optional_costs(seat, oid, inp, kicker_asked, buyback_asked)
             if kind == "OptionalCostChoice" and '"Behold"' in json.dumps(data.get("cost")):
                 # "[you may] behold a Dragon [or pay {1}]": paying the optional cost is
                 # beholding (for "or pay", declining it adds the other cost)
@@ -500,6 +588,29 @@ class Casting(RunCore):
             if engine != named:
                 raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
                                                  f"names {named}")
+
+    def check_optional_costs(self, seat: int, oid: int, inp: dict, kicker_asked: int,
+                             buyback_asked: bool) -> None:
+        """Once phase is past the announcement of a cast (CR 601.2b), check that it asked for
+        every kicker cost (by index) and the buyback the input pays. phase asks each kicker
+        cost once, yes or no: an index listed twice, or one past the costs it asked, is
+        ``invalid_choice``. When phase asked none, a card file without the keyword is
+        ``invalid_alternative``; with it, phase may have left out a cost it judged
+        unpayable, which the adapter cannot tell from its prompts: :class:`Skip`."""
+        kicker = list(inp.get("kicker") or [])
+        for keyword, wanted, asked in (("kicker", bool(kicker), kicker_asked > 0),
+                                       ("buyback", bool(inp.get("buyback")), buyback_asked)):
+            if wanted and not asked:
+                self.cancel(seat)
+                if not self.has_keyword(oid, keyword):
+                    raise Rejected("invalid_alternative", f"the card has no {keyword}, and "
+                                                          f"phase asks for none")
+                raise Skip(f"phase did not ask for the {keyword} cost the input pays (it "
+                           "does not say why: an unpayable cost, or none parsed)")
+        if kicker and (len(set(kicker)) != len(kicker) or max(kicker) >= kicker_asked):
+            self.cancel(seat)
+            raise Rejected("invalid_choice", f"kicker {kicker}: phase asks each of its "
+                                             f"{kicker_asked} kicker cost(s) once")
 
     def has_keyword(self, oid: int, keyword: str) -> bool:
         """Whether our card file of object ``oid`` lists ``keyword`` (FORMAT §5)."""

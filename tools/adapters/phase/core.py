@@ -54,6 +54,8 @@ class RunCore:
     seat_of: Callable[[dict], int]
     #: :meth:`.casting.Casting.pool`
     pool: Callable[[int], dict[str, int]]
+    #: :meth:`.casting.Casting.mana_selection`
+    mana_selection: Callable[[int, str | None], Any]
     #: :meth:`.bridge.Bridge508.bridge_takes`
     bridge_takes: Callable[[str | None, dict], bool]
     #: :meth:`.bridge.Bridge508.bridge_after`

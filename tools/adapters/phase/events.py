@@ -130,14 +130,27 @@ class Events(RunCore):
                     ref = self.prepared.pop(oid)
                     out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
                                 "after": "left_battlefield"})
+                # a face-down object (CR 708): phase's record says it was face down; it
+                # stays so only onto the battlefield (FORMAT §10: name null), else it is
+                # turned face up as it leaves (CR 708.10) and revealed (CR 708.9)
+                down = bool(record.get("face_down"))
+                now_down = bool((self.game.object(oid) or {}).get("face_down")) \
+                    if dst in ("battlefield", "stack") else False
+                if down or now_down:
+                    name = None if now_down else (self.game.object(oid) or {}).get("name")
                 out.append({"type": "zone_changed", "object": old, "new_object": new,
-                            "card": self.card(oid), "name": name,
+                            "card": self.card(oid), "name": name or None,
                             "owner": self.player(owner) if isinstance(owner, int) else None,
-                            "from": src, "to": dst, **({"cause": cause} if cause else {})})
+                            "from": src, "to": dst, **({"cause": cause} if cause else {}),
+                            **({"face_down": True} if down or now_down else {})})
+                if down and not now_down:
+                    out.append({"type": "card_revealed", "player": out[-1]["owner"],
+                                "object": new, "card": self.card(oid), "name": name})
                 if dst == "battlefield":
                     ctrl = record.get("controller", owner)
                     out.append({"type": "permanent_entered", "object": new,
-                                "card": self.card(oid), "name": record.get("name"),
+                                "card": self.card(oid),
+                                "name": None if now_down else record.get("name"),
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
             elif kind == "Transformed":
@@ -148,6 +161,12 @@ class Events(RunCore):
                 out.append({"type": "transformed", "object": self.ref(oid), "card": self.card(oid),
                             "name": obj.get("name"),
                             "face": "back" if obj.get("transformed") else "front"})
+            elif kind == "TurnedFaceUp":
+                # CR 702.37e, 708.8: the same object, its real name now
+                oid = d.get("object_id")
+                out.append({"type": "turned_face_up", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "name": (self.game.object(oid) or {}).get("name")})
             elif kind == "BecamePrepared":
                 oid = d.get("object_id")
                 if oid not in self.prepared:
@@ -229,7 +248,8 @@ class Events(RunCore):
                 oid = d["object_id"]
                 obj = self.game.object(oid) or {}
                 ev = {"type": "spell_cast", "player": self.player(d["controller"]),
-                      "object": self.ref(oid), "card": self.card(oid), "name": obj.get("name"),
+                      "object": self.ref(oid), "card": self.card(oid),
+                      "name": obj.get("name") or None,
                       "targets": self.targets.pop(oid, []), "x": self.x_values.pop(oid, 0)}
                 if self.casting is not None:
                     self.casting["event"] = ev

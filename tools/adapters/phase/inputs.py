@@ -246,6 +246,68 @@ class Inputs(RunCore):
                 raise Rejected("invalid_choice", f"phase beheld {beheld or 'nothing'} itself "
                                                  f"(its only choice), the input names {choice}")
             return
+        if kind == "CastOffer" and (data.get("kind") or {}).get("type") == "Madness" \
+                and choice == "no":
+            # a madness may_cast declined (PROTOCOL §10.2, CR 702.35a)
+            madness_card = (data.get("kind") or {}).get("object_id")
+            self.apply(seat, action("DecideOptionalEffect", {"accept": False}))
+            self.events.insert(self.input_mark, {
+                "type": "cast_declined", "player": self.player(seat),
+                "card": self.card(madness_card) if isinstance(madness_card, int) else None,
+                "reason": "madness"})
+            return
+        if kind == "ChooseLegend" and isinstance(choice, str):
+            # the legend rule (CR 704.5j): the permanent kept
+            keep = self.object_id(choice)
+            mark = len(self.events)
+            self.apply(seat, action("ChooseLegend", {"keep": keep}))
+            # the others go to the graveyard by that state-based action (phase's prompt is
+            # the legend rule's; its log does not name the rule)
+            name = (self.game.object(keep) or {}).get("name")
+            for k in range(len(self.events) - 1, mark - 1, -1):
+                e = self.events[k]
+                if e["type"] == "zone_changed" and e["from"] == "battlefield" \
+                        and e.get("name") == name and e["card"] != self.card(keep):
+                    e["cause"] = "state_based_action"
+                    self.events.insert(k, {"type": "state_based_action", "rule": "704.5j",
+                                           "object": e["object"], "card": e["card"]})
+            return
+        if kind == "UnlessPayment" and choice in ("yes", "no"):
+            # echo's upkeep payment (CR 702.30a), ward's or another "unless pays" cost: the
+            # input's pay_with sources are tapped for mana first, then phase's PayUnlessCost
+            before = self.pool(seat)
+            added: dict[str, int] = {}
+            named = set()
+            if choice == "yes":
+                for payer in inp.get("pay_with") or []:
+                    sid = self.object_id(payer["source"] if isinstance(payer, dict) else payer)
+                    named.add(self.ref(sid))
+                    mark = len(self.events)
+                    self.apply(seat, self.mana_selection(
+                        sid, payer.get("color") if isinstance(payer, dict) else None))
+                    for e in self.events[mark:]:
+                        if e["type"] == "mana_added":
+                            for c, n in e["mana"].items():
+                                added[c] = added.get(c, 0) + n
+            mark = len(self.events)
+            self.apply(seat, action("PayUnlessCost", {"pay": choice == "yes"}))
+            if choice != "yes":
+                return
+            extra = sorted({e["source"] for e in self.events[mark:]
+                            if e["type"] == "mana_ability_activated"
+                            and e["source"] not in named})
+            if extra:
+                # phase paid with sources the input does not name: the input's payment
+                # (pay_with, then the pool) could not pay (FORMAT §3.2)
+                raise Rejected("cannot_pay", f"the cost needs more mana than the input's "
+                                             f"payment: phase also tapped {extra}")
+            after = self.pool(seat)  # paid: pool before + mana made - pool after
+            paid = {c: before.get(c, 0) + added.get(c, 0) - after.get(c, 0)
+                    for c in {*before, *added, *after}}
+            self.events.insert(mark, {"type": "cost_paid", "player": self.player(seat),
+                                      "object": self.last_resolved,
+                                      "mana": {c: n for c, n in sorted(paid.items()) if n > 0}})
+            return
         if kind == "ChooseOneOfBranch":
             # endure (FORMAT §11.5): phase's two branches, a token or +1/+1 counters; an
             # answer that is neither is given to phase as a branch it does not have
@@ -280,6 +342,11 @@ class Inputs(RunCore):
         if kind == "DamageSourceChoice":
             self.apply(seat, action("ChooseDamageSource", {"source": self.object_id(choice)}))
             return
+        if kind == "Priority":
+            # phase gives a player priority, and no choice is asked (FORMAT §8: an input of
+            # another kind than the decision asked for)
+            raise Rejected("wrong_decision", f"choose {choice!r}: phase is waiting for "
+                                             "priority")
         raise Skip(f"choose {choice!r}: phase asks for {kind}")
 
     def do_choose_targets(self, inp: dict) -> None:
@@ -314,6 +381,49 @@ class Inputs(RunCore):
                     break
 
     def do_order_triggers(self, inp: dict) -> None:
-        """``order_triggers``: always :class:`Skip` (phase's prompt is not translated)."""
+        """``order_triggers`` (FORMAT §3.2, CR 603.3b): phase's ``OrderTriggers`` prompt lists
+        the player's waiting triggers (``source_id``, ``description``); its ``order`` is
+        indices into that list, the first put on the stack first, as ours. An entry naming a
+        source alias is that source's trigger. phase's waiting triggers have no reference
+        yet, so ``ability#N`` entries can be matched only when the triggers are all alike
+        (the same source and text: any order is the same); otherwise :class:`Skip`. Raises
+        :class:`Rejected` (``wrong_decision``, ``invalid_choice``)."""
+        seat = self.seat_of(inp)
         wf = self.waiting()
-        raise Skip(f"order_triggers: phase's {wf.get('type')} prompt is not translated")
+        if wf.get("type") != "OrderTriggers":
+            # phase put the triggers on the stack without asking (alike triggers): the
+            # input agrees with the order phase chose, or cannot be given to phase
+            put = [e for e in self.events[self.previous_mark:self.input_mark]
+                   if e["type"] == "ability_put_on_stack"]
+            refs = [e["object"] for e in put]
+            sources = [e.get("source") for e in put]
+            order = list(inp.get("order") or [])
+            if order and (order == refs or order == sources[:len(order)] and
+                          len(order) == len(put)):
+                return
+            raise Skip(f"order_triggers: phase asks for {wf.get('type')} (it put the "
+                       f"triggers {refs} on the stack itself)")
+        wf = self.expect_prompt(("OrderTriggers",), seat, "order_triggers")
+        listed = list((wf.get("data") or {}).get("triggers") or [])
+        order = list(inp.get("order") or [])
+        if len(order) != len(listed):
+            raise Rejected("invalid_choice", f"order_triggers: {len(order)} entries for phase's "
+                                             f"{len(listed)} triggers")
+        alike = len({(t.get("source_id"), t.get("description")) for t in listed}) == 1
+        indices: list[int] = []
+        for ref in order:
+            if isinstance(ref, str) and ref.startswith("ability#"):
+                if not alike:
+                    raise Skip("order_triggers by trigger references: phase's waiting "
+                               "triggers have none yet, and they differ")
+                indices.append(len(indices))
+                continue
+            sid = self.object_id(ref)
+            found = [k for k, t in enumerate(listed) if t.get("source_id") == sid
+                     and k not in indices]
+            if not found:
+                raise Rejected("invalid_choice", f"order_triggers: {ref} has no waiting trigger")
+            if len(found) > 1 and len({listed[k].get("description") for k in found}) > 1:
+                raise Skip(f"order_triggers: {ref} has several different waiting triggers")
+            indices.append(found[0])
+        self.apply(seat, action("OrderTriggers", {"order": indices}))

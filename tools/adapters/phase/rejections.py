@@ -58,6 +58,12 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"A static ability prevents you from casting this spell", "cant_cast"),
     (r"CastPreparedCopy: source not controlled by acting player", "not_controller"),
     (r"Card is not in a castable zone", "not_in_hand"),
+    (r"You don't control this (permanent|card)", "not_controller"),
+    (r"Object is not on the battlefield", "not_on_battlefield"),
+    (r"Activation restriction not satisfied: DuringYourTurn", "not_your_turn"),
+    (r"can block only creatures matching the block restriction", "cannot_block"),
+    (r"Cannot pay activation cost", "cannot_pay"),
+    (r"Mana unit cannot pay any part of this cost", "invalid_payment"),
     (r"Must choose at least \d+ modes, got 0", "invalid_mode"),
 ]
 

@@ -29,6 +29,8 @@ permanent's ``chosen_name`` (Meddling Mage) becomes phase's ``chosen_attributes`
 
 from __future__ import annotations
 
+from typing import Any
+
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
@@ -39,6 +41,9 @@ from mtg_judge.tools.adapters.phase.vocabulary import (
     ZONE_NAME,
     phase_counter,
 )
+
+#: :meth:`Setup.face_down_fields` per engine (``id``) and card name
+_FACE_DOWN: dict[int, tuple[Any, dict[str, dict]]] = {}
 
 
 class Setup(RunCore):
@@ -224,6 +229,51 @@ class Setup(RunCore):
         st["next_pip_id"] = pip
         self.game = self.engine.load_game(exported)
 
+    #: the fields of a phase object that say where and since when it is, not what it is
+    PLACE_FIELDS = frozenset({"zone", "timestamp", "entered_battlefield_turn",
+                              "entered_via_ability_source", "has_summoning_sickness",
+                              "summoning_sick", "incarnation", "controller", "base_controller",
+                              "tapped", "damage_marked", "counters", "attached_to",
+                              "attachments"})
+
+    def face_down_fields(self, name: str) -> dict:
+        """The fields phase gives a card of this name when it turns it face down (CR 708.2: a
+        2/2 creature with no name, types, color or abilities; its own face kept in
+        ``back_face`` for ``TurnFaceUp``), as phase's ``PlayFaceDown`` makes them in a
+        scratch game of that card alone: the setup object gets phase's own face-down
+        object, not one the adapter builds by hand. Cached per card name. Raises
+        :class:`Skip` when phase will not turn it face down."""
+        engine, cached = _FACE_DOWN.get(id(self.engine), (None, {}))
+        if engine is self.engine and name in cached:
+            return cached[name]
+        game = self.engine.new_game(player=[name], opponent=[name], seed=0, first_player=0)
+        for _ in range(8):
+            wf = game.waiting_for()
+            if wf.get("type") != "MulliganDecision":
+                break
+            keep = next(a for a in game.actions() if a.kind == "MulliganDecision"
+                        and a.data["choice"]["type"] == "Keep")
+            game.apply(wf["data"]["pending"][0]["player"], keep)
+        st = game.state()["state"]
+        oid = (st["players"][0]["hand"] or [None])[0]
+        if oid is None:
+            raise Skip(f"{name}: no scratch game to turn it face down in")
+        before = st["objects"][str(oid)]
+        try:
+            game.apply(0, action("PlayFaceDown", {"object_id": oid, "card_id": oid}))
+        except ValueError as exc:
+            raise Skip(f"{name}: phase will not turn it face down ({exc})") from None
+        after = game.state()["state"]["objects"][str(oid)]
+        fields = {k: v for k, v in after.items()
+                  if k not in self.PLACE_FIELDS and before.get(k) != v}
+        # the fields phase drops (``base_name``, ``base_abilities``): None, deleted on use
+        fields.update({k: None for k in before if k not in after and k not in self.PLACE_FIELDS})
+        if engine is not self.engine:
+            cached = {}
+            _FACE_DOWN[id(self.engine)] = (self.engine, cached)
+        cached[name] = fields
+        return fields
+
     def counters(self, entry: dict) -> dict[str, int]:
         """phase's ``counters`` map of a setup object (FORMAT §3.1). Raises :class:`Skip` for a
         counter kind phase has none for (:func:`~.vocabulary.phase_counter`)."""
@@ -249,7 +299,11 @@ class Setup(RunCore):
         o["entered_battlefield_turn"] = turn if sick else max(0, turn - 1)
         o["timestamp"] = ts
         if e.get("face_down"):
-            raise Skip("face-down permanents are not set up in phase here")
+            for k, v in self.face_down_fields(o["name"]).items():
+                if v is None:
+                    o.pop(k, None)
+                else:
+                    o[k] = v
         if e.get("chosen_name") is not None:
             # the name chosen as it entered (Meddling Mage), as phase records a NamedChoice
             o["chosen_attributes"] = [{"type": "CardName", "value": e["chosen_name"]}]

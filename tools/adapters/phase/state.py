@@ -96,6 +96,8 @@ class State(RunCore):
                      "token": oid in self.tokens}
             if "Creature" in types:
                 entry["power"], entry["toughness"] = o.get("power"), o.get("toughness")
+            if o.get("face_down"):
+                entry["face_down"], entry["name"] = True, None  # CR 708.2, FORMAT §4
             if o.get("transformed"):
                 entry["face"] = "back"  # FORMAT §11.6: absent with the front face up
             if o.get("prepared"):
@@ -115,7 +117,9 @@ class State(RunCore):
             if oid in self.abilities and isinstance(item.get("source_id"), int):
                 entry["source"] = self.ability_sources.get(oid) or self.ref(item["source_id"])
             elif oid not in self.abilities:
-                entry["name"] = (objs.get(str(oid)) or {}).get("name")
+                entry["name"] = (objs.get(str(oid)) or {}).get("name") or None
+                if (objs.get(str(oid)) or {}).get("face_down"):
+                    entry["face_down"], entry["name"] = True, None  # a face-down spell
                 if oid in self.faces_cast:
                     entry["face"] = self.faces_cast[oid]
             stack.append(entry)
