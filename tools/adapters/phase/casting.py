@@ -183,7 +183,7 @@ class Casting(RunCore):
             copy_id = next((o for o, ref in self.copies.items() if ref == inp["card"]), None)
             if copy_id is None:
                 # phase made the copy object, still on its way to the stack (targets, cost)
-                objs = self.game.state()["state"]["objects"]
+                objs = self.state_dict()["state"]["objects"]
                 copy_id = next((int(k) for k, o in objs.items()
                                 if o.get("prepared_copy_source") == src
                                 and int(k) not in self.copies), None)
@@ -651,6 +651,6 @@ class Casting(RunCore):
     def cancel(self, seat: int) -> None:
         """Cancel the cast phase is in the middle of (``CancelCast``; a refusal is ignored)."""
         try:
-            self.game.apply(seat, action("CancelCast"))
+            self.act(seat, action("CancelCast"))
         except ValueError:
             pass

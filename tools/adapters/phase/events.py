@@ -473,7 +473,7 @@ class Events(RunCore):
 
     def attacking(self, oid: int) -> str | None:
         """The player an attacking creature attacks, read off phase's combat state."""
-        combat = (self.game.state().get("state") or {}).get("combat") or {}
+        combat = (self.state_dict().get("state") or {}).get("combat") or {}
         for a in combat.get("attackers") or []:
             if isinstance(a, dict) and a.get("object_id") == oid:
                 tgt = a.get("defending_player", a.get("target"))

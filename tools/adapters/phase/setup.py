@@ -185,7 +185,7 @@ class Setup(RunCore):
         st["waiting_for"] = {"type": "Priority", "data": {"player": prev_active}}
         st["priority_pass_count"] = 0
         st["priority_passes"] = []
-        self.game = self.engine.load_game(exported)
+        self.load(exported)
         self.turn = st["turn_number"]
         self.events.append({"type": "game_started", "players": list(self.players),
                             "active_player": self.players[active], "turn": turn,
@@ -193,10 +193,10 @@ class Setup(RunCore):
                             "seed": setup.get("seed", 0)})
         # both players pass: phase begins the setup step itself
         for _ in range(2):
-            wf = self.game.waiting_for()
+            wf = self.waiting()
             if wf.get("type") != "Priority":
                 break
-            result = self.game.apply(wf["data"]["player"], action("PassPriority"))
+            result = self.act(wf["data"]["player"], action("PassPriority"))
             self.translate(result.events, skip_passes=True)
         if step == "untap":
             pass
@@ -212,7 +212,7 @@ class Setup(RunCore):
         """The setup's mana pools (FORMAT §3.1), put into phase's pools once the setup step
         has begun (beginning it empties them): one unit per mana, as phase's pool holds it,
         with no source (it came from nowhere in this game) and no restriction."""
-        exported = self.game.state()
+        exported = self.game.state()  # edited, then loaded: not the cached read
         st = exported["state"]
         pip = int(st.get("next_pip_id", 1))
         for seat, p in enumerate(self.setup["players"]):
@@ -227,7 +227,7 @@ class Setup(RunCore):
                     pip += 1
             st["players"][seat]["mana_pool"] = {"mana": units}
         st["next_pip_id"] = pip
-        self.game = self.engine.load_game(exported)
+        self.load(exported)
 
     #: the fields of a phase object that say where and since when it is, not what it is
     PLACE_FIELDS = frozenset({"zone", "timestamp", "entered_battlefield_turn",

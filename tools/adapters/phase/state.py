@@ -38,7 +38,7 @@ class State(RunCore):
     def read_state(self) -> dict:
         """The state (FORMAT §4, PROTOCOL §10) read off phase's game now: turn, step, priority,
         players' zones and life, battlefield, stack, combat and the game's result."""
-        st = self.game.state()["state"]
+        st = self.state_dict()["state"]
         objs = st["objects"]
         wf = st.get("waiting_for") or {}
         step = PHASE_TO_STEP.get(st.get("phase"), str(st.get("phase")))
