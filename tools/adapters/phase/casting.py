@@ -23,8 +23,22 @@ a graveyard cast without ``alternative`` that phase can only make a flashback ca
 skipped. A ``cast`` of ``prepared#N`` (FORMAT §11.9) is ``CastPreparedCopy`` of the prepared
 permanent linked to that copy (``unknown_object`` when none is), answered like any cast;
 the copy object phase makes carries the copy's reference.
-Any other ``cast`` field (other ``alternative`` values, kicker, buyback, ...) is not
-translated: the case is skipped, never cast as if the field were absent.
+``kicker`` answers phase's ``OptionalCostChoice`` of type ``Kicker`` (it asks each kicker
+cost in turn, CR 702.33; an index listed twice or never asked is ``invalid_choice``; no
+prompt at all is ``invalid_alternative`` for a card without kicker, else skipped: phase asks
+none it judges unpayable and does not say so); ``buyback`` its ``Optional`` cost of a card
+with buyback (CR 702.27a); ``spell_cast`` gets ``kicked`` / ``buyback``. ``alternative:
+"morph"`` answers ``AlternativeCastChoice`` of keyword ``FaceDown`` (CR 702.37c; phase picks
+the ``FaceDown`` variant itself when it is the only cast it can pay for): ``spell_cast`` has
+``face_down`` and a null ``name``. A ``cast`` answering a may-cast decision (PROTOCOL §10.2)
+is ``CastSpellAsMadness`` at a madness ``CastOffer`` (CR 702.35a) or accepting suspend's
+"you may cast it" ``OptionalEffectChoice`` (CR 702.62a), whatever ``alternative`` it gives.
+``suspend`` activates phase's suspend ability from the hand (phase models the special action
+as an ability that uses the stack, CR 116.2f says it does not: left as phase does it);
+``turn_face_up`` is ``TurnFaceUp`` after tapping ``pay_with``. Any other ``cast`` field
+(``alternative`` ``without_paying`` outside a may-cast, a permanent granting an alternative
+cost, which phase's ``CastSpell`` offers no choice of, ...) is not translated: the case is
+skipped, never cast as if the field were absent.
 """
 
 from __future__ import annotations
@@ -72,6 +86,15 @@ class Casting(RunCore):
             return
         extra = sorted(k for k in inp if k not in self.CAST_FIELDS
                        and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
+        alt = inp.get("alternative")
+        if extra == ["alternative"] and alt in self.alias.values():
+            # an alternative cost a permanent grants (Fist of Suns, FORMAT §10)
+            raise Skip(f"alternative {alt!r}: phase's CastSpell offers no alternative cost a "
+                       "permanent grants (it asks no AlternativeCastChoice for it)")
+        if extra == ["alternative"] and alt == "without_paying":
+            raise Skip("alternative 'without_paying' outside a may-cast: phase casts without "
+                       "paying only through an effect's permission (CastSpellForFree names "
+                       "its source), and none offers one here")
         if extra:
             raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
         seat = self.seat_of(inp)

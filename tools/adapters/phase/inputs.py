@@ -21,12 +21,24 @@ phase beholds by itself without saying which is skipped); ``counters``/``token``
 ``ChooseOneOfBranch`` (the branch whose effect is ``PutCounter``/``Token``; another answer
 is given to phase as a branch it does not have, so phase refuses it); an alias (or
 ``none``) a ``SearchChoice`` (``SelectCards``); a card name a ``NamedChoice``
-(``ChooseOption``); a source a ``DamageSourceChoice``.
+(``ChooseOption``); a source a ``DamageSourceChoice``; an alias the legend rule's
+``ChooseLegend`` (the one kept; the others' moves get ``state_based_action`` 704.5j);
+``yes``/``no`` an ``UnlessPayment`` (echo, ward, "unless pays": ``pay_with`` tapped first,
+then ``PayUnlessCost``, ``cost_paid`` with the mana it took, ``cannot_pay`` when phase tapped
+a source the input does not name); ``no`` a madness ``CastOffer`` or suspend's "you may
+cast it" (``cast_declined``). A ``choose`` while phase gives a player priority is
+``wrong_decision`` (phase asks nothing then). ``declare_attackers`` entries
+``{"attacker", "target"}`` are phase's ``AttackTarget`` ``Player`` / ``Planeswalker``
+(CR 508.1b). ``order_triggers`` is phase's ``OrderTriggers`` (indices into its list of
+waiting triggers, first put first, CR 603.3b): by source alias, or by trigger references
+when the triggers are all alike (phase's waiting triggers have no reference yet); when
+phase put alike triggers on the stack without asking, an input naming that order is
+accepted as given.
 
 Inputs phase cannot receive are skipped, never approximated: ``random`` (phase's RNG
-cannot be fixed), ``choose`` with a choice the prompt does
-not offer by name, ``order_triggers``, an ability of a token (no card file to match its
-abilities with phase's).
+cannot be fixed), ``choose`` with a choice the prompt does not offer by name, an
+``order_triggers`` by references of different triggers, an ability of a token (no card file
+to match its abilities with phase's).
 """
 
 from __future__ import annotations

@@ -16,13 +16,20 @@ no source, no restriction) once the step has begun, since beginning it empties p
 A battlefield entry's ``prepared`` (FORMAT §11.9) sets phase's own ``prepared`` flag on
 the permanent (phase makes no copy object until the copy is cast: the adapter names the copy
 ``prepared#N`` in entry order). Setups that this cannot express are skipped: more than two
-players, counters other than +1/+1, -1/-1 and lore (phase's ``lore`` counter type), a
+players, a counter kind phase has no counter for (a +X/+Y counter other than +1/+1 and
+-1/-1: phase would make it a ``Generic`` counter that changes no power or toughness; any
+single-word kind is phase's own name for it, ``time``, ``lore``, ``loyalty``, ``storage``), a
 ``transformed`` permanent (phase keeps a transformed permanent as the back face's
 characteristics with the front in ``back_face``, trigger-instance bookkeeping included: the
 adapter does not rebuild that by hand), an Aura attached to a
 permanent of another player's list, a start in ``cleanup`` or in a combat damage step, any
-field of a card outside the battlefield but its alias and card (a suspended card's time
-counters in exile), and any setup-object field not listed in ``KNOWN_OBJECT``. A
+field of a card outside the battlefield but its alias, card and counters, and any
+setup-object field not listed in ``KNOWN_OBJECT``. Counters on a card outside the
+battlefield are set on phase's object there: a card in exile with suspend and a time counter
+is suspended (CR 702.62b), which is all phase's suspend triggers look at. A ``face_down``
+permanent gets the fields phase itself gives the card when it turns it face down (its
+``PlayFaceDown`` in a scratch game of that card alone: a nameless 2/2 with its face kept in
+``back_face``, CR 708.2), not fields the adapter makes up. A
 permanent's ``chosen_name`` (Meddling Mage) becomes phase's ``chosen_attributes`` entry
 ``{"type": "CardName", "value": ...}``, as phase records a ``NamedChoice``.
 """
