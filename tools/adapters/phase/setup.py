@@ -297,6 +297,12 @@ class Setup(RunCore):
         o["tapped"] = bool(e.get("tapped", False))
         o["damage_marked"] = int(e.get("damage", 0))
         o["counters"] = self.counters(e)
+        printed = self.cards.get(e["card"], {}).get("loyalty")
+        if isinstance(printed, int) and "counters" not in e:
+            # FORMAT §12.1: a planeswalker set up without counters has its printed loyalty
+            o["counters"]["loyalty"] = printed
+        if "loyalty" in o["counters"]:
+            o["loyalty"] = o["counters"]["loyalty"]  # phase keeps it in both places
         controller = self.seat[e.get("controller", self.players[seat])]
         o["controller"] = controller
         o["base_controller"] = controller
