@@ -56,7 +56,7 @@ class Bridge508(RunCore):
         """After phase took an input of action ``kind``: with the bridge on, start it when
         phase has just skipped the declare attackers step's priority."""
         if BRIDGE_508_8 and self.skipped_declare_attackers_priority():
-            active = self.game.state()["state"]["active_player"]
+            active = self.state_dict()["state"]["active_player"]
             self.bridge = [active, 1 - active]
             self.bridge_declared = kind == "declare_attackers"  # else the declaration input is still to come
 

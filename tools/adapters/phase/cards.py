@@ -97,6 +97,14 @@ def _unimplemented(face: Any) -> list[str]:
     return found
 
 
+def card_key(card: dict) -> str:
+    """The cache key of a card file's contents: its ``repr`` (a card read from the same JSON
+    text has the same key order, so the same key; two different cards never share one),
+    cheaper than ``json.dumps(..., sort_keys=True)``, which each scenario paid for each of
+    its cards."""
+    return repr(card)
+
+
 _FACES: dict[str, Any] = {}
 
 _ENGINES: dict[tuple, Any] = {}
@@ -122,7 +130,7 @@ def build_entries(card: dict) -> dict:
     and ``face_index``, as phase's generator makes them. Raises :class:`Skip`."""
     if card.get("layout", "normal") == "normal":
         return {card["name"].lower(): build_face(card)}
-    key = "multi:" + json.dumps(card, sort_keys=True)
+    key = "multi:" + card_key(card)
     if key not in _FACES:
         try:
             faces = mtgjson_faces(card)
@@ -150,7 +158,7 @@ def build_entries(card: dict) -> dict:
 
 def build_face(card: dict) -> dict:
     """phase's ``CardFace`` for one of our cards (cached by the card's JSON)."""
-    key = json.dumps(card, sort_keys=True)
+    key = card_key(card)
     if key not in _FACES:
         try:
             face = phase.build_oracle_face(mtgjson_card(card), None)
@@ -170,7 +178,7 @@ def build_face(card: dict) -> dict:
 
 def build_engine(cards: dict[str, dict]) -> Any:
     """A phase ``Engine`` whose card database holds exactly ``cards`` (cached)."""
-    key = tuple(sorted((name, json.dumps(card, sort_keys=True)) for name, card in cards.items()))
+    key = tuple(sorted((name, card_key(card)) for name, card in cards.items()))
     if key not in _ENGINES:
         faces = {k: v for card in cards.values() for k, v in build_entries(card).items()}
         _ENGINES[key] = phase.Engine.from_json(json.dumps(faces))

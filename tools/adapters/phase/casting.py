@@ -23,8 +23,22 @@ a graveyard cast without ``alternative`` that phase can only make a flashback ca
 skipped. A ``cast`` of ``prepared#N`` (FORMAT §11.9) is ``CastPreparedCopy`` of the prepared
 permanent linked to that copy (``unknown_object`` when none is), answered like any cast;
 the copy object phase makes carries the copy's reference.
-Any other ``cast`` field (other ``alternative`` values, kicker, buyback, ...) is not
-translated: the case is skipped, never cast as if the field were absent.
+``kicker`` answers phase's ``OptionalCostChoice`` of type ``Kicker`` (it asks each kicker
+cost in turn, CR 702.33; an index listed twice or never asked is ``invalid_choice``; no
+prompt at all is ``invalid_alternative`` for a card without kicker, else skipped: phase asks
+none it judges unpayable and does not say so); ``buyback`` its ``Optional`` cost of a card
+with buyback (CR 702.27a); ``spell_cast`` gets ``kicked`` / ``buyback``. ``alternative:
+"morph"`` answers ``AlternativeCastChoice`` of keyword ``FaceDown`` (CR 702.37c; phase picks
+the ``FaceDown`` variant itself when it is the only cast it can pay for): ``spell_cast`` has
+``face_down`` and a null ``name``. A ``cast`` answering a may-cast decision (PROTOCOL §10.2)
+is ``CastSpellAsMadness`` at a madness ``CastOffer`` (CR 702.35a) or accepting suspend's
+"you may cast it" ``OptionalEffectChoice`` (CR 702.62a), whatever ``alternative`` it gives.
+``suspend`` activates phase's suspend ability from the hand (phase models the special action
+as an ability that uses the stack, CR 116.2f says it does not: left as phase does it);
+``turn_face_up`` is ``TurnFaceUp`` after tapping ``pay_with``. Any other ``cast`` field
+(``alternative`` ``without_paying`` outside a may-cast, a permanent granting an alternative
+cost, which phase's ``CastSpell`` offers no choice of, ...) is not translated: the case is
+skipped, never cast as if the field were absent.
 """
 
 from __future__ import annotations
@@ -36,6 +50,7 @@ from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected
+from mtg_judge.tools.adapters.phase.stack import described
 from mtg_judge.tools.adapters.phase.vocabulary import LETTER_PHASE_COLOR, PHASE_COLOR, ZONE_NAME
 
 
@@ -46,11 +61,14 @@ class Casting(RunCore):
     #: (an alternative or additional cost, a face to cast, FORMAT §10–11) is not translated:
     #: the case is skipped rather than cast as if the field were absent.
     CAST_FIELDS = frozenset({"action", "player", "card", "targets", "modes", "x", "pay_with",
-                             "mana", "face", "behold", "harmonize_tap"})
+                             "mana", "face", "behold", "harmonize_tap", "kicker", "buyback"})
 
     #: the ``alternative`` values translated (FORMAT §11.3): phase casts a harmonize card from
     #: its graveyard with its Harmonize casting variant
-    ALTERNATIVES = frozenset({"harmonize", "flashback"})
+    ALTERNATIVES = frozenset({"harmonize", "flashback", "morph"})
+
+    #: phase's ``AlternativeCastChoice`` keyword -> our ``alternative`` (FORMAT §10)
+    ALTERNATIVE_KEYWORD: dict[Any, str] = {"FaceDown": "morph"}
 
     #: phase's casting variant (read off its pending cast) for each translated alternative
     VARIANT: dict[Any, str] = {"harmonize": "Harmonize", "flashback": "Flashback"}
@@ -61,8 +79,22 @@ class Casting(RunCore):
         paid, modes, ``face``, ``alternative``, a behold cost's ``beheld``). A ``prepared#N``
         card is :meth:`cast_prepared`. Raises :class:`Skip` for a field not translated and
         :class:`Rejected`."""
+        if self.offered_cast() is not None \
+                and inp.get("alternative") in (None, "without_paying", "madness"):
+            # a cast answering a may_cast decision: its cast is the one offered (PROTOCOL §10.2)
+            self.cast_offered(self.seat_of(inp), self.object_id(inp["card"]), inp)
+            return
         extra = sorted(k for k in inp if k not in self.CAST_FIELDS
                        and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
+        alt = inp.get("alternative")
+        if extra == ["alternative"] and alt in self.alias.values():
+            # an alternative cost a permanent grants (Fist of Suns, FORMAT §10)
+            raise Skip(f"alternative {alt!r}: phase's CastSpell offers no alternative cost a "
+                       "permanent grants (it asks no AlternativeCastChoice for it)")
+        if extra == ["alternative"] and alt == "without_paying":
+            raise Skip("alternative 'without_paying' outside a may-cast: phase casts without "
+                       "paying only through an effect's permission (CastSpellForFree names "
+                       "its source), and none offers one here")
         if extra:
             raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
         seat = self.seat_of(inp)
@@ -92,10 +124,67 @@ class Casting(RunCore):
                 for alt, variant in self.VARIANT.items():
                     if self.casting.get("variant") == variant:
                         ev["alternative"] = alt
+                if self.casting.get("alternative"):
+                    ev["alternative"] = self.casting["alternative"]
+                if self.casting.get("alternative") == "morph":
+                    ev["face_down"], ev["name"] = True, None  # FORMAT §10
                 if self.casting.get("beheld"):
                     self.note_beheld(seat, oid, ev)
+                if self.casting.get("kicked"):
+                    ev["kicked"] = list(self.casting["kicked"])
+                if self.casting.get("buyback"):
+                    ev["buyback"] = True
         finally:
             self.casting = None
+
+    def cast_offered(self, seat: int, oid: int, inp: dict) -> None:
+        """A ``cast`` answering a ``may_cast`` decision (FORMAT §10: suspend's last time counter
+        removed; PROTOCOL §10.2): phase asks "you may cast it" as an ``OptionalEffectChoice``
+        of the resolving trigger; the cast is accepting it (``DecideOptionalEffect {accept:
+        true}``), then phase's prompts of the cast. The cast is the one the trigger offers
+        (without paying its mana cost for suspend), whatever ``alternative`` the input gives:
+        ``spell_cast`` says ``without_paying`` when phase took no mana for it. A card the
+        trigger does not offer (another card, or none) is ``wrong_decision``."""
+        wf = self.expect_prompt(("OptionalEffectChoice", "CastOffer"), seat, "cast")
+        offer = self.offered_cast()
+        source = (wf.get("data") or {}).get("source_id") if offer == "suspend" else \
+            ((wf.get("data") or {}).get("kind") or {}).get("object_id")
+        if isinstance(source, int) and source != oid:
+            raise Rejected("wrong_decision", f"phase offers to cast {self.ref(source)}, the "
+                                             f"input casts {inp['card']}")
+        self.cast_targets = {}
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            if offer == "madness":
+                self.apply(seat, action("CastSpellAsMadness", {
+                    "object_id": oid, "card_id": oid, "payment_mode": {"type": "Manual"}}))
+            else:
+                self.apply(seat, action("DecideOptionalEffect", {"accept": True}))
+            self.answer_casting(seat, oid, inp)
+            ev = self.casting.get("event")
+            if ev is None:
+                raise Skip("phase cast nothing when its offer to cast the card was accepted")
+            self.finish_cast_event(seat, inp, ev)
+            if offer == "madness":
+                ev["alternative"] = "madness"
+            elif not ev.get("mana_paid"):
+                ev["alternative"] = "without_paying"
+        finally:
+            self.casting = None
+
+    def offered_cast(self) -> str | None:
+        """The may_cast decision phase asks now (PROTOCOL §10.2): ``"suspend"`` (the
+        ``OptionalEffectChoice`` of suspend's last-counter trigger, CR 702.62a),
+        ``"madness"`` (a ``CastOffer`` of kind ``Madness``, CR 702.35a), else ``None``."""
+        wf = self.waiting()
+        data: Any = wf.get("data") if isinstance(wf.get("data"), dict) else {}
+        if wf.get("type") == "CastOffer" and (data.get("kind") or {}).get("type") == "Madness":
+            return "madness"
+        if wf.get("type") == "OptionalEffectChoice":
+            found = described(data.get("description"))
+            if found is not None and found[1] == "last_time_counter_removed":
+                return "suspend"
+        return None
 
     def cast_prepared(self, seat: int, inp: dict) -> None:
         """Cast the copy of a prepared permanent's prepare spell (FORMAT §11.9): phase's
@@ -117,7 +206,7 @@ class Casting(RunCore):
             copy_id = next((o for o, ref in self.copies.items() if ref == inp["card"]), None)
             if copy_id is None:
                 # phase made the copy object, still on its way to the stack (targets, cost)
-                objs = self.game.state()["state"]["objects"]
+                objs = self.state_dict()["state"]["objects"]
                 copy_id = next((int(k) for k, o in objs.items()
                                 if o.get("prepared_copy_source") == src
                                 and int(k) not in self.copies), None)
@@ -202,6 +291,86 @@ class Casting(RunCore):
             self.casting = None
             self.pending_activation = None
 
+    def do_suspend(self, inp: dict) -> None:
+        """``suspend`` (FORMAT §10, CR 702.62a, 116.2f): phase models suspend's special action
+        as an activated ability of the card in hand (its synthesized ``activation_zone:
+        Hand`` ability whose effect puts the time counters), so the input is that
+        ``ActivateAbility``, paid from ``pay_with`` like any cost. Reported as phase does it:
+        ``special_action`` (the input phase accepted), the payment, the card's move to exile
+        (``cause: "suspend"``: phase pays it as the ability's exile cost), and, when phase
+        puts the time counters on the exiled card, ``suspended`` after its
+        ``counters_added``. phase puts that ability on the stack (players then get priority
+        and it must resolve), where CR 116.2f says a special action does not use the stack:
+        that difference is phase's, left as it is. Raises :class:`Rejected`
+        (``no_such_ability`` for a card phase gave no suspend ability) and :class:`Skip`."""
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["card"])
+        obj = self.game.object(oid) or {}
+        index = next((j for j, a in enumerate(obj.get("abilities") or [])
+                      if a.get("kind") == "Activated" and a.get("activation_zone") == "Hand"
+                      and (a.get("effect") or {}).get("type") == "PutCounter"
+                      and (a.get("effect") or {}).get("counter_type") == "time"), None)
+        if index is None:
+            raise Rejected("no_such_ability", f"phase gives {inp['card']} no suspend ability")
+        self.expect_prompt(("Priority",), None, "suspend")
+        mark = len(self.events)
+        self.events.append({"type": "special_action", "player": self.player(seat),
+                            "action": "suspend", "object": self.ref(oid),
+                            "card": self.card(oid)})
+        self.cast_targets = {}
+        self.pending_activation = {"type": "ability_activated", "player": self.player(seat),
+                                   "source": self.ref(oid), "source_card": self.card(oid),
+                                   "ability": "suspend"}
+        self.pending_stack = None
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        try:
+            self.apply(seat, action("ActivateAbility", {"source_id": oid,
+                                                        "ability_index": index}))
+            self.answer_casting(seat, oid, {**inp, "action": "suspend"})
+            ev = self.pending_activation
+            ev.setdefault("targets", [])
+            ev["x"] = 0
+            self.record_payment(seat, inp, ev)
+            self.suspending[oid] = (seat, dict(ev["mana_paid"]))
+        finally:
+            self.casting = None
+            self.pending_activation = None
+        for e in self.events[mark:]:
+            if e["type"] == "zone_changed" and e["card"] == self.card(oid) \
+                    and e["from"] == "hand" and e["to"] == "exile":
+                e["cause"] = "suspend"
+
+    def do_turn_face_up(self, inp: dict) -> None:
+        """``turn_face_up`` (FORMAT §10, CR 702.37e, 116.2b): the special action, phase's
+        ``TurnFaceUp``, which pays the morph cost itself: the input's ``pay_with`` sources
+        are tapped for mana first (their mana abilities, at priority), then phase pays from
+        the pool; a source phase tapped besides them is ``cannot_pay`` (the input's payment
+        could not pay). ``special_action`` is reported first, phase's ``TurnedFaceUp`` as
+        ``turned_face_up``. Raises :class:`Rejected`."""
+        seat = self.seat_of(inp)
+        oid = self.object_id(inp["card"])
+        self.expect_prompt(("Priority",), None, "turn_face_up")
+        self.events.append({"type": "special_action", "player": self.player(seat),
+                            "action": "turn_face_up", "object": self.ref(oid),
+                            "card": self.card(oid)})
+        for src in inp.get("pay_with") or []:
+            if isinstance(src, dict):
+                sid, color = self.object_id(src["source"]), src.get("color")
+            else:
+                sid, color = self.object_id(src), None
+            self.apply(seat, self.mana_selection(sid, color))
+        if inp.get("mana"):
+            raise Skip("turn_face_up with 'mana': phase's TurnFaceUp pays from the pool "
+                       "itself, with no say in which mana")
+        self.apply(seat, action("TurnFaceUp", {"object_id": oid, "x": 0}))
+        named = {self.ref(self.object_id(src["source"] if isinstance(src, dict) else src))
+                 for src in inp.get("pay_with") or []}
+        extra = sorted({e["source"] for e in self.events[self.input_mark:]
+                        if e["type"] == "mana_ability_activated" and e["source"] not in named})
+        if extra:
+            raise Rejected("cannot_pay", f"the morph cost needs more mana than the input's "
+                                         f"payment: phase also tapped {extra}")
+
     def record_payment(self, seat: int, inp: dict, ev: dict) -> None:
         """Put the mana ``seat`` paid into the synthesised event ``ev`` (``mana_paid``) and
         check it against what the input said to pay with (:meth:`check_mana_paid`)."""
@@ -284,13 +453,22 @@ class Casting(RunCore):
         offered = False
         behold = inp.get("behold")
         behold_offered = False
+        kicker_asked, buyback_asked = 0, False
         for _ in range(64):
             wf = self.waiting()
             kind = wf.get("type")
             data: Any = wf.get("data") if isinstance(wf.get("data"), dict) else {}
             variant = ((data.get("pending_cast") or {}).get("casting_variant")
                        or self.stack_variant(oid))
-            if variant and self.casting is not None and inp.get("action") == "cast":
+            if variant == "FaceDown" and self.casting is not None:
+                # phase casts the card face down by itself when that is the only cast it can
+                # pay for (no AlternativeCastChoice then): the input must ask for it
+                if inp.get("alternative") != "morph":
+                    self.cancel(seat)
+                    raise Skip("phase casts the card face down by itself (the only cast it "
+                               "can pay for); a face-up cast cannot be asked of it")
+                self.casting["alternative"] = "morph"
+            elif variant and self.casting is not None and inp.get("action") == "cast":
                 self.casting["variant"] = variant
                 wanted = self.VARIANT.get(inp.get("alternative"))
                 if variant in self.VARIANT.values() and variant != wanted:
@@ -303,6 +481,27 @@ class Casting(RunCore):
                     self.cancel(seat)
                     raise Skip(f"phase casts the card with its {variant} variant, the input "
                                f"asks for {inp.get('alternative')}")
+            if kind == "AlternativeCastChoice":
+                # phase asks whether to cast the card for an alternative cost; its
+                # ``keyword`` says which: ``FaceDown`` is morph's face-down cast (CR 702.37c)
+                alt = ((data.get("keyword") or {}).get("type"))
+                wanted_alt = self.ALTERNATIVE_KEYWORD.get(alt)
+                if wanted_alt is None:
+                    self.cancel(seat)
+                    raise Skip(f"phase offers an alternative cast {alt!r} the adapter does "
+                               "not translate")
+                take_alt = inp.get("alternative") == wanted_alt
+                self.apply(seat, action("ChooseAlternativeCast", {
+                    "choice": {"type": "Alternative" if take_alt else "Normal"}}))
+                if take_alt and self.casting is not None:
+                    self.casting["alternative"] = wanted_alt
+                continue
+            if inp.get("alternative") in self.ALTERNATIVE_KEYWORD.values() and kind in \
+                    ("ManaPayment", "Priority") and self.casting is not None \
+                    and self.casting.get("alternative") != inp.get("alternative"):
+                self.cancel(seat)
+                raise Rejected("invalid_alternative", f"phase offers no {inp.get('alternative')} "
+                                                      "cast for this card")
             if kind == "HarmonizeTapChoice":
                 if inp.get("alternative") != "harmonize":
                     self.cancel(seat)
@@ -311,6 +510,27 @@ class Casting(RunCore):
                 self.apply(seat, action("HarmonizeTap", {
                     "creature_id": self.object_id(tap) if tap is not None else None}))
                 continue
+            if kind == "OptionalCostChoice" and (data.get("cost") or {}).get("type") == "Kicker":
+                # CR 702.33: phase asks each kicker cost of the card in turn (its
+                # ``additional_cost_flow`` lists them): paid when the input's ``kicker``
+                # lists its index
+                paying = kicker_asked in (inp.get("kicker") or [])
+                self.apply(seat, action("DecideOptionalCost", {"pay": paying}))
+                if paying and self.casting is not None:
+                    self.casting.setdefault("kicked", []).append(kicker_asked)
+                kicker_asked += 1
+                continue
+            if kind == "OptionalCostChoice" and (data.get("cost") or {}).get("type") \
+                    == "Optional" and self.has_keyword(oid, "buyback"):
+                # CR 702.27a: buyback is the card's one optional additional cost
+                paying = bool(inp.get("buyback"))
+                self.apply(seat, action("DecideOptionalCost", {"pay": paying}))
+                buyback_asked = True
+                if paying and self.casting is not None:
+                    self.casting["buyback"] = True
+                continue
+            if kind in ("ManaPayment", "Priority"):
+                self.check_optional_costs(seat, oid, inp, kicker_asked, buyback_asked)
             if kind == "OptionalCostChoice" and '"Behold"' in json.dumps(data.get("cost")):
                 # "[you may] behold a Dragon [or pay {1}]": paying the optional cost is
                 # beholding (for "or pay", declining it adds the other cost)
@@ -392,6 +612,35 @@ class Casting(RunCore):
                 raise Rejected("invalid_target", f"phase chose the targets {engine}, the input "
                                                  f"names {named}")
 
+    def check_optional_costs(self, seat: int, oid: int, inp: dict, kicker_asked: int,
+                             buyback_asked: bool) -> None:
+        """Once phase is past the announcement of a cast (CR 601.2b), check that it asked for
+        every kicker cost (by index) and the buyback the input pays. phase asks each kicker
+        cost once, yes or no: an index listed twice, or one past the costs it asked, is
+        ``invalid_choice``. When phase asked none, a card file without the keyword is
+        ``invalid_alternative``; with it, phase may have left out a cost it judged
+        unpayable, which the adapter cannot tell from its prompts: :class:`Skip`."""
+        kicker = list(inp.get("kicker") or [])
+        for keyword, wanted, asked in (("kicker", bool(kicker), kicker_asked > 0),
+                                       ("buyback", bool(inp.get("buyback")), buyback_asked)):
+            if wanted and not asked:
+                self.cancel(seat)
+                if not self.has_keyword(oid, keyword):
+                    raise Rejected("invalid_alternative", f"the card has no {keyword}, and "
+                                                          f"phase asks for none")
+                raise Skip(f"phase did not ask for the {keyword} cost the input pays (it "
+                           "does not say why: an unpayable cost, or none parsed)")
+        if kicker and (len(set(kicker)) != len(kicker) or max(kicker) >= kicker_asked):
+            self.cancel(seat)
+            raise Rejected("invalid_choice", f"kicker {kicker}: phase asks each of its "
+                                             f"{kicker_asked} kicker cost(s) once")
+
+    def has_keyword(self, oid: int, keyword: str) -> bool:
+        """Whether our card file of object ``oid`` lists ``keyword`` (FORMAT §5)."""
+        card = self.card_data((self.game.object(oid) or {}).get("name"))
+        return any((kw if isinstance(kw, str) else kw.get("keyword")) == keyword
+                   for kw in card.get("keywords", []))
+
     def stack_variant(self, oid: int) -> str | None:
         """The casting variant of the spell ``oid`` on phase's stack (``Flashback``,
         ``Harmonize``, ...): phase's ``ManaPayment`` prompt does not repeat it."""
@@ -425,6 +674,6 @@ class Casting(RunCore):
     def cancel(self, seat: int) -> None:
         """Cancel the cast phase is in the middle of (``CancelCast``; a refusal is ignored)."""
         try:
-            self.game.apply(seat, action("CancelCast"))
+            self.act(seat, action("CancelCast"))
         except ValueError:
             pass

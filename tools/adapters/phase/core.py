@@ -54,6 +54,8 @@ class RunCore:
     seat_of: Callable[[dict], int]
     #: :meth:`.casting.Casting.pool`
     pool: Callable[[int], dict[str, int]]
+    #: :meth:`.casting.Casting.mana_selection`
+    mana_selection: Callable[[int, str | None], Any]
     #: :meth:`.bridge.Bridge508.bridge_takes`
     bridge_takes: Callable[[str | None, dict], bool]
     #: :meth:`.bridge.Bridge508.bridge_after`
@@ -95,6 +97,12 @@ class RunCore:
         self.casting: Any = None
         self.ability_count: int = 0
         self.game: Any = None
+        #: the state phase's game was last loaded from, the actions applied since
+        #: (:meth:`act`, :meth:`replay`), and the reads cached for the current position
+        self.base: Any = None
+        self.journal: list[tuple[int, Any]] = []
+        self._waiting: dict | None = None
+        self._state: dict | None = None
         #: the last spell or ability phase reported resolved; a player phase says is searching
         self.last_resolved: str | None = None
         self.probing: bool = False
@@ -108,6 +116,9 @@ class RunCore:
         #: ``prepared#N`` -> the seat in whose exile the copy is (who created it)
         self.prepared_by: dict[str, int | None] = {}
         self.searching: int | None = None
+        #: cards being suspended (:meth:`.casting.Casting.do_suspend`): object id -> (seat,
+        #: mana paid), until phase puts their time counters on them
+        self.suspending: dict[int, tuple[int, dict]] = {}
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
         #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack
@@ -170,17 +181,23 @@ class RunCore:
             return self.player(target["data"])
         return json.dumps(target)
 
-    def object_id(self, name: str) -> int:
-        """The phase object id of a card alias or current reference (``bolt``, ``bolt#2``)."""
+    def object_id(self, name: Any) -> int:
+        """The phase object id of a card alias or current reference (``bolt``, ``bolt#2``).
+        Raises :class:`Rejected` (``unknown_object``) for anything else."""
         for oid, ref in self.copies.items():
             if ref == name:
                 return oid
+        if not isinstance(name, str):
+            raise Rejected("unknown_object", f"no object named {name!r}")
         base = name.split("#")[0]
         for oid, alias in self.alias.items():
             if alias == base:
                 return oid
         for oid, tok in self.tokens.items():
             if tok == name:
+                return oid
+        for oid, ab in self.abilities.items():  # an ability on the stack (a Stifle's target)
+            if ab == name:
                 return oid
         raise Rejected("unknown_object", f"no object named {name!r}")
 
@@ -191,9 +208,45 @@ class RunCore:
             return {"Player": self.seat[name]}
         return {"Object": self.object_id(name)}
 
+    def load(self, state: Any) -> None:
+        """Load phase's game from ``state`` (an exported ``Game.state()`` dict): it becomes the
+        base that :meth:`act`'s journal replays from (:meth:`replay`)."""
+        self.game = self.engine.load_game(state)
+        self.base, self.journal = state, []
+        self._waiting = self._state = None
+
+    def act(self, seat: int, act: Any) -> Any:
+        """``Game.apply`` of one phase action (its ``ActionResult``), journaled so that
+        :meth:`replay` can rebuild the game; raises phase's ``ValueError`` (a refused action
+        is not journaled)."""
+        self._waiting = self._state = None
+        result = self.game.apply(seat, act)
+        self.journal.append((seat, act))
+        return result
+
+    def replay(self, n: int) -> None:
+        """Rebuild phase's game as it was after the first ``n`` journaled actions: the base
+        state loaded, those actions applied again (phase's game is deterministic: its
+        random state is part of the state). Cheaper than exporting the state before every
+        input, which most inputs never need."""
+        self.game = self.engine.load_game(self.base)
+        for seat, act in self.journal[:n]:
+            self.game.apply(seat, act)
+        del self.journal[n:]
+        self._waiting = self._state = None
+
+    def state_dict(self) -> dict:
+        """phase's exported state (``Game.state()``), read once per game position (it is the
+        costliest read of phase's API). Callers must not change it."""
+        if self._state is None:
+            self._state = self.game.state()
+        return self._state
+
     def waiting(self) -> dict:
-        """phase's ``waiting_for`` prompt (``{}`` when none)."""
-        return self.game.waiting_for() or {}
+        """phase's ``waiting_for`` prompt (``{}`` when none), read once per game position."""
+        if self._waiting is None:
+            self._waiting = self.game.waiting_for() or {}
+        return self._waiting
 
     def waiting_player(self) -> int | None:
         """The seat phase's prompt waits for, if it names one."""
@@ -208,7 +261,7 @@ class RunCore:
         """Apply one phase action; translate its events. Raises :class:`Rejected`."""
         before = self.waiting()
         try:
-            result = self.game.apply(seat, act)
+            result = self.act(seat, act)
         except ValueError as exc:
             message = str(exc)
             code = classify(message, self.input_kind, before.get("type"))

@@ -93,6 +93,8 @@ class Events(RunCore):
                     continue
                 old = self.ref(oid)
                 record = d.get("record") or {}
+                if d.get("from") == "Library" and d.get("to") != "Library":
+                    self.note_found(out, oid)  # the card found, by its library reference
                 if oid in self.alias:
                     self.count[oid] = self.count.get(oid, 1) + 1
                 new = self.ref(oid)
@@ -115,8 +117,6 @@ class Events(RunCore):
                                     else None})
                     continue
                 name = record.get("name")
-                if src == "library" and dst != "library":
-                    self.note_found(out, oid)
                 cause = None
                 if src == "stack" and dst != "stack":
                     # phase's record names the object that left (the Omen spell); FORMAT §5.1
@@ -130,14 +130,27 @@ class Events(RunCore):
                     ref = self.prepared.pop(oid)
                     out.append({"type": "copy_ceased_to_exist", "object": ref, "card": ref,
                                 "after": "left_battlefield"})
+                # a face-down object (CR 708): phase's record says it was face down; it
+                # stays so only onto the battlefield (FORMAT §10: name null), else it is
+                # turned face up as it leaves (CR 708.10) and revealed (CR 708.9)
+                down = bool(record.get("face_down"))
+                now_down = bool((self.game.object(oid) or {}).get("face_down")) \
+                    if dst in ("battlefield", "stack") else False
+                if down or now_down:
+                    name = None if now_down else (self.game.object(oid) or {}).get("name")
                 out.append({"type": "zone_changed", "object": old, "new_object": new,
-                            "card": self.card(oid), "name": name,
+                            "card": self.card(oid), "name": name or None,
                             "owner": self.player(owner) if isinstance(owner, int) else None,
-                            "from": src, "to": dst, **({"cause": cause} if cause else {})})
+                            "from": src, "to": dst, **({"cause": cause} if cause else {}),
+                            **({"face_down": True} if down or now_down else {})})
+                if down and not now_down:
+                    out.append({"type": "card_revealed", "player": out[-1]["owner"],
+                                "object": new, "card": self.card(oid), "name": name})
                 if dst == "battlefield":
                     ctrl = record.get("controller", owner)
                     out.append({"type": "permanent_entered", "object": new,
-                                "card": self.card(oid), "name": record.get("name"),
+                                "card": self.card(oid),
+                                "name": None if now_down else record.get("name"),
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
             elif kind == "Transformed":
@@ -148,6 +161,12 @@ class Events(RunCore):
                 out.append({"type": "transformed", "object": self.ref(oid), "card": self.card(oid),
                             "name": obj.get("name"),
                             "face": "back" if obj.get("transformed") else "front"})
+            elif kind == "TurnedFaceUp":
+                # CR 702.37e, 708.8: the same object, its real name now
+                oid = d.get("object_id")
+                out.append({"type": "turned_face_up", "object": self.ref(oid),
+                            "card": self.card(oid),
+                            "name": (self.game.object(oid) or {}).get("name")})
             elif kind == "BecamePrepared":
                 oid = d.get("object_id")
                 if oid not in self.prepared:
@@ -229,7 +248,8 @@ class Events(RunCore):
                 oid = d["object_id"]
                 obj = self.game.object(oid) or {}
                 ev = {"type": "spell_cast", "player": self.player(d["controller"]),
-                      "object": self.ref(oid), "card": self.card(oid), "name": obj.get("name"),
+                      "object": self.ref(oid), "card": self.card(oid),
+                      "name": obj.get("name") or None,
                       "targets": self.targets.pop(oid, []), "x": self.x_values.pop(oid, 0)}
                 if self.casting is not None:
                     self.casting["event"] = ev
@@ -295,8 +315,10 @@ class Events(RunCore):
                 out.append(ev)
             elif kind == "DamagePrevented":
                 tgt = d.get("target") or {}
-                out.append({"type": "damage_prevented", "source": self.ref(d.get("source_id")),
-                            "target": self.target_ref(tgt), "amount": d.get("amount")})
+                sid = d.get("source_id")
+                out.append({"type": "damage_prevented", "source": self.ref(sid),
+                            "source_card": self.card(sid), "target": self.target_ref(tgt),
+                            "amount": d.get("amount")})
             elif kind == "LifeChanged":
                 amount = d.get("amount", 0)
                 out.append({"type": "life_gained" if amount > 0 else "life_lost",
@@ -331,6 +353,13 @@ class Events(RunCore):
                             "counter": COUNTER_NAME.get(d.get("counter_type"),
                                                         str(d.get("counter_type"))),
                             "count": d.get("count")})
+                if oid in self.suspending and d.get("counter_type") == "time" \
+                        and (self.game.object(oid) or {}).get("zone") == "Exile":
+                    # phase's suspend ability resolved: the card is suspended (FORMAT §10)
+                    seat, paid = self.suspending.pop(oid)
+                    out.append({"type": "suspended", "player": self.player(seat),
+                                "object": self.ref(oid), "card": self.card(oid),
+                                "time": d.get("count"), "mana_paid": paid})
             elif kind == "CounterRemoved":
                 oid = d["object_id"]
                 out.append({"type": "counters_removed", "object": self.ref(oid),
@@ -364,17 +393,17 @@ class Events(RunCore):
                             "controller": self.player(d["new_controller"])})
             elif kind == "SpellCountered":
                 oid = d["object_id"]
-                ev = {"type": "spell_countered", "object": self.ref(oid), "card": self.card(oid),
+                # phase's SpellCountered also counters an ability on the stack (Stifle)
+                ev = {"type": "ability_countered" if oid in self.abilities else
+                      "spell_countered", "object": self.ref(oid), "card": self.card(oid),
                       "reason": "countered"}
                 out.append(ev)
             elif kind == "AttackersDeclared":
                 attacks = d.get("attacks") or []
                 attackers = []
                 for oid, tgt in attacks:
-                    defender = tgt.get("data") if isinstance(tgt, dict) else None
                     attackers.append({"object": self.ref(oid), "card": self.card(oid),
-                                      "defender": self.player(defender)
-                                      if isinstance(defender, int) else None})
+                                      **self.attacked(tgt)})
                 player = None
                 if isinstance(d.get("defending_player"), int):
                     player = self.player(1 - d["defending_player"])
@@ -429,9 +458,22 @@ class Events(RunCore):
         reported resolved (phase reports ``StackResolved`` before a decision inside it)."""
         return self.last_resolved or (self.ref(sid) if isinstance(sid, int) else "")
 
+    def attacked(self, target: Any) -> dict:
+        """An ``attackers_declared`` entry's ``defender`` (and ``planeswalker`` /
+        ``planeswalker_card``, FORMAT §12.1) for phase's ``AttackTarget``: the player
+        attacked, or the planeswalker and its controller, the defending player (CR 506.2)."""
+        data = target.get("data") if isinstance(target, dict) else None
+        if not isinstance(data, int):
+            return {"defender": None}
+        if target.get("type") == "Player":
+            return {"defender": self.player(data)}
+        ctrl = (self.game.object(data) or {}).get("controller")
+        return {"defender": self.player(ctrl) if isinstance(ctrl, int) else None,
+                "planeswalker": self.ref(data), "planeswalker_card": self.card(data)}
+
     def attacking(self, oid: int) -> str | None:
         """The player an attacking creature attacks, read off phase's combat state."""
-        combat = (self.game.state().get("state") or {}).get("combat") or {}
+        combat = (self.state_dict().get("state") or {}).get("combat") or {}
         for a in combat.get("attackers") or []:
             if isinstance(a, dict) and a.get("object_id") == oid:
                 tgt = a.get("defending_player", a.get("target"))

@@ -21,12 +21,24 @@ phase beholds by itself without saying which is skipped); ``counters``/``token``
 ``ChooseOneOfBranch`` (the branch whose effect is ``PutCounter``/``Token``; another answer
 is given to phase as a branch it does not have, so phase refuses it); an alias (or
 ``none``) a ``SearchChoice`` (``SelectCards``); a card name a ``NamedChoice``
-(``ChooseOption``); a source a ``DamageSourceChoice``.
+(``ChooseOption``); a source a ``DamageSourceChoice``; an alias the legend rule's
+``ChooseLegend`` (the one kept; the others' moves get ``state_based_action`` 704.5j);
+``yes``/``no`` an ``UnlessPayment`` (echo, ward, "unless pays": ``pay_with`` tapped first,
+then ``PayUnlessCost``, ``cost_paid`` with the mana it took, ``cannot_pay`` when phase tapped
+a source the input does not name); ``no`` a madness ``CastOffer`` or suspend's "you may
+cast it" (``cast_declined``). A ``choose`` while phase gives a player priority is
+``wrong_decision`` (phase asks nothing then). ``declare_attackers`` entries
+``{"attacker", "target"}`` are phase's ``AttackTarget`` ``Player`` / ``Planeswalker``
+(CR 508.1b). ``order_triggers`` is phase's ``OrderTriggers`` (indices into its list of
+waiting triggers, first put first, CR 603.3b): by source alias, or by trigger references
+when the triggers are all alike (phase's waiting triggers have no reference yet); when
+phase put alike triggers on the stack without asking, an input naming that order is
+accepted as given.
 
 Inputs phase cannot receive are skipped, never approximated: ``random`` (phase's RNG
-cannot be fixed), ``choose`` with a choice the prompt does
-not offer by name, ``order_triggers``, an ability of a token (no card file to match its
-abilities with phase's).
+cannot be fixed), ``choose`` with a choice the prompt does not offer by name, an
+``order_triggers`` by references of different triggers, an ability of a token (no card file
+to match its abilities with phase's).
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected, ScriptError
+from mtg_judge.tools.adapters.phase.stack import described
 from mtg_judge.tools.adapters.phase.vocabulary import STEP_TO_PHASE
 
 
@@ -145,9 +158,23 @@ class Inputs(RunCore):
                 and self.declared_by_phase("attackers_declared", self.player(seat)):
             return  # the same answer phase gave by itself: no attackers
         self.expect_prompt(("DeclareAttackers",), seat, "declare_attackers")
-        defender = {"type": "Player", "data": 1 - seat}
-        attacks = [[self.object_id(a), defender] for a in inp.get("attackers", [])]
+        attacks = [self.attack(seat, a) for a in inp.get("attackers", [])]
         self.apply(seat, action("DeclareAttackers", {"attacks": attacks, "bands": []}))
+
+    def attack(self, seat: int, entry: Any) -> list:
+        """phase's ``[attacker id, AttackTarget]`` for one ``declare_attackers`` entry (FORMAT
+        §3.2, §12.1): an alias attacks the other player; ``{"attacker", "target"}`` attacks
+        the player or the planeswalker ``target`` names (CR 508.1b). phase's ``AttackTarget``
+        is ``Player(seat)`` or ``Planeswalker(object id)``; phase itself refuses a target it
+        cannot be attacked with. Raises :class:`Rejected` (``unknown_object``)."""
+        if not isinstance(entry, dict):
+            return [self.object_id(entry), {"type": "Player", "data": 1 - seat}]
+        target = entry.get("target")
+        if target is None or target in self.seat:
+            who = self.seat[target] if target is not None else 1 - seat
+            return [self.object_id(entry["attacker"]), {"type": "Player", "data": who}]
+        return [self.object_id(entry["attacker"]),
+                {"type": "Planeswalker", "data": self.object_id(target)}]
 
     def do_declare_blockers(self, inp: dict) -> None:
         """``declare_blockers``: phase's ``DeclareBlockers`` with the input's blocker-attacker
@@ -201,6 +228,15 @@ class Inputs(RunCore):
         choice: Any = inp.get("choice")
         if kind == "OptionalEffectChoice" and choice in ("yes", "no"):
             self.apply(seat, action("DecideOptionalEffect", {"accept": choice == "yes"}))
+            offer = described(data.get("description"))
+            if choice == "no" and offer is not None and offer[1] == "last_time_counter_removed":
+                # a may_cast declined (PROTOCOL §10.2): suspend's "you may play it" (phase
+                # logs nothing for the answer)
+                offered = data.get("source_id")
+                self.events.insert(self.input_mark, {
+                    "type": "cast_declined", "player": self.player(seat),
+                    "card": self.card(offered) if isinstance(offered, int) else None,
+                    "reason": "suspend"})
             return
         if kind == "OptionalEffectChoice" and "behold" in str(data.get("description")).lower() \
                 and isinstance(choice, str):
@@ -221,6 +257,68 @@ class Inputs(RunCore):
             if beheld != [self.ref(self.object_id(choice))]:
                 raise Rejected("invalid_choice", f"phase beheld {beheld or 'nothing'} itself "
                                                  f"(its only choice), the input names {choice}")
+            return
+        if kind == "CastOffer" and (data.get("kind") or {}).get("type") == "Madness" \
+                and choice == "no":
+            # a madness may_cast declined (PROTOCOL §10.2, CR 702.35a)
+            madness_card = (data.get("kind") or {}).get("object_id")
+            self.apply(seat, action("DecideOptionalEffect", {"accept": False}))
+            self.events.insert(self.input_mark, {
+                "type": "cast_declined", "player": self.player(seat),
+                "card": self.card(madness_card) if isinstance(madness_card, int) else None,
+                "reason": "madness"})
+            return
+        if kind == "ChooseLegend" and isinstance(choice, str):
+            # the legend rule (CR 704.5j): the permanent kept
+            keep = self.object_id(choice)
+            mark = len(self.events)
+            self.apply(seat, action("ChooseLegend", {"keep": keep}))
+            # the others go to the graveyard by that state-based action (phase's prompt is
+            # the legend rule's; its log does not name the rule)
+            name = (self.game.object(keep) or {}).get("name")
+            for k in range(len(self.events) - 1, mark - 1, -1):
+                e = self.events[k]
+                if e["type"] == "zone_changed" and e["from"] == "battlefield" \
+                        and e.get("name") == name and e["card"] != self.card(keep):
+                    e["cause"] = "state_based_action"
+                    self.events.insert(k, {"type": "state_based_action", "rule": "704.5j",
+                                           "object": e["object"], "card": e["card"]})
+            return
+        if kind == "UnlessPayment" and choice in ("yes", "no"):
+            # echo's upkeep payment (CR 702.30a), ward's or another "unless pays" cost: the
+            # input's pay_with sources are tapped for mana first, then phase's PayUnlessCost
+            before = self.pool(seat)
+            added: dict[str, int] = {}
+            named = set()
+            if choice == "yes":
+                for payer in inp.get("pay_with") or []:
+                    sid = self.object_id(payer["source"] if isinstance(payer, dict) else payer)
+                    named.add(self.ref(sid))
+                    mark = len(self.events)
+                    self.apply(seat, self.mana_selection(
+                        sid, payer.get("color") if isinstance(payer, dict) else None))
+                    for e in self.events[mark:]:
+                        if e["type"] == "mana_added":
+                            for c, n in e["mana"].items():
+                                added[c] = added.get(c, 0) + n
+            mark = len(self.events)
+            self.apply(seat, action("PayUnlessCost", {"pay": choice == "yes"}))
+            if choice != "yes":
+                return
+            extra = sorted({e["source"] for e in self.events[mark:]
+                            if e["type"] == "mana_ability_activated"
+                            and e["source"] not in named})
+            if extra:
+                # phase paid with sources the input does not name: the input's payment
+                # (pay_with, then the pool) could not pay (FORMAT §3.2)
+                raise Rejected("cannot_pay", f"the cost needs more mana than the input's "
+                                             f"payment: phase also tapped {extra}")
+            after = self.pool(seat)  # paid: pool before + mana made - pool after
+            paid = {c: before.get(c, 0) + added.get(c, 0) - after.get(c, 0)
+                    for c in {*before, *added, *after}}
+            self.events.insert(mark, {"type": "cost_paid", "player": self.player(seat),
+                                      "object": self.last_resolved,
+                                      "mana": {c: n for c, n in sorted(paid.items()) if n > 0}})
             return
         if kind == "ChooseOneOfBranch":
             # endure (FORMAT §11.5): phase's two branches, a token or +1/+1 counters; an
@@ -256,6 +354,11 @@ class Inputs(RunCore):
         if kind == "DamageSourceChoice":
             self.apply(seat, action("ChooseDamageSource", {"source": self.object_id(choice)}))
             return
+        if kind == "Priority":
+            # phase gives a player priority, and no choice is asked (FORMAT §8: an input of
+            # another kind than the decision asked for)
+            raise Rejected("wrong_decision", f"choose {choice!r}: phase is waiting for "
+                                             "priority")
         raise Skip(f"choose {choice!r}: phase asks for {kind}")
 
     def do_choose_targets(self, inp: dict) -> None:
@@ -290,6 +393,49 @@ class Inputs(RunCore):
                     break
 
     def do_order_triggers(self, inp: dict) -> None:
-        """``order_triggers``: always :class:`Skip` (phase's prompt is not translated)."""
+        """``order_triggers`` (FORMAT §3.2, CR 603.3b): phase's ``OrderTriggers`` prompt lists
+        the player's waiting triggers (``source_id``, ``description``); its ``order`` is
+        indices into that list, the first put on the stack first, as ours. An entry naming a
+        source alias is that source's trigger. phase's waiting triggers have no reference
+        yet, so ``ability#N`` entries can be matched only when the triggers are all alike
+        (the same source and text: any order is the same); otherwise :class:`Skip`. Raises
+        :class:`Rejected` (``wrong_decision``, ``invalid_choice``)."""
+        seat = self.seat_of(inp)
         wf = self.waiting()
-        raise Skip(f"order_triggers: phase's {wf.get('type')} prompt is not translated")
+        if wf.get("type") != "OrderTriggers":
+            # phase put the triggers on the stack without asking (alike triggers): the
+            # input agrees with the order phase chose, or cannot be given to phase
+            put = [e for e in self.events[self.previous_mark:self.input_mark]
+                   if e["type"] == "ability_put_on_stack"]
+            refs = [e["object"] for e in put]
+            sources = [e.get("source") for e in put]
+            order = list(inp.get("order") or [])
+            if order and (order == refs or order == sources[:len(order)] and
+                          len(order) == len(put)):
+                return
+            raise Skip(f"order_triggers: phase asks for {wf.get('type')} (it put the "
+                       f"triggers {refs} on the stack itself)")
+        wf = self.expect_prompt(("OrderTriggers",), seat, "order_triggers")
+        listed = list((wf.get("data") or {}).get("triggers") or [])
+        order = list(inp.get("order") or [])
+        if len(order) != len(listed):
+            raise Rejected("invalid_choice", f"order_triggers: {len(order)} entries for phase's "
+                                             f"{len(listed)} triggers")
+        alike = len({(t.get("source_id"), t.get("description")) for t in listed}) == 1
+        indices: list[int] = []
+        for ref in order:
+            if isinstance(ref, str) and ref.startswith("ability#"):
+                if not alike:
+                    raise Skip("order_triggers by trigger references: phase's waiting "
+                               "triggers have none yet, and they differ")
+                indices.append(len(indices))
+                continue
+            sid = self.object_id(ref)
+            found = [k for k, t in enumerate(listed) if t.get("source_id") == sid
+                     and k not in indices]
+            if not found:
+                raise Rejected("invalid_choice", f"order_triggers: {ref} has no waiting trigger")
+            if len(found) > 1 and len({listed[k].get("description") for k in found}) > 1:
+                raise Skip(f"order_triggers: {ref} has several different waiting triggers")
+            indices.append(found[0])
+        self.apply(seat, action("OrderTriggers", {"order": indices}))

@@ -47,6 +47,9 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"ObjectId\(\d+\) has summoning sickness", "summoning_sick"),
     (r"it has no mana cost \(CR 118\.6\)", "cannot_pay"),
     (r"Activation restriction not satisfied: AsSorcery", "sorcery_timing"),
+    # suspend's ability (phase: "if you could begin to cast this card", CR 702.62a)
+    (r"Activation restriction not satisfied: MatchesCardCastTiming", "sorcery_timing"),
+    (r"can't attack (Player|Planeswalker|Battle)\(", "cannot_attack"),
     # an ability that works only from the graveyard (renew), asked of the card elsewhere
     (r"Object is not in the correct zone \(expected Graveyard\)", "no_such_ability"),
     (r"Selected object not eligible to behold", "invalid_payment"),
@@ -55,6 +58,12 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"A static ability prevents you from casting this spell", "cant_cast"),
     (r"CastPreparedCopy: source not controlled by acting player", "not_controller"),
     (r"Card is not in a castable zone", "not_in_hand"),
+    (r"You don't control this (permanent|card)", "not_controller"),
+    (r"Object is not on the battlefield", "not_on_battlefield"),
+    (r"Activation restriction not satisfied: DuringYourTurn", "not_your_turn"),
+    (r"can block only creatures matching the block restriction", "cannot_block"),
+    (r"Cannot pay activation cost", "cannot_pay"),
+    (r"Mana unit cannot pay any part of this cost", "invalid_payment"),
     (r"Must choose at least \d+ modes, got 0", "invalid_mode"),
 ]
 

@@ -28,22 +28,28 @@ class PhaseRun(Setup, Inputs, Casting, Stack, Events, State, Bridge508):
     (PROTOCOL §10); raises :class:`~mtg_judge.tools.adapters.common.Skip` for what phase
     cannot be given."""
 
+    #: journal length past which :meth:`save` takes a new base state (bounds the replays)
+    REBASE = 48
+
     def save(self) -> tuple:
-        """What :meth:`restore` needs to undo a rejected input: phase's state and the
-        bookkeeping an input changes."""
-        return (self.game.state(), len(self.events), dict(self.count), dict(self.tokens),
+        """What :meth:`restore` needs to undo a rejected input: the length of phase's action
+        journal (:meth:`~.core.RunCore.replay`) and the bookkeeping an input changes."""
+        if len(self.journal) > self.REBASE:
+            self.load(self.state_dict())
+        return (len(self.journal), len(self.events), dict(self.count), dict(self.tokens),
                 dict(self.abilities), set(self.stack_seen), self.ability_count, self.step,
                 self.turn, copy.deepcopy(self.targets), dict(self.x_values),
                 dict(self.faces_cast), self.searching, self.last_resolved, dict(self.copies),
-                dict(self.prepared), self.prepared_n, dict(self.prepared_by))
+                dict(self.prepared), self.prepared_n, dict(self.prepared_by),
+                dict(self.suspending))
 
     def restore(self, saved: tuple) -> None:
         """Undo back to :meth:`save`'s ``saved`` (a rejected input changes nothing, FORMAT §3.2)."""
-        state, n, self.count, self.tokens, self.abilities, self.stack_seen, \
+        actions, n, self.count, self.tokens, self.abilities, self.stack_seen, \
             self.ability_count, self.step, self.turn, self.targets, self.x_values, \
             self.faces_cast, self.searching, self.last_resolved, self.copies, \
-            self.prepared, self.prepared_n, self.prepared_by = saved
-        self.game = self.engine.load_game(state)
+            self.prepared, self.prepared_n, self.prepared_by, self.suspending = saved
+        self.replay(actions)
         del self.events[n:]
         self.pending_activation = None
 
@@ -51,7 +57,7 @@ class PhaseRun(Setup, Inputs, Casting, Stack, Events, State, Bridge508):
         """An independent copy of this run (its own phase game, loaded from the state), with an
         empty event log: for legality probes."""
         other = copy.copy(self)
-        other.game = self.engine.load_game(self.game.state())
+        other.load(self.state_dict())
         other.events = []
         other.alias, other.count = dict(self.alias), dict(self.count)
         other.tokens, other.abilities = dict(self.tokens), dict(self.abilities)
@@ -63,6 +69,7 @@ class PhaseRun(Setup, Inputs, Casting, Stack, Events, State, Bridge508):
         other.prepared, other.prepared_by = dict(self.prepared), dict(self.prepared_by)
         other.ability_sources = dict(self.ability_sources)
         other.x_values = dict(self.x_values)
+        other.suspending = dict(self.suspending)
         return other
 
     def probe(self, act: dict) -> dict:

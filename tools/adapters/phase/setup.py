@@ -16,29 +16,41 @@ no source, no restriction) once the step has begun, since beginning it empties p
 A battlefield entry's ``prepared`` (FORMAT §11.9) sets phase's own ``prepared`` flag on
 the permanent (phase makes no copy object until the copy is cast: the adapter names the copy
 ``prepared#N`` in entry order). Setups that this cannot express are skipped: more than two
-players, counters other than +1/+1, -1/-1 and lore (phase's ``lore`` counter type), a
+players, a counter kind phase has no counter for (a +X/+Y counter other than +1/+1 and
+-1/-1: phase would make it a ``Generic`` counter that changes no power or toughness; any
+single-word kind is phase's own name for it, ``time``, ``lore``, ``loyalty``, ``storage``), a
 ``transformed`` permanent (phase keeps a transformed permanent as the back face's
 characteristics with the front in ``back_face``, trigger-instance bookkeeping included: the
 adapter does not rebuild that by hand), an Aura attached to a
 permanent of another player's list, a start in ``cleanup`` or in a combat damage step, any
-field of a card outside the battlefield but its alias and card (a suspended card's time
-counters in exile), and any setup-object field not listed in ``KNOWN_OBJECT``. A
+field of a card outside the battlefield but its alias, card and counters, and any
+setup-object field not listed in ``KNOWN_OBJECT``. Counters on a card outside the
+battlefield are set on phase's object there: a card in exile with suspend and a time counter
+is suspended (CR 702.62b), which is all phase's suspend triggers look at. A ``face_down``
+permanent gets the fields phase itself gives the card when it turns it face down (its
+``PlayFaceDown`` in a scratch game of that card alone: a nameless 2/2 with its face kept in
+``back_face``, CR 708.2), not fields the adapter makes up. A
 permanent's ``chosen_name`` (Meddling Mage) becomes phase's ``chosen_attributes`` entry
 ``{"type": "CardName", "value": ...}``, as phase records a ``NamedChoice``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.binding import action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (
-    COUNTERS,
     LETTER_PHASE_COLOR,
     PHASE_TO_STEP,
     PREVIOUS_STEP,
     ZONE_NAME,
+    phase_counter,
 )
+
+#: :meth:`Setup.face_down_fields` per engine (``id``) and card name
+_FACE_DOWN: dict[int, tuple[Any, dict[str, dict]]] = {}
 
 
 class Setup(RunCore):
@@ -115,10 +127,14 @@ class Setup(RunCore):
                     o = objs[str(oid)]
                     o["zone"] = zname
                     lists[z].append(oid)
-                    if z != "battlefield" and set(e) - {"alias", "card"}:
-                        # counters on a card in exile (suspend's time counters) ...
-                        raise Skip(f"setup field(s) {', '.join(sorted(set(e) - {'alias', 'card'}))}"
+                    if z != "battlefield" and set(e) - {"alias", "card", "counters"}:
+                        raise Skip(f"setup field(s) {', '.join(sorted(set(e) - {'alias', 'card', 'counters'}))}"
                                    f" of a card in the {z} are not set up in phase here")
+                    if z != "battlefield":
+                        # counters on a card outside the battlefield: a suspended card is
+                        # one in exile with suspend and a time counter (CR 702.62b), which
+                        # is all phase's suspend triggers look at
+                        o["counters"] = self.counters(e)
                     if z == "battlefield":
                         self._setup_permanent(o, e, seat, turn, ts)
                         if e.get("prepared"):
@@ -176,7 +192,7 @@ class Setup(RunCore):
         st["waiting_for"] = {"type": "Priority", "data": {"player": prev_active}}
         st["priority_pass_count"] = 0
         st["priority_passes"] = []
-        self.game = self.engine.load_game(exported)
+        self.load(exported)
         self.turn = st["turn_number"]
         self.events.append({"type": "game_started", "players": list(self.players),
                             "active_player": self.players[active], "turn": turn,
@@ -184,10 +200,10 @@ class Setup(RunCore):
                             "seed": setup.get("seed", 0)})
         # both players pass: phase begins the setup step itself
         for _ in range(2):
-            wf = self.game.waiting_for()
+            wf = self.waiting()
             if wf.get("type") != "Priority":
                 break
-            result = self.game.apply(wf["data"]["player"], action("PassPriority"))
+            result = self.act(wf["data"]["player"], action("PassPriority"))
             self.translate(result.events, skip_passes=True)
         if step == "untap":
             pass
@@ -203,7 +219,7 @@ class Setup(RunCore):
         """The setup's mana pools (FORMAT §3.1), put into phase's pools once the setup step
         has begun (beginning it empties them): one unit per mana, as phase's pool holds it,
         with no source (it came from nowhere in this game) and no restriction."""
-        exported = self.game.state()
+        exported = self.game.state()  # edited, then loaded: not the cached read
         st = exported["state"]
         pip = int(st.get("next_pip_id", 1))
         for seat, p in enumerate(self.setup["players"]):
@@ -218,17 +234,75 @@ class Setup(RunCore):
                     pip += 1
             st["players"][seat]["mana_pool"] = {"mana": units}
         st["next_pip_id"] = pip
-        self.game = self.engine.load_game(exported)
+        self.load(exported)
+
+    #: the fields of a phase object that say where and since when it is, not what it is
+    PLACE_FIELDS = frozenset({"zone", "timestamp", "entered_battlefield_turn",
+                              "entered_via_ability_source", "has_summoning_sickness",
+                              "summoning_sick", "incarnation", "controller", "base_controller",
+                              "tapped", "damage_marked", "counters", "attached_to",
+                              "attachments"})
+
+    def face_down_fields(self, name: str) -> dict:
+        """The fields phase gives a card of this name when it turns it face down (CR 708.2: a
+        2/2 creature with no name, types, color or abilities; its own face kept in
+        ``back_face`` for ``TurnFaceUp``), as phase's ``PlayFaceDown`` makes them in a
+        scratch game of that card alone: the setup object gets phase's own face-down
+        object, not one the adapter builds by hand. Cached per card name. Raises
+        :class:`Skip` when phase will not turn it face down."""
+        engine, cached = _FACE_DOWN.get(id(self.engine), (None, {}))
+        if engine is self.engine and name in cached:
+            return cached[name]
+        game = self.engine.new_game(player=[name], opponent=[name], seed=0, first_player=0)
+        for _ in range(8):
+            wf = game.waiting_for()
+            if wf.get("type") != "MulliganDecision":
+                break
+            keep = next(a for a in game.actions() if a.kind == "MulliganDecision"
+                        and a.data["choice"]["type"] == "Keep")
+            game.apply(wf["data"]["pending"][0]["player"], keep)
+        st = game.state()["state"]
+        oid = (st["players"][0]["hand"] or [None])[0]
+        if oid is None:
+            raise Skip(f"{name}: no scratch game to turn it face down in")
+        before = st["objects"][str(oid)]
+        try:
+            game.apply(0, action("PlayFaceDown", {"object_id": oid, "card_id": oid}))
+        except ValueError as exc:
+            raise Skip(f"{name}: phase will not turn it face down ({exc})") from None
+        after = game.state()["state"]["objects"][str(oid)]
+        fields = {k: v for k, v in after.items()
+                  if k not in self.PLACE_FIELDS and before.get(k) != v}
+        # the fields phase drops (``base_name``, ``base_abilities``): None, deleted on use
+        fields.update({k: None for k in before if k not in after and k not in self.PLACE_FIELDS})
+        if engine is not self.engine:
+            cached = {}
+            _FACE_DOWN[id(self.engine)] = (self.engine, cached)
+        cached[name] = fields
+        return fields
+
+    def counters(self, entry: dict) -> dict[str, int]:
+        """phase's ``counters`` map of a setup object (FORMAT §3.1). Raises :class:`Skip` for a
+        counter kind phase has none for (:func:`~.vocabulary.phase_counter`)."""
+        counters = {}
+        for name, n in (entry.get("counters") or {}).items():
+            kind = phase_counter(name)
+            if kind is None:
+                raise Skip(f"counter kind {name!r}: phase has no such counter (it would be a "
+                           "Generic counter that changes no power or toughness)")
+            counters[kind] = n
+        return counters
 
     def _setup_permanent(self, o: dict, e: dict, seat: int, turn: int, ts: int) -> None:
         o["tapped"] = bool(e.get("tapped", False))
         o["damage_marked"] = int(e.get("damage", 0))
-        counters = {}
-        for name, n in (e.get("counters") or {}).items():
-            if name not in COUNTERS:
-                raise Skip(f"counter kind {name!r} is not set up in phase here")
-            counters[COUNTERS[name]] = n
-        o["counters"] = counters
+        o["counters"] = self.counters(e)
+        printed = self.cards.get(e["card"], {}).get("loyalty")
+        if isinstance(printed, int) and "counters" not in e:
+            # FORMAT §12.1: a planeswalker set up without counters has its printed loyalty
+            o["counters"]["loyalty"] = printed
+        if "loyalty" in o["counters"]:
+            o["loyalty"] = o["counters"]["loyalty"]  # phase keeps it in both places
         controller = self.seat[e.get("controller", self.players[seat])]
         o["controller"] = controller
         o["base_controller"] = controller
@@ -238,7 +312,11 @@ class Setup(RunCore):
         o["entered_battlefield_turn"] = turn if sick else max(0, turn - 1)
         o["timestamp"] = ts
         if e.get("face_down"):
-            raise Skip("face-down permanents are not set up in phase here")
+            for k, v in self.face_down_fields(o["name"]).items():
+                if v is None:
+                    o.pop(k, None)
+                else:
+                    o[k] = v
         if e.get("chosen_name") is not None:
             # the name chosen as it entered (Meddling Mage), as phase records a NamedChoice
             o["chosen_attributes"] = [{"type": "CardName", "value": e["chosen_name"]}]

@@ -9,6 +9,7 @@ targets phase's stack holds for a spell or ability.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
@@ -16,9 +17,19 @@ from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (
     DELAYED_BY_KEYWORD,
     DELAYED_TRIGGER_EVENT,
+    DESCRIBED_TRIGGER,
     KEYWORD_TRIGGER,
     SYNTHETIC_TRIGGER,
 )
+
+
+def described(description: Any) -> tuple[str, str] | None:
+    """``(ability, trigger)`` of a trigger phase synthesizes for a keyword, read off the rule
+    its description starts with (:data:`~.vocabulary.DESCRIBED_TRIGGER`); else ``None``."""
+    for pattern, found in DESCRIBED_TRIGGER:
+        if isinstance(description, str) and re.match(pattern, description):
+            return found
+    return None
 
 
 class Stack(RunCore):
@@ -75,6 +86,9 @@ class Stack(RunCore):
                         (kdata.get("trigger_event") or {}).get("type"))
                 elif ability.get("trigger_definition_ref") is None:
                     raise Skip(f"phase's {provenance} trigger is not translated")
+                elif (synthesized := described(ability.get("description"))) is not None:
+                    # a trigger phase synthesizes for a keyword (suspend's two)
+                    ev["ability"], ev["trigger"] = synthesized
                 else:
                     occurrence = ((ability["trigger_definition_ref"].get("occurrence")
                                    or {}).get("data") or {})
@@ -89,7 +103,8 @@ class Stack(RunCore):
                             src, k or 0, ability.get("description"))
                 self.events.append(ev)
                 self.events.append({"type": "ability_put_on_stack", "controller": ctrl,
-                                    "object": ref, "card": ref, "targets": targets})
+                                    "object": ref, "card": ref, "source": self.ref(src),
+                                    "targets": targets})
 
     def stack_targets(self, sid: int) -> list[str]:
         """Our references of the targets phase's stack holds for entry ``sid`` (those of its

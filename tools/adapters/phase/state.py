@@ -38,7 +38,7 @@ class State(RunCore):
     def read_state(self) -> dict:
         """The state (FORMAT §4, PROTOCOL §10) read off phase's game now: turn, step, priority,
         players' zones and life, battlefield, stack, combat and the game's result."""
-        st = self.game.state()["state"]
+        st = self.state_dict()["state"]
         objs = st["objects"]
         wf = st.get("waiting_for") or {}
         step = PHASE_TO_STEP.get(st.get("phase"), str(st.get("phase")))
@@ -61,6 +61,13 @@ class State(RunCore):
                 "lands_played": P.get("lands_played_this_turn", 0),
                 "lost": (P.get("status") or {}).get("type") not in (None, "Active")
                 or bool(P.get("is_eliminated"))}
+            # the counters on the player's cards in exile (a suspended card's time counters)
+            counted = {self.card(o): {COUNTER_NAME.get(k, k): v for k, v in
+                                      (objs[str(o)].get("counters") or {}).items() if v}
+                       for o in st.get("exile", []) if objs[str(o)].get("owner") == seat}
+            counted = {k: v for k, v in counted.items() if v}
+            if counted:
+                players[self.player(seat)]["exile_counters"] = counted
             # cards of the hand phase keeps publicly revealed (a behold cost, FORMAT §11.5)
             shown = [self.card(o) for o in P.get("hand", [])
                      if o in (st.get("public_revealed_cards") or [])]
@@ -89,6 +96,8 @@ class State(RunCore):
                      "token": oid in self.tokens}
             if "Creature" in types:
                 entry["power"], entry["toughness"] = o.get("power"), o.get("toughness")
+            if o.get("face_down"):
+                entry["face_down"], entry["name"] = True, None  # CR 708.2, FORMAT §4
             if o.get("transformed"):
                 entry["face"] = "back"  # FORMAT §11.6: absent with the front face up
             if o.get("prepared"):
@@ -108,7 +117,9 @@ class State(RunCore):
             if oid in self.abilities and isinstance(item.get("source_id"), int):
                 entry["source"] = self.ability_sources.get(oid) or self.ref(item["source_id"])
             elif oid not in self.abilities:
-                entry["name"] = (objs.get(str(oid)) or {}).get("name")
+                entry["name"] = (objs.get(str(oid)) or {}).get("name") or None
+                if (objs.get(str(oid)) or {}).get("face_down"):
+                    entry["face_down"], entry["name"] = True, None  # a face-down spell
                 if oid in self.faces_cast:
                     entry["face"] = self.faces_cast[oid]
             stack.append(entry)

@@ -47,9 +47,23 @@ ZONE_NAME: dict[Any, str] = {"Library": "library", "Hand": "hand", "Graveyard": 
              "Exile": "exile", "Battlefield": "battlefield", "Stack": "stack",
              "Command": "command"}
 
-COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1", "lore": "lore"}  # phase: CounterType, lore by name
+#: our counter kinds phase names otherwise (its ``CounterType`` serde names); any other kind
+#: of a single word is phase's own name for it (``lore``, ``time``, ``loyalty``, ``stun``) or
+#: one of its ``Generic`` counters, which it names by the lowercase word (``storage``)
+COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 
 COUNTER_NAME = {v: k for k, v in COUNTERS.items()}
+
+
+def phase_counter(name: str) -> str | None:
+    """phase's ``CounterType`` name for our counter kind ``name`` (FORMAT §3.1), ``None`` for a
+    kind phase has no counter for: a +X/+Y counter other than +1/+1 and -1/-1 (phase parses
+    ``+1/+0`` as a ``Generic`` counter, which changes no power or toughness, CR 122.1a)."""
+    if name in COUNTERS:
+        return COUNTERS[name]
+    if re.fullmatch(r"[a-z]+", name):
+        return name
+    return None
 
 #: keyword abilities that are triggered abilities -> their trigger event (FORMAT §6, §11.4)
 KEYWORD_TRIGGER = {"mobilize": "attacks", "increment": "spell_cast",
@@ -57,6 +71,15 @@ KEYWORD_TRIGGER = {"mobilize": "attacks", "increment": "spell_cast",
 
 #: phase's keyword triggers without a printed definition (``provenance``) -> ability, trigger
 SYNTHETIC_TRIGGER = {"Storm": ("storm", "cast_self")}
+
+#: the triggers phase synthesizes for a keyword, known by the rule its description starts with
+#: (phase's ``synthesize_suspend`` writes "CR 702.62a: At the beginning of your upkeep, ..."
+#: and "CR 702.62a: When the last time counter is removed ...") -> ability, trigger
+DESCRIBED_TRIGGER: list[tuple[str, tuple[str, str]]] = [
+    (r"^CR 702\.62a: At the beginning of your upkeep", ("suspend", "beginning_of_step")),
+    (r"^CR 702\.62a: When the last time counter is removed",
+     ("suspend", "last_time_counter_removed")),
+]
 
 #: keywords whose triggered ability creates a delayed triggered ability (FORMAT §11.4)
 DELAYED_BY_KEYWORD = ("mobilize",)
