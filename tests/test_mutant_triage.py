@@ -18,7 +18,7 @@ from mtg_judge.engine.effects import Context, run
 from mtg_judge.engine.errors import IllegalAction
 from mtg_judge.engine.inputs import shape_problem
 from mtg_judge.engine.objects import StackItem
-from mtg_judge.engine.scenario import ScriptInputs, _card_db, build_game
+from mtg_judge.engine.scenario import ScriptInputs, _card_db, build_game, run_scenario
 
 
 def test_frozen_card_data_is_shared_by_copy_and_deepcopy():
@@ -273,3 +273,81 @@ def test_turning_face_up_an_effect_skips_a_face_up_permanent():
     run(Context(game, item, []), [{"type": "turn_face_up", "what": "self"}])
     assert not bears.face_down
     assert not [e for e in game.events[before:] if e["type"] == "turned_face_up"]
+
+
+# ---------------------------------------------------------------- seed 5 (tree of 0468a77)
+
+
+def test_a_card_definition_is_shared_by_deepcopy():
+    # engine/cards.py CardDefinition.__deepcopy__ `return self` -> `return None` (seed 5): card
+    # definitions are immutable and shared by every game; a deep copy of game data keeps them.
+    card = _card_db(None)["Grizzly Bears"]
+    assert copy.deepcopy(card) is card
+    assert copy.deepcopy({"def": card})["def"] is card
+
+
+def test_the_seeded_generator_draws_below_one_and_refuses_zero():
+    # engine/rng.py SplitMix64.below `n < 1` -> `n <= 1` (seed 5): below(1) is a legal draw
+    # (the one index of a one-element range, docs/FORMAT.md §7) and consumes one output;
+    # below(0) has no value to give.
+    from mtg_judge.engine.rng import SplitMix64
+    r = SplitMix64(7)
+    assert r.below(1) == 0
+    with pytest.raises(ValueError):
+        SplitMix64(7).below(0)
+
+
+def test_mana_cost_text_and_hybrid_mana_values():
+    # engine/mana.py ManaCost.text `self.generic or not (self.colored or self.hybrid)` ->
+    # `and`, and ManaCost.mana_value's `2` -> `3` for a {2/W} symbol (seed 5): the cost's text
+    # round-trips (CR 107.4), and a monocolored hybrid symbol {2/W} counts 2 (CR 202.3f).
+    from mtg_judge.engine.mana import ManaCost
+    for text in ("{2}{U}", "{0}", "{3}", "{X}{R}", "{1}{W}{W}", "{W/U}"):
+        assert ManaCost.parse(text).text() == text
+    assert ManaCost.parse("{2/W}").mana_value() == 2
+    assert ManaCost.parse("{W/U}").mana_value() == 1
+    assert ManaCost.parse("{1}{2/W}{2/W}").mana_value() == 5
+
+
+def test_input_shape_messages_for_what_is_not_an_object():
+    # engine/inputs.py shape_problem `return f"an input is a JSON object, not {...}"` ->
+    # `return None` for a script entry that is not an object, rejection_fields' `return
+    # {...None}` -> `return None`, and _short's `return ...` -> `return None` (seed 5): the
+    # message names the JSON type (docs/FORMAT.md §3.2, PROTOCOL's bad_input), the rejection
+    # echoes None fields, and a long value is cut to 60 characters.
+    from mtg_judge.engine.inputs import NOT_AN_OBJECT, _short, rejection_fields
+    assert shape_problem({NOT_AN_OBJECT: "number"}) == "an input is a JSON object, not number"
+    assert rejection_fields(5) == {"at": None, "player": None, "action": None}
+    assert _short({"b": 1}) == '{"b": 1}'
+    long = _short("x" * 100)
+    assert len(long) == 60 and long.endswith("…")
+
+
+def test_lands_played_defaults_to_none_played():
+    # engine/scenario.py build_game `setup.get("lands_played", 0)` -> `1` (seed 5): a setup
+    # that doesn't say how many lands the active player played this turn means none
+    # (docs/FORMAT.md §2), so one land may be played (CR 305.2). Every fixture that plays a
+    # land states lands_played, so only a test reaches the default.
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                          "players": [{"id": "alice", "hand": _cards(("f", "Forest"))}, {"id": "bob"}]},
+                "script": [{"action": "play_land", "player": "alice", "card": "f"}]}
+    result = run_scenario(scenario, "modern")
+    assert not [e for e in result["events"] if e["type"] in ("action_rejected", "script_error")]
+    assert "f" in result["state"]["battlefield"]
+
+
+def test_inputs_left_after_the_game_ended_are_rejected_except_macros():
+    # engine/scenario.py _play `inp.get("action") not in MACROS` -> `in` (seed 5): once the
+    # game is over (CR 104.1) every input left is rejected with game_over; a macro such as
+    # `resolve` is shorthand for passes and is dropped silently (docs/FORMAT.md §3.1).
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                          "players": [{"id": "alice", "hand": _cards(("bolt", "Lightning Bolt")), "mana_pool": {"R": 1}},
+                                      {"id": "bob", "life": 3}]},
+                "script": [{"action": "cast", "player": "alice", "card": "bolt", "targets": ["bob"]},
+                           {"action": "resolve"},
+                           {"action": "pass", "player": "alice"},
+                           {"action": "resolve"}]}
+    result = run_scenario(scenario, "modern")
+    assert result["state"]["players"]["bob"]["life"] == 0
+    rejected = [(e["at"], e["code"]) for e in result["events"] if e["type"] == "action_rejected"]
+    assert rejected == [(2, "game_over")]
