@@ -351,3 +351,72 @@ def test_inputs_left_after_the_game_ended_are_rejected_except_macros():
     assert result["state"]["players"]["bob"]["life"] == 0
     rejected = [(e["at"], e["code"]) for e in result["events"] if e["type"] == "action_rejected"]
     assert rejected == [(2, "game_over")]
+
+
+def test_a_combination_of_mana_must_add_up_to_the_amount():
+    # engine/mana_abilities.py mana_produced `not isinstance(produce, dict) or sum(...) !=
+    # amount or any(...)` -> `and` (seed 5): Calciform Pools' "Add X mana in any combination of
+    # {W} and/or {U}" (CR 106.1a, 605): the player's combination must be X mana of those
+    # colors; timespiral.storage-lands.01 is about tapping, not the combination.
+    def play(produce):
+        scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                              "players": [{"id": "alice", "battlefield": [
+                                  {"alias": "pools", "card": "Calciform Pools", "counters": {"storage": 3}}],
+                                  "mana_pool": {"C": 1}}, {"id": "bob"}]},
+                    "script": [{"action": "activate", "player": "alice", "source": "pools", "ability": 2, "x": 3,
+                                "produce": produce, "mana": {"C": 1}}]}
+        result = run_scenario(scenario, "modern")
+        return ([e["code"] for e in result["events"] if e["type"] == "action_rejected"],
+                result["state"]["players"]["alice"]["mana_pool"])
+    assert play({"W": 1, "U": 2}) == ([], {"W": 1, "U": 2})
+    for wrong in ({"W": 1, "U": 1}, {"W": 4}, {"W": 2, "R": 1}, {"W": 4, "U": -1}):
+        codes, pool = play(wrong)
+        assert len(codes) == 1 and pool == {"C": 1}, (wrong, codes, pool)
+
+
+def test_filters_tapped_colorless_and_opponent():
+    # engine/layers/filters.py matches: `key == "colorless"`'s comparison `!=` -> `==` and its
+    # `return False` -> `return True`, `controller: opponent`'s and `tapped`'s `return False`
+    # -> `return True`, and object_colors' `return []` -> `return None` for no object (seed 5):
+    # filter keys of docs/FORMAT.md §5 no fixture tries on an object that fails them (Summon:
+    # Primal Garuda's "target tapped creature an opponent controls" is aimed at one that
+    # passes). CR 105.2c (colorless), 109.4 (controller), 110.5 (tapped).
+    from mtg_judge.engine.layers import filters
+    game = _game({"battlefield": [{"alias": "bears", "card": "Grizzly Bears"}, {"alias": "tome", "card": "Jayemdae Tome"}]},
+                 {"battlefield": [{"alias": "wurm", "card": "Craw Wurm", "tapped": True}]})
+    bears, tome, wurm = game.find("bears"), game.find("tome"), game.find("wurm")
+    assert ch.matches(game, tome, {"colorless": True}, "alice") and not ch.matches(game, bears, {"colorless": True}, "alice")
+    assert ch.matches(game, bears, {"colorless": False}, "alice") and not ch.matches(game, tome, {"colorless": False}, "alice")
+    assert ch.matches(game, wurm, {"controller": "opponent"}, "alice")
+    assert not ch.matches(game, bears, {"controller": "opponent"}, "alice")
+    assert ch.matches(game, wurm, {"tapped": True}, "alice") and not ch.matches(game, bears, {"tapped": True}, "alice")
+    assert filters.object_colors(game.layers, None) == []
+
+
+def test_effect_defaults_and_conditions_no_card_writes():
+    # engine/effects.py _discard's default count `1` -> `2`, and condition_true's threshold
+    # `return False` -> `return True` (seed 5): a discard effect without `count` discards one
+    # card (docs/FORMAT.md §5; every card of the pool gives the count); a conditional effect
+    # with `threshold` (no card of the pool has one; First-Time Flyer-style statics read it
+    # elsewhere) is false with fewer cards in the graveyard (threshold: seven or more cards in
+    # your graveyard).
+    discard = {"name": "Test Discard One", "mana_cost": "{B}", "type_line": "Sorcery", "supertypes": [],
+               "types": ["Sorcery"], "subtypes": [], "oracle_text": "Discard a card.", "layout": "normal",
+               "keywords": [], "spell": {"effects": [{"type": "discard", "player": "controller"}]}}
+    thresh = {**discard, "name": "Test Threshold Gain", "oracle_text": "Threshold — gain 1 life.",
+              "spell": {"effects": [{"type": "conditional", "condition": {"threshold": 7},
+                                     "then": [{"type": "gain_life", "player": "controller", "amount": 1}]}]}}
+    def play(card, hand):
+        scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                              "players": [{"id": "alice", "hand": [{"alias": "s", "card": card["name"]}, *hand],
+                                           "mana_pool": {"B": 1}}, {"id": "bob"}]},
+                    "script": [{"action": "cast", "player": "alice", "card": "s"}, {"action": "resolve"},
+                               *([{"action": "discard", "player": "alice", "cards": ["c1"]}] if hand else [])]}
+        db = {**{k: v for k, v in _card_db(None).items()}}
+        db[card["name"]] = CardDefinition.from_dict(card, source="test card")
+        return run_scenario(scenario, "modern", cards=db)
+    result = play(discard, _cards(("c1", "Forest"), ("c2", "Island")))
+    assert [e["card"] for e in result["events"] if e["type"] == "card_discarded"] == ["c1"]
+    assert result["state"]["players"]["alice"]["hand"] == ["c2"]
+    result = play(thresh, [])
+    assert result["state"]["players"]["alice"]["life"] == 20
