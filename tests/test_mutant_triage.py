@@ -420,3 +420,22 @@ def test_effect_defaults_and_conditions_no_card_writes():
     assert result["state"]["players"]["alice"]["hand"] == ["c2"]
     result = play(thresh, [])
     assert result["state"]["players"]["alice"]["life"] == 20
+
+
+def test_modes_pool_spending_and_a_you_player_filter():
+    # engine/casting.py _spell_ability `isinstance(m, int) and 0 <= m < len(modes)` -> `or`,
+    # engine/mana.py _pay_exact `n < 0` -> `n < 1`, engine/characteristics.py _player_filter
+    # `return player == you` -> `return None` (seed 5): a mode index out of range is refused
+    # with invalid_mode (CR 700.2a, FORMAT §3.2); naming 0 of a symbol while paying is no error
+    # (FORMAT §3.2 `mana`); a player target restricted to "you" accepts its controller (no
+    # card of the pool restricts a player target that way).
+    from mtg_judge.engine.mana import ManaCost, ManaPool
+    game = _game({"hand": _cards(("salve", "Healing Salve")), "mana_pool": {"W": 1}})
+    with pytest.raises(IllegalAction) as err:
+        game.cast("alice", {"card": "salve", "modes": [2], "targets": ["alice"], "mana": {"W": 1}})
+    assert err.value.code == "invalid_mode"
+    pool = ManaPool({"R": 1})
+    assert pool.pay(ManaCost.parse("{R}"), {"R": 1, "G": 0}) == {"R": 1}
+    spec = {"kind": "player", "filter": {"player": "you"}}
+    assert ch.target_kinds_match(game, spec, "alice", "alice", None)
+    assert not ch.target_kinds_match(game, spec, "bob", "alice", None)
