@@ -169,16 +169,6 @@ def card_types(game: "Game", obj: GameObject) -> list[str]:
     return list(_of(game, obj).types)
 
 
-def creature_types_after_layer_4(game: "Game", obj: GameObject) -> tuple[str, list[str]] | None:
-    """The creature types of a creature after layer 4 (CR 613.1d): ``(base, added)`` with
-    ``base`` ``"printed"``, ``"all"`` (changeling, CR 702.73a, or "gains all creature types")
-    or ``"none"`` ("loses all creature types"; "becomes the creature type of your choice" is
-    ``("none", [X])``), and ``added`` the creature types it has "in addition to its other
-    types" (CR 205.1b). None when nothing changes them, or for a non-creature (CR 205.3d)."""
-    layer4 = _of(game, obj).layer4
-    return None if layer4 is None else (layer4[0], list(layer4[1]))
-
-
 def subtypes(game: "Game", obj: GameObject) -> list[str]:
     """The object's subtypes after layer 4: with all creature types, every creature type
     (engine/data/creature_types.json) plus its other subtypes; with none, only its

@@ -221,6 +221,6 @@ class ManaPool:
             raise IllegalAction("invalid_payment",
                                 f"the named mana is {sum(left.values())} for {cost.generic} generic")
         for k, n in spend.items():
-            self.mana[k] -= n
+            self.mana[k] = self.mana.get(k, 0) - n  # naming 0 of a symbol the pool lacks is no error
         self.mana = {k: v for k, v in self.mana.items() if v}
         return {k: spend[k] for k in POOL_ORDER if spend.get(k)}

@@ -18,7 +18,7 @@ from mtg_judge.engine.effects import Context, run
 from mtg_judge.engine.errors import IllegalAction
 from mtg_judge.engine.inputs import shape_problem
 from mtg_judge.engine.objects import StackItem
-from mtg_judge.engine.scenario import ScriptInputs, _card_db, build_game
+from mtg_judge.engine.scenario import ScriptInputs, _card_db, build_game, run_scenario
 
 
 def test_frozen_card_data_is_shared_by_copy_and_deepcopy():
@@ -273,3 +273,169 @@ def test_turning_face_up_an_effect_skips_a_face_up_permanent():
     run(Context(game, item, []), [{"type": "turn_face_up", "what": "self"}])
     assert not bears.face_down
     assert not [e for e in game.events[before:] if e["type"] == "turned_face_up"]
+
+
+# ---------------------------------------------------------------- seed 5 (tree of 0468a77)
+
+
+def test_a_card_definition_is_shared_by_deepcopy():
+    # engine/cards.py CardDefinition.__deepcopy__ `return self` -> `return None` (seed 5): card
+    # definitions are immutable and shared by every game; a deep copy of game data keeps them.
+    card = _card_db(None)["Grizzly Bears"]
+    assert copy.deepcopy(card) is card
+    assert copy.deepcopy({"def": card})["def"] is card
+
+
+def test_the_seeded_generator_draws_below_one_and_refuses_zero():
+    # engine/rng.py SplitMix64.below `n < 1` -> `n <= 1` (seed 5): below(1) is a legal draw
+    # (the one index of a one-element range, docs/FORMAT.md §7) and consumes one output;
+    # below(0) has no value to give.
+    from mtg_judge.engine.rng import SplitMix64
+    r = SplitMix64(7)
+    assert r.below(1) == 0
+    with pytest.raises(ValueError):
+        SplitMix64(7).below(0)
+
+
+def test_mana_cost_text_and_hybrid_mana_values():
+    # engine/mana.py ManaCost.text `self.generic or not (self.colored or self.hybrid)` ->
+    # `and`, and ManaCost.mana_value's `2` -> `3` for a {2/W} symbol (seed 5): the cost's text
+    # round-trips (CR 107.4), and a monocolored hybrid symbol {2/W} counts 2 (CR 202.3f).
+    from mtg_judge.engine.mana import ManaCost
+    for text in ("{2}{U}", "{0}", "{3}", "{X}{R}", "{1}{W}{W}", "{W/U}"):
+        assert ManaCost.parse(text).text() == text
+    assert ManaCost.parse("{2/W}").mana_value() == 2
+    assert ManaCost.parse("{W/U}").mana_value() == 1
+    assert ManaCost.parse("{1}{2/W}{2/W}").mana_value() == 5
+
+
+def test_input_shape_messages_for_what_is_not_an_object():
+    # engine/inputs.py shape_problem `return f"an input is a JSON object, not {...}"` ->
+    # `return None` for a script entry that is not an object, rejection_fields' `return
+    # {...None}` -> `return None`, and _short's `return ...` -> `return None` (seed 5): the
+    # message names the JSON type (docs/FORMAT.md §3.2, PROTOCOL's bad_input), the rejection
+    # echoes None fields, and a long value is cut to 60 characters.
+    from mtg_judge.engine.inputs import NOT_AN_OBJECT, _short, rejection_fields
+    assert shape_problem({NOT_AN_OBJECT: "number"}) == "an input is a JSON object, not number"
+    assert rejection_fields(5) == {"at": None, "player": None, "action": None}
+    assert _short({"b": 1}) == '{"b": 1}'
+    long = _short("x" * 100)
+    assert len(long) == 60 and long.endswith("…")
+
+
+def test_lands_played_defaults_to_none_played():
+    # engine/scenario.py build_game `setup.get("lands_played", 0)` -> `1` (seed 5): a setup
+    # that doesn't say how many lands the active player played this turn means none
+    # (docs/FORMAT.md §2), so one land may be played (CR 305.2). Every fixture that plays a
+    # land states lands_played, so only a test reaches the default.
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                          "players": [{"id": "alice", "hand": _cards(("f", "Forest"))}, {"id": "bob"}]},
+                "script": [{"action": "play_land", "player": "alice", "card": "f"}]}
+    result = run_scenario(scenario, "modern")
+    assert not [e for e in result["events"] if e["type"] in ("action_rejected", "script_error")]
+    assert "f" in result["state"]["battlefield"]
+
+
+def test_inputs_left_after_the_game_ended_are_rejected_except_macros():
+    # engine/scenario.py _play `inp.get("action") not in MACROS` -> `in` (seed 5): once the
+    # game is over (CR 104.1) every input left is rejected with game_over; a macro such as
+    # `resolve` is shorthand for passes and is dropped silently (docs/FORMAT.md §3.1).
+    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                          "players": [{"id": "alice", "hand": _cards(("bolt", "Lightning Bolt")), "mana_pool": {"R": 1}},
+                                      {"id": "bob", "life": 3}]},
+                "script": [{"action": "cast", "player": "alice", "card": "bolt", "targets": ["bob"]},
+                           {"action": "resolve"},
+                           {"action": "pass", "player": "alice"},
+                           {"action": "resolve"}]}
+    result = run_scenario(scenario, "modern")
+    assert result["state"]["players"]["bob"]["life"] == 0
+    rejected = [(e["at"], e["code"]) for e in result["events"] if e["type"] == "action_rejected"]
+    assert rejected == [(2, "game_over")]
+
+
+def test_a_combination_of_mana_must_add_up_to_the_amount():
+    # engine/mana_abilities.py mana_produced `not isinstance(produce, dict) or sum(...) !=
+    # amount or any(...)` -> `and` (seed 5): Calciform Pools' "Add X mana in any combination of
+    # {W} and/or {U}" (CR 106.1a, 605): the player's combination must be X mana of those
+    # colors; timespiral.storage-lands.01 is about tapping, not the combination.
+    def play(produce):
+        scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                              "players": [{"id": "alice", "battlefield": [
+                                  {"alias": "pools", "card": "Calciform Pools", "counters": {"storage": 3}}],
+                                  "mana_pool": {"C": 1}}, {"id": "bob"}]},
+                    "script": [{"action": "activate", "player": "alice", "source": "pools", "ability": 2, "x": 3,
+                                "produce": produce, "mana": {"C": 1}}]}
+        result = run_scenario(scenario, "modern")
+        return ([e["code"] for e in result["events"] if e["type"] == "action_rejected"],
+                result["state"]["players"]["alice"]["mana_pool"])
+    assert play({"W": 1, "U": 2}) == ([], {"W": 1, "U": 2})
+    for wrong in ({"W": 1, "U": 1}, {"W": 4}, {"W": 2, "R": 1}, {"W": 4, "U": -1}):
+        codes, pool = play(wrong)
+        assert len(codes) == 1 and pool == {"C": 1}, (wrong, codes, pool)
+
+
+def test_filters_tapped_colorless_and_opponent():
+    # engine/layers/filters.py matches: `key == "colorless"`'s comparison `!=` -> `==` and its
+    # `return False` -> `return True`, `controller: opponent`'s and `tapped`'s `return False`
+    # -> `return True`, and object_colors' `return []` -> `return None` for no object (seed 5):
+    # filter keys of docs/FORMAT.md §5 no fixture tries on an object that fails them (Summon:
+    # Primal Garuda's "target tapped creature an opponent controls" is aimed at one that
+    # passes). CR 105.2c (colorless), 109.4 (controller), 110.5 (tapped).
+    from mtg_judge.engine.layers import filters
+    game = _game({"battlefield": [{"alias": "bears", "card": "Grizzly Bears"}, {"alias": "tome", "card": "Jayemdae Tome"}]},
+                 {"battlefield": [{"alias": "wurm", "card": "Craw Wurm", "tapped": True}]})
+    bears, tome, wurm = game.find("bears"), game.find("tome"), game.find("wurm")
+    assert ch.matches(game, tome, {"colorless": True}, "alice") and not ch.matches(game, bears, {"colorless": True}, "alice")
+    assert ch.matches(game, bears, {"colorless": False}, "alice") and not ch.matches(game, tome, {"colorless": False}, "alice")
+    assert ch.matches(game, wurm, {"controller": "opponent"}, "alice")
+    assert not ch.matches(game, bears, {"controller": "opponent"}, "alice")
+    assert ch.matches(game, wurm, {"tapped": True}, "alice") and not ch.matches(game, bears, {"tapped": True}, "alice")
+    assert filters.object_colors(game.layers, None) == []
+
+
+def test_effect_defaults_and_conditions_no_card_writes():
+    # engine/effects.py _discard's default count `1` -> `2`, and condition_true's threshold
+    # `return False` -> `return True` (seed 5): a discard effect without `count` discards one
+    # card (docs/FORMAT.md §5; every card of the pool gives the count); a conditional effect
+    # with `threshold` (no card of the pool has one; First-Time Flyer-style statics read it
+    # elsewhere) is false with fewer cards in the graveyard (threshold: seven or more cards in
+    # your graveyard).
+    discard = {"name": "Test Discard One", "mana_cost": "{B}", "type_line": "Sorcery", "supertypes": [],
+               "types": ["Sorcery"], "subtypes": [], "oracle_text": "Discard a card.", "layout": "normal",
+               "keywords": [], "spell": {"effects": [{"type": "discard", "player": "controller"}]}}
+    thresh = {**discard, "name": "Test Threshold Gain", "oracle_text": "Threshold — gain 1 life.",
+              "spell": {"effects": [{"type": "conditional", "condition": {"threshold": 7},
+                                     "then": [{"type": "gain_life", "player": "controller", "amount": 1}]}]}}
+    def play(card, hand):
+        scenario = {"setup": {"turn": 3, "active_player": "alice", "step": "precombat_main",
+                              "players": [{"id": "alice", "hand": [{"alias": "s", "card": card["name"]}, *hand],
+                                           "mana_pool": {"B": 1}}, {"id": "bob"}]},
+                    "script": [{"action": "cast", "player": "alice", "card": "s"}, {"action": "resolve"},
+                               *([{"action": "discard", "player": "alice", "cards": ["c1"]}] if hand else [])]}
+        db = {**{k: v for k, v in _card_db(None).items()}}
+        db[card["name"]] = CardDefinition.from_dict(card, source="test card")
+        return run_scenario(scenario, "modern", cards=db)
+    result = play(discard, _cards(("c1", "Forest"), ("c2", "Island")))
+    assert [e["card"] for e in result["events"] if e["type"] == "card_discarded"] == ["c1"]
+    assert result["state"]["players"]["alice"]["hand"] == ["c2"]
+    result = play(thresh, [])
+    assert result["state"]["players"]["alice"]["life"] == 20
+
+
+def test_modes_pool_spending_and_a_you_player_filter():
+    # engine/casting.py _spell_ability `isinstance(m, int) and 0 <= m < len(modes)` -> `or`,
+    # engine/mana.py _pay_exact `n < 0` -> `n < 1`, engine/characteristics.py _player_filter
+    # `return player == you` -> `return None` (seed 5): a mode index out of range is refused
+    # with invalid_mode (CR 700.2a, FORMAT §3.2); naming 0 of a symbol while paying is no error
+    # (FORMAT §3.2 `mana`); a player target restricted to "you" accepts its controller (no
+    # card of the pool restricts a player target that way).
+    from mtg_judge.engine.mana import ManaCost, ManaPool
+    game = _game({"hand": _cards(("salve", "Healing Salve")), "mana_pool": {"W": 1}})
+    with pytest.raises(IllegalAction) as err:
+        game.cast("alice", {"card": "salve", "modes": [2], "targets": ["alice"], "mana": {"W": 1}})
+    assert err.value.code == "invalid_mode"
+    pool = ManaPool({"R": 1})
+    assert pool.pay(ManaCost.parse("{R}"), {"R": 1, "G": 0}) == {"R": 1}
+    spec = {"kind": "player", "filter": {"player": "you"}}
+    assert ch.target_kinds_match(game, spec, "alice", "alice", None)
+    assert not ch.target_kinds_match(game, spec, "bob", "alice", None)
