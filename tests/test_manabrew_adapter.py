@@ -53,6 +53,9 @@ def test_manabrew_handshake_declares_state_only(manabrew_command):
     "classic.stack.last-in-first-out",  # two instants, the last cast resolves first (CR 608.1)
     "classic.combat.unblocked-damages-player-blocked-damages-blocker",  # CR 510.1
     "classic.golden-rule.extra-turn-after-this-one",  # Time Walk: an extra turn, then bob's (CR 500.7)
+    "timespiral.flashback.cast-from-graveyard-then-exiled",  # alternative: flashback (CR 702.34a)
+    "finalfantasy.adventure.exiled-adventurer-is-cast-as-the-creature-not-the-adventure",  # face: adventure (CR 715.4)
+    "classic.card-types.aura-goes-to-graveyard-when-its-creature-leaves",  # setup attached_to (CR 303.4c, 704.5m)
 ])
 def test_manabrew_meets_the_state_expectation(manabrew_command, fixture_id):
     sc = scenario(fixture_id)
@@ -71,3 +74,17 @@ def test_manabrew_skips_what_it_cannot_translate(manabrew_command):
         result = engine.run(sc, "modern")
     assert result.get("skipped") is True
     assert result["message"] == "script[0].modes is not translated"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"alternative": "madness"}, 'script[0].alternative "madness" is not translated'),
+    ({"face": "omen"}, 'script[0].face "omen" (manabrew offers no mode that casts an Omen) is not translated'),
+    ({"face": "adventure", "alternative": "flashback"}, "script[0].face with an alternative cost is not translated"),
+])
+def test_manabrew_skips_cast_modes_it_cannot_translate(manabrew_command, change, message):
+    sc = scenario("classic.stack.last-in-first-out")
+    sc["script"] = [{**sc["script"][0], **change}, *sc["script"][1:]]
+    with ProtocolEngine(manabrew_command, timeout=60, validate=True) as engine:
+        result = engine.run(sc, "modern")
+    assert result.get("skipped") is True
+    assert result["message"] == message

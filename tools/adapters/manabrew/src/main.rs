@@ -566,16 +566,15 @@ impl PlayerAgent for Seat {
                         Some(space) => space.clone(),
                         None => request(),
                     };
-                    let option = space
-                        .playable
-                        .iter()
-                        .find(|o| o.card_id == card && matches!(o.mode, PlayCardMode::Normal))
-                        .copied();
+                    let mode = play_mode(&input).unwrap_or(PlayCardMode::Normal);
+                    let option = space.playable.iter().find(|o| o.card_id == card && o.mode == mode).copied();
                     let Some(option) = option else {
                         if d.refuse() {
                             continue;
                         }
-                        d.error(format!("manabrew does not offer to {action} {alias:?} now"))
+                        let offered: Vec<String> =
+                            space.playable.iter().filter(|o| o.card_id == card).map(|o| format!("{:?}", o.mode)).collect();
+                        d.error(format!("manabrew does not offer to {action} {alias:?} as {mode:?} now (offered: {offered:?})"))
                     };
                     let mut pending = Pending { index, ..Pending::default() };
                     for t in input.get("targets").and_then(Value::as_array).into_iter().flatten() {
@@ -1150,12 +1149,12 @@ fn token_scripts(db: &Databases, name: &str) -> Vec<String> {
 
 const SETUP_KEYS: &[&str] = &["seed", "turn", "active_player", "step", "lands_played", "players"];
 const PLAYER_KEYS: &[&str] = &["id", "life", "library", "hand", "graveyard", "exile", "battlefield", "mana_pool"];
-const PERMANENT_KEYS: &[&str] = &["alias", "card", "tapped", "summoning_sick", "damage", "counters"];
+const PERMANENT_KEYS: &[&str] = &["alias", "card", "tapped", "summoning_sick", "damage", "counters", "attached_to"];
 const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("pass", &["action", "player"]),
     ("resolve", &["action"]),
     ("advance", &["action", "to", "turn"]),
-    ("cast", &["action", "player", "card", "targets", "pay_with"]),
+    ("cast", &["action", "player", "card", "targets", "pay_with", "alternative", "face"]),
     ("play_land", &["action", "player", "card"]),
     ("declare_attackers", &["action", "player", "attackers"]),
     ("declare_blockers", &["action", "player", "blocks"]),
@@ -1164,6 +1163,27 @@ const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("choose_targets", &["action", "player", "targets"]),
     ("choose", &["action", "player", "choice"]),
 ];
+
+/// The manabrew cast mode of a `cast` input (FORMAT §3.2): `alternative: "flashback"` is
+/// manabrew's flashback alternative cost (CR 702.34a), `face: "adventure"` the Adventure
+/// Forge casts with `PlayCardMode::Adventure` (CR 715.3); neither is the main face, `Normal`. Err: the field (and value)
+/// not translated (other alternative costs, other faces, both at once).
+fn play_mode(input: &Value) -> Result<PlayCardMode, String> {
+    use manabrew_engine::spellability::AlternativeCost;
+    let alternative = input.get("alternative").filter(|v| !v.is_null());
+    let face = input.get("face").filter(|v| !v.is_null());
+    match (alternative.map(|v| v.as_str()), face.map(|v| v.as_str())) {
+        (None, None) => Ok(PlayCardMode::Normal),
+        (Some(Some("flashback")), None) => Ok(PlayCardMode::Alternative(AlternativeCost::Flashback)),
+        (None, Some(Some("adventure"))) => Ok(PlayCardMode::Adventure),
+        // manabrew's Adventure mode needs the subtype Adventure (`Card::is_adventure_card`): it
+        // offers an Omen's face (Twinmaw Stormbrood's) no cast mode at all.
+        (None, Some(Some("omen"))) => Err("face \"omen\" (manabrew offers no mode that casts an Omen)".into()),
+        (Some(_), Some(_)) => Err("face with an alternative cost".into()),
+        (Some(v), None) => Err(format!("alternative {}", json!(v))),
+        (None, Some(v)) => Err(format!("face {}", json!(v))),
+    }
+}
 
 /// Refuse, before play, what the adapter can't translate, naming the field.
 fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
@@ -1213,6 +1233,9 @@ fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
             if !keys.contains(&key.as_str()) {
                 return skip(format!("script[{i}].{key} is not translated"));
             }
+        }
+        if let Err(field) = play_mode(input) {
+            return skip(format!("script[{i}].{field} is not translated"));
         }
         for p in input.get("pay_with").and_then(Value::as_array).into_iter().flatten() {
             if !p.is_string() {
@@ -1313,6 +1336,25 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
                 driver.alias.insert(id, alias.clone());
                 driver.by_alias.insert(alias, id);
             }
+        }
+    }
+    // Attachments (FORMAT §3.1 `attached_to`: a permanent's alias or a player id), once every
+    // permanent exists; as set up, not attached this turn.
+    for p in players.iter() {
+        for entry in p["battlefield"].as_array().into_iter().flatten() {
+            let Some(host) = entry.get("attached_to").and_then(Value::as_str) else { continue };
+            let Some(id) = driver.card(entry["alias"].as_str().unwrap_or("")) else { continue };
+            if let Some(host_card) = driver.card(host) {
+                if game.card(host_card).zone != ZoneType::Battlefield {
+                    return Err(Outcome::Skip(format!("setup: attached_to {host:?} is not a permanent")));
+                }
+                game.attach_to(id, host_card);
+            } else if let Some(player) = driver.player(host) {
+                game.attach_to_player(id, player);
+            } else {
+                return Err(Outcome::Skip(format!("setup: attached_to {host:?} names no permanent or player")));
+            }
+            game.card_mut(id).attached_this_turn = false;
         }
     }
     for (i, input) in scenario["script"].as_array().into_iter().flatten().enumerate() {
