@@ -1521,6 +1521,12 @@ fn read_state(game: &GameState, gl: &GameLoop, d: &Driver) -> Value {
                 "keywords": keyword_names(card),
                 "colors": colors(card.color),
             });
+            // FORMAT §11.6: `"face": "back"` while a transforming permanent's back face is up
+            // (manabrew's `Card::transform` toggles `is_transformed`; a modal card's back is
+            // not a transformed face).
+            if card.is_transformed && !card.is_modal() {
+                entry["face"] = json!("back");
+            }
             if card.is_creature() {
                 entry["power"] = json!(card.power());
                 entry["toughness"] = json!(card.toughness());
