@@ -27,12 +27,18 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BINARY = ROOT / "tools" / "adapters" / "manabrew" / "target" / "debug" / "mtg-judge-manabrew"
 
 
-@pytest.fixture(scope="module")
-def manabrew_command() -> str:
+def manabrew_command_path() -> str:
+    """The built adapter ($MTG_JUDGE_MANABREW or build.sh's default path); skips the test
+    when it is not built."""
     binary = Path(os.environ.get("MTG_JUDGE_MANABREW", DEFAULT_BINARY))
     if not binary.is_file():
         pytest.skip(f"the manabrew adapter is not built ({binary}): tools/adapters/manabrew/build.sh")
     return str(binary)
+
+
+@pytest.fixture(scope="module")
+def manabrew_command() -> str:
+    return manabrew_command_path()
 
 
 def state_only(sc: dict) -> dict:
@@ -56,6 +62,7 @@ def test_manabrew_handshake_declares_state_only(manabrew_command):
     "timespiral.flashback.cast-from-graveyard-then-exiled",  # alternative: flashback (CR 702.34a)
     "finalfantasy.adventure.exiled-adventurer-is-cast-as-the-creature-not-the-adventure",  # face: adventure (CR 715.4)
     "classic.card-types.aura-goes-to-graveyard-when-its-creature-leaves",  # setup attached_to (CR 303.4c, 704.5m)
+    "timespiral.suspend.cast-during-upkeep-with-haste",  # time counters in exile; the cast as suspend's trigger resolves (CR 702.62a)
 ])
 def test_manabrew_meets_the_state_expectation(manabrew_command, fixture_id):
     sc = scenario(fixture_id)
@@ -88,3 +95,15 @@ def test_manabrew_skips_cast_modes_it_cannot_translate(manabrew_command, change,
         result = engine.run(sc, "modern")
     assert result.get("skipped") is True
     assert result["message"] == message
+
+
+def test_manabrew_skips_what_a_card_outside_the_battlefield_carries():
+    """Only the battlefield's permanents and exile's counters are set up: a field on a card
+    in another zone would be dropped silently, so the case skips naming it."""
+    sc = scenario("classic.stack.last-in-first-out")
+    hand = sc["setup"]["players"][0]["hand"]
+    hand[0] = {**hand[0], "counters": {"time": 1}}
+    with ProtocolEngine(manabrew_command_path(), timeout=60, validate=True) as engine:
+        result = engine.run(sc, "modern")
+    assert result.get("skipped") is True
+    assert result["message"] == "setup.players[0].hand[0].counters is not translated"

@@ -883,9 +883,37 @@ impl PlayerAgent for Seat {
         _: Option<&str>,
         message: &str,
         _: &[String],
-        _: Option<CardId>,
+        card: Option<CardId>,
         _: Option<manabrew_engine::ability::api_type::ApiType>,
     ) -> bool {
+        // "Do you want to play <card>?": manabrew casts a card whose last time counter was
+        // removed as suspend's trigger resolves (CR 702.62a), asking its controller first. The
+        // script's `cast` of that card by that player answers it (yes); its targets and
+        // payment follow as for any cast.
+        if let (Some(card), true) = (card, message.starts_with("Do you want to play ")) {
+            let mut d = self.driver.borrow_mut();
+            d.absorb_declarations();
+            let next = d.inputs.get(d.next).cloned();
+            if let Some(input) = next.filter(|i| d.mode == Mode::Inputs && Driver::action_of(i) == "cast") {
+                let alias = input.get("card").and_then(Value::as_str).unwrap_or("");
+                let who = input.get("player").and_then(Value::as_str).and_then(|p| d.player(p));
+                if d.card(alias) == Some(card) && who == Some(self.me) {
+                    d.next += 1;
+                    let index = d.next - 1;
+                    let mut pending = Pending { index, ..Pending::default() };
+                    for t in input.get("targets").and_then(Value::as_array).into_iter().flatten() {
+                        pending.targets.push_back(t.as_str().unwrap_or("").to_string());
+                    }
+                    for p in input.get("pay_with").and_then(Value::as_array).into_iter().flatten() {
+                        let source = p.as_str().unwrap_or("");
+                        let Some(id) = d.card(source) else { d.error(format!("unknown pay_with {source:?}")) };
+                        pending.pay_with.push_back(id);
+                    }
+                    d.pending = Some(pending);
+                    return true;
+                }
+            }
+        }
         self.yes_no(&format!("to confirm {message:?}"))
     }
 
@@ -1215,6 +1243,20 @@ fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
                 return skip(format!("setup.players[{i}].mana_pool: a key other than W U B R G C"));
             }
         }
+        // A card outside the battlefield is its alias and name (and in exile its counters: a
+        // suspended card's time counters, CR 702.62a); anything else would be dropped, so the
+        // case skips.
+        for zone in ["library", "hand", "graveyard", "exile"] {
+            for (j, entry) in p[zone].as_array().into_iter().flatten().enumerate() {
+                for (key, value) in entry.as_object().into_iter().flatten() {
+                    let default = value.is_null() || value == &Value::Bool(false);
+                    let counters_in_exile = zone == "exile" && key == "counters";
+                    if !matches!(key.as_str(), "alias" | "card") && !counters_in_exile && !default {
+                        return skip(format!("setup.players[{i}].{zone}[{j}].{key} is not translated"));
+                    }
+                }
+            }
+        }
         for (j, perm) in p["battlefield"].as_array().into_iter().flatten().enumerate() {
             for (key, value) in perm.as_object().into_iter().flatten() {
                 let default = value.is_null() || value == &Value::Bool(false);
@@ -1309,6 +1351,13 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
                 token_names.extend(token_scripts(db, name));
                 let id = game.create_card(CardInstance::from_rules(rules, owner));
                 game.move_card(id, zone, owner);
+                if zone == ZoneType::Exile {
+                    // A suspended card's time counters (CR 702.62a), on the card in exile.
+                    let card = game.card_mut(id);
+                    for (counter, n) in entry.get("counters").and_then(Value::as_object).into_iter().flatten() {
+                        card.counters.insert(forge_counter(counter), n.as_i64().unwrap_or(0) as i32);
+                    }
+                }
                 if zone == ZoneType::Battlefield {
                     let card = game.card_mut(id);
                     card.tapped = entry.get("tapped").and_then(Value::as_bool).unwrap_or(false);
