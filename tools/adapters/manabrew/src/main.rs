@@ -566,16 +566,15 @@ impl PlayerAgent for Seat {
                         Some(space) => space.clone(),
                         None => request(),
                     };
-                    let option = space
-                        .playable
-                        .iter()
-                        .find(|o| o.card_id == card && matches!(o.mode, PlayCardMode::Normal))
-                        .copied();
+                    let mode = play_mode(&input).unwrap_or(PlayCardMode::Normal);
+                    let option = space.playable.iter().find(|o| o.card_id == card && o.mode == mode).copied();
                     let Some(option) = option else {
                         if d.refuse() {
                             continue;
                         }
-                        d.error(format!("manabrew does not offer to {action} {alias:?} now"))
+                        let offered: Vec<String> =
+                            space.playable.iter().filter(|o| o.card_id == card).map(|o| format!("{:?}", o.mode)).collect();
+                        d.error(format!("manabrew does not offer to {action} {alias:?} as {mode:?} now (offered: {offered:?})"))
                     };
                     let mut pending = Pending { index, ..Pending::default() };
                     for t in input.get("targets").and_then(Value::as_array).into_iter().flatten() {
@@ -884,9 +883,37 @@ impl PlayerAgent for Seat {
         _: Option<&str>,
         message: &str,
         _: &[String],
-        _: Option<CardId>,
+        card: Option<CardId>,
         _: Option<manabrew_engine::ability::api_type::ApiType>,
     ) -> bool {
+        // "Do you want to play <card>?": manabrew casts a card whose last time counter was
+        // removed as suspend's trigger resolves (CR 702.62a), asking its controller first. The
+        // script's `cast` of that card by that player answers it (yes); its targets and
+        // payment follow as for any cast.
+        if let (Some(card), true) = (card, message.starts_with("Do you want to play ")) {
+            let mut d = self.driver.borrow_mut();
+            d.absorb_declarations();
+            let next = d.inputs.get(d.next).cloned();
+            if let Some(input) = next.filter(|i| d.mode == Mode::Inputs && Driver::action_of(i) == "cast") {
+                let alias = input.get("card").and_then(Value::as_str).unwrap_or("");
+                let who = input.get("player").and_then(Value::as_str).and_then(|p| d.player(p));
+                if d.card(alias) == Some(card) && who == Some(self.me) {
+                    d.next += 1;
+                    let index = d.next - 1;
+                    let mut pending = Pending { index, ..Pending::default() };
+                    for t in input.get("targets").and_then(Value::as_array).into_iter().flatten() {
+                        pending.targets.push_back(t.as_str().unwrap_or("").to_string());
+                    }
+                    for p in input.get("pay_with").and_then(Value::as_array).into_iter().flatten() {
+                        let source = p.as_str().unwrap_or("");
+                        let Some(id) = d.card(source) else { d.error(format!("unknown pay_with {source:?}")) };
+                        pending.pay_with.push_back(id);
+                    }
+                    d.pending = Some(pending);
+                    return true;
+                }
+            }
+        }
         self.yes_no(&format!("to confirm {message:?}"))
     }
 
@@ -1150,12 +1177,12 @@ fn token_scripts(db: &Databases, name: &str) -> Vec<String> {
 
 const SETUP_KEYS: &[&str] = &["seed", "turn", "active_player", "step", "lands_played", "players"];
 const PLAYER_KEYS: &[&str] = &["id", "life", "library", "hand", "graveyard", "exile", "battlefield", "mana_pool"];
-const PERMANENT_KEYS: &[&str] = &["alias", "card", "tapped", "summoning_sick", "damage", "counters"];
+const PERMANENT_KEYS: &[&str] = &["alias", "card", "tapped", "summoning_sick", "damage", "counters", "attached_to"];
 const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("pass", &["action", "player"]),
     ("resolve", &["action"]),
     ("advance", &["action", "to", "turn"]),
-    ("cast", &["action", "player", "card", "targets", "pay_with"]),
+    ("cast", &["action", "player", "card", "targets", "pay_with", "alternative", "face"]),
     ("play_land", &["action", "player", "card"]),
     ("declare_attackers", &["action", "player", "attackers"]),
     ("declare_blockers", &["action", "player", "blocks"]),
@@ -1164,6 +1191,27 @@ const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("choose_targets", &["action", "player", "targets"]),
     ("choose", &["action", "player", "choice"]),
 ];
+
+/// The manabrew cast mode of a `cast` input (FORMAT §3.2): `alternative: "flashback"` is
+/// manabrew's flashback alternative cost (CR 702.34a), `face: "adventure"` the Adventure
+/// Forge casts with `PlayCardMode::Adventure` (CR 715.3); neither is the main face, `Normal`. Err: the field (and value)
+/// not translated (other alternative costs, other faces, both at once).
+fn play_mode(input: &Value) -> Result<PlayCardMode, String> {
+    use manabrew_engine::spellability::AlternativeCost;
+    let alternative = input.get("alternative").filter(|v| !v.is_null());
+    let face = input.get("face").filter(|v| !v.is_null());
+    match (alternative.map(|v| v.as_str()), face.map(|v| v.as_str())) {
+        (None, None) => Ok(PlayCardMode::Normal),
+        (Some(Some("flashback")), None) => Ok(PlayCardMode::Alternative(AlternativeCost::Flashback)),
+        (None, Some(Some("adventure"))) => Ok(PlayCardMode::Adventure),
+        // manabrew's Adventure mode needs the subtype Adventure (`Card::is_adventure_card`): it
+        // offers an Omen's face (Twinmaw Stormbrood's) no cast mode at all.
+        (None, Some(Some("omen"))) => Err("face \"omen\" (manabrew offers no mode that casts an Omen)".into()),
+        (Some(_), Some(_)) => Err("face with an alternative cost".into()),
+        (Some(v), None) => Err(format!("alternative {}", json!(v))),
+        (None, Some(v)) => Err(format!("face {}", json!(v))),
+    }
+}
 
 /// Refuse, before play, what the adapter can't translate, naming the field.
 fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
@@ -1195,6 +1243,20 @@ fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
                 return skip(format!("setup.players[{i}].mana_pool: a key other than W U B R G C"));
             }
         }
+        // A card outside the battlefield is its alias and name (and in exile its counters: a
+        // suspended card's time counters, CR 702.62a); anything else would be dropped, so the
+        // case skips.
+        for zone in ["library", "hand", "graveyard", "exile"] {
+            for (j, entry) in p[zone].as_array().into_iter().flatten().enumerate() {
+                for (key, value) in entry.as_object().into_iter().flatten() {
+                    let default = value.is_null() || value == &Value::Bool(false);
+                    let counters_in_exile = zone == "exile" && key == "counters";
+                    if !matches!(key.as_str(), "alias" | "card") && !counters_in_exile && !default {
+                        return skip(format!("setup.players[{i}].{zone}[{j}].{key} is not translated"));
+                    }
+                }
+            }
+        }
         for (j, perm) in p["battlefield"].as_array().into_iter().flatten().enumerate() {
             for (key, value) in perm.as_object().into_iter().flatten() {
                 let default = value.is_null() || value == &Value::Bool(false);
@@ -1213,6 +1275,9 @@ fn check_translatable(scenario: &Value) -> Result<(), Outcome> {
             if !keys.contains(&key.as_str()) {
                 return skip(format!("script[{i}].{key} is not translated"));
             }
+        }
+        if let Err(field) = play_mode(input) {
+            return skip(format!("script[{i}].{field} is not translated"));
         }
         for p in input.get("pay_with").and_then(Value::as_array).into_iter().flatten() {
             if !p.is_string() {
@@ -1286,6 +1351,13 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
                 token_names.extend(token_scripts(db, name));
                 let id = game.create_card(CardInstance::from_rules(rules, owner));
                 game.move_card(id, zone, owner);
+                if zone == ZoneType::Exile {
+                    // A suspended card's time counters (CR 702.62a), on the card in exile.
+                    let card = game.card_mut(id);
+                    for (counter, n) in entry.get("counters").and_then(Value::as_object).into_iter().flatten() {
+                        card.counters.insert(forge_counter(counter), n.as_i64().unwrap_or(0) as i32);
+                    }
+                }
                 if zone == ZoneType::Battlefield {
                     let card = game.card_mut(id);
                     card.tapped = entry.get("tapped").and_then(Value::as_bool).unwrap_or(false);
@@ -1313,6 +1385,25 @@ fn play(scenario: &Value) -> Result<Value, Outcome> {
                 driver.alias.insert(id, alias.clone());
                 driver.by_alias.insert(alias, id);
             }
+        }
+    }
+    // Attachments (FORMAT §3.1 `attached_to`: a permanent's alias or a player id), once every
+    // permanent exists; as set up, not attached this turn.
+    for p in players.iter() {
+        for entry in p["battlefield"].as_array().into_iter().flatten() {
+            let Some(host) = entry.get("attached_to").and_then(Value::as_str) else { continue };
+            let Some(id) = driver.card(entry["alias"].as_str().unwrap_or("")) else { continue };
+            if let Some(host_card) = driver.card(host) {
+                if game.card(host_card).zone != ZoneType::Battlefield {
+                    return Err(Outcome::Skip(format!("setup: attached_to {host:?} is not a permanent")));
+                }
+                game.attach_to(id, host_card);
+            } else if let Some(player) = driver.player(host) {
+                game.attach_to_player(id, player);
+            } else {
+                return Err(Outcome::Skip(format!("setup: attached_to {host:?} names no permanent or player")));
+            }
+            game.card_mut(id).attached_this_turn = false;
         }
     }
     for (i, input) in scenario["script"].as_array().into_iter().flatten().enumerate() {
@@ -1479,6 +1570,12 @@ fn read_state(game: &GameState, gl: &GameLoop, d: &Driver) -> Value {
                 "keywords": keyword_names(card),
                 "colors": colors(card.color),
             });
+            // FORMAT §11.6: `"face": "back"` while a transforming permanent's back face is up
+            // (manabrew's `Card::transform` toggles `is_transformed`; a modal card's back is
+            // not a transformed face).
+            if card.is_transformed && !card.is_modal() {
+                entry["face"] = json!("back");
+            }
             if card.is_creature() {
                 entry["power"] = json!(card.power());
                 entry["toughness"] = json!(card.toughness());
