@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Eight families of checks:
+why the engine would do nothing with it. Nine families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -53,6 +53,12 @@ why the engine would do nothing with it. Eight families of checks:
 
 8. **Labels of the engine's own decisions** (:data:`ENGINE_LABELS`): ``reason`` of a
    ``pay_or_sacrifice`` effect (the echo keyword's; nothing in the game reads it).
+
+9. **Keys no handler reads** (issue 26 item 2): a key of a one-shot effect that its type's
+   declaration (engine/effect_params.py ``PARAMETERS``) lacks, the same check card loading
+   makes (``effect_params.check_card``). The schema's ``effect_*`` definitions agree with the
+   declaration (tests/test_effect_params.py), so a schema-valid card meets it; it is here so
+   that ``validate`` names the key should the two ever part.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from mtg_judge.conformance.loader import FixtureError, json_path
+from mtg_judge.engine.effect_params import unread_keys
 from mtg_judge.engine.spell_statics import is_own_cost_effect
 
 #: Ability kinds that function while an instant or sorcery spell is on the stack.
@@ -177,6 +184,8 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
                     "a filter on a cost modifier of \"affected\": \"self\" would do nothing: it "
                     "changes only this card's own cost (engine/spell_statics.py)",
                     "either \"affected\": \"self\" or a filter, not both"))
+    for parts, message in unread_keys(card):  # check 9
+        problems.append(FixtureError(file, json_path(parts), message, "only the keys its handler declares"))
     return problems
 
 

@@ -13,6 +13,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from .effect_params import check_card
 from .errors import ScenarioError
 from .mana import ManaCost
 
@@ -110,8 +111,10 @@ class CardDefinition:
     def from_dict(data: dict[str, Any], source: str = "card") -> "CardDefinition":
         """Build a definition from a card file's JSON object.
 
-        Raises ScenarioError naming ``source`` and the field when a field is malformed.
+        Raises ScenarioError naming ``source`` and the field when a field is malformed, or
+        when an effect carries a key no handler reads (``effect_params.check_card``).
         """
+        check_card(data, source)
         try:
             cost = ManaCost.parse(data.get("mana_cost")) if "mana_cost" in data else ManaCost.parse(None)
         except ValueError as exc:

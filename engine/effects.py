@@ -1,7 +1,9 @@
 """The effect interpreter: one-shot effects of resolving spells and abilities (CR 608.2c,
 610), and the continuous effects and shields they create (CR 611, 615).
 
-Effects are data (docs/FORMAT.md §5); each ``type`` has one function here.
+Effects are data (docs/FORMAT.md §5); each ``type`` has one function here (or in the module
+``HANDLERS`` names), and its parameters, the keys it reads, are declared once in
+engine/effect_params.py (``PARAMETERS``): :func:`run` hands the handler that view of the effect.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from . import characteristics as ch
 from .cards import CardDefinition, describe
 from .conditions import condition_holds
 from .control import set_controller
+from .effect_params import declared
 from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
 from .objects import ContinuousEffect, GameObject, Shield, StackItem, effect_duration
@@ -163,14 +166,16 @@ class Context:
 
 
 def run(ctx: Context, effects: Any) -> None:
-    """Carry out ``effects`` in the order written (CR 608.2c)."""
+    """Carry out ``effects`` in the order written (CR 608.2c). Each handler reads its effect
+    through its declared parameters (``effect_params.declared``: a key the declaration lacks
+    raises ``UndeclaredParameter``). Raises ValueError for an unknown effect type."""
     for eff in effects:
         if ctx.game.over:
             return
         handler = HANDLERS.get(eff["type"])
         if handler is None:
             raise ValueError(f"unknown effect type {eff['type']!r}")
-        handler(ctx, eff)
+        handler(ctx, declared(eff))
 
 
 # ---------------------------------------------------------------- handlers

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
+from .effect_params import declared
 from .errors import IllegalAction
 from .mana import parse_mana_symbols
 from .objects import GameObject
@@ -65,8 +66,9 @@ class ManaAbilities:
         for perm, ab in triggers:
             if ab["trigger"].get("object") == "enchanted" and perm.attached_to != tapped.ref:
                 continue
-            for eff in ab.get("effects", ()):
-                if eff.get("type") == "add_mana":
+            for effect in ab.get("effects", ()):
+                if effect.get("type") == "add_mana":
+                    eff = declared(effect)  # read as its handler reads it (engine/effect_params.py)
                     who = tapped.controller if eff.get("player") == "enchanted_controller" else perm.controller
                     out.append((perm, eff, who))
         return out
