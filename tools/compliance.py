@@ -391,7 +391,7 @@ def render(reports: dict[str, Report], bugs: list[dict] | dict[str, list[dict]],
     for name in order:
         command = ENGINES[name].command
         validate = " --validate-protocol" if meta[name].get("validate_protocol") else ""
-        ruleset = " --ruleset modern" if ENGINES[name].binary else ""
+        ruleset = f" --ruleset {MODERN}" if ENGINES[name].binary else ""
         out.append(f"mtg-judge run -n 2 --by-mechanic{validate}{ruleset}"
                    + (f' --engine "{command}"' if command else "") + f"   # {label[name]}")
     out += ["```", ""]
