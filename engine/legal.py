@@ -49,32 +49,23 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from . import combat
 from .inputs import shape_problem
-from .legal_casting import accepts_may_cast, may_cast_candidates, spell_parts
-from .legal_choices import (
-    choose_candidates,
-    discard_candidates,
-    trigger_order_candidates,
-    validate_choose,
-    validate_discard,
-    validate_order,
-)
-from .legal_combat import attack_candidates, block_candidates, damage_assignment_candidates, validate_assignment
+from .legal_casting import may_cast_candidates, spell_parts
+from .legal_choices import choose_candidates, discard_candidates, trigger_order_candidates
+from .legal_combat import attack_candidates, block_candidates, damage_assignment_candidates
 from .legal_common import (
     BLOCK_SAMPLES,
     CHOICE_LIMIT,
     TARGET_LIMIT,
     Candidate,
     NeedsInput,
-    accepted_by,
     accepted_on_dry_run,
     resolving_item,
 )
 from .legal_mana import available_mana, mana_sources, plan_payment
 from .legal_priority import priority_candidates
-from .legal_start import mulligan_candidates, validate_mulligan
-from .legal_targets import pending_target_item, target_candidates, target_choices, target_pool, validate_targets
+from .legal_start import mulligan_candidates
+from .legal_targets import pending_target_item, target_candidates, target_choices, target_pool
 
 #: This module's API, with the helpers of the modules below it that were public here before
 #: the split and that callers use (self-play, the fuzzer, tests).
@@ -132,45 +123,22 @@ def accepts(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[b
     """Would the engine accept ``inp`` as the answer to ``decision`` now? Returns
     ``(True, None)`` or ``(False, code)`` (a rejection code, docs/FORMAT.md §8).
 
-    Priority actions (CR 117), declarations (CR 508.1, 509.1) and casts offered by a
-    resolving ability (CR 702.62a, 702.35a) run on the game, restored afterwards
-    (``Game.dry_run``); the other answers are checked against the same rules the engine
-    applies to them. Never changes ``game``. An exception other than IllegalAction from
-    the engine propagates: the engine crashed on this input.
-    """
-
-    kind: Any = decision.get("kind")  # JSON data: unknown kinds are refused below
-    player: Any = decision.get("player")
+    ``decision`` must be the question the game is waiting on (``Game.asking``, as the input
+    source was passed it). The answer is checked by the engine's own function for that
+    question (``Game.answer_pending``) on a dry run (``Game.dry_run``: the game is restored
+    afterwards), like python-chess's ``is_legal``: there is no second copy of the rules
+    here. An answer that gets past every check and asks a further question is accepted.
+    Never changes ``game``. Raises ValueError if ``decision`` is not the pending question;
+    an exception other than IllegalAction from the engine propagates (the engine crashed
+    on this input)."""
     if shape_problem(inp) is not None:  # ``Game.ask`` refuses it before the rules see it
         return False, "bad_input"
     if game.over:
         return False, "game_over"
-    action = inp.get("action")
-    if kind == "priority":
-        if action not in DECISION_ACTIONS["priority"]:
-            return False, "wrong_decision"
-        if inp.get("player", player) != player:
-            return False, "not_your_priority"
-        if action == "pass":
-            return True, None
-        method = {"cast": "cast", "activate": "activate", "play_land": "play_land",
-                  "suspend": "special_action", "turn_face_up": "special_action"}[action]
-        return accepted_on_dry_run(game, lambda g: getattr(g, method)(player, inp))
-    if kind == "may_cast":
-        return accepts_may_cast(game, decision, inp)
-    if kind == "mulligan":
-        return accepted_by(lambda: validate_mulligan(game, decision, inp))
-    expected = DECISION_ACTIONS.get(kind)
-    if expected is None:
-        raise ValueError(f"unknown decision kind {kind!r}")
-    if action != expected[0] or inp.get("player", player) != player:
-        return False, "wrong_decision"
-    if kind == "declare_attackers":
-        return accepted_on_dry_run(game, lambda g: combat._declare_attackers(g, inp))
-    if kind == "declare_blockers":
-        return accepted_on_dry_run(game, lambda g: combat._declare_blockers(g, player, inp))
-    validator = _VALIDATORS[kind]
-    return accepted_by(lambda: validator(game, decision, inp))
+    question = game.asking
+    if question is None or question.decision != decision:
+        raise ValueError(f"{decision!r} is not the decision the game is waiting on")
+    return accepted_on_dry_run(game, lambda g: g.answer_pending(inp))
 
 
 _ENUMERATORS: dict[str, Callable[[Any, dict[str, Any]], list[Candidate]]] = {
@@ -184,15 +152,6 @@ _ENUMERATORS: dict[str, Callable[[Any, dict[str, Any]], list[Candidate]]] = {
     "choose": choose_candidates,
     "may_cast": may_cast_candidates,
     "mulligan": mulligan_candidates,
-}
-
-
-_VALIDATORS: dict[str, Callable[[Any, dict[str, Any], dict[str, Any]], None]] = {
-    "assign_damage": validate_assignment,
-    "order_triggers": validate_order,
-    "choose_targets": validate_targets,
-    "discard": validate_discard,
-    "choose": validate_choose,
 }
 
 
