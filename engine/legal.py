@@ -15,16 +15,19 @@ answer?*
   inputs, each with its targets enumerated from the legal candidates (players,
   permanents, spells and abilities on the stack, CR 115) and its payment named by
   ``pay_with`` (a simple deterministic choice among untapped mana sources, CR 601.2g–h).
-  Every priority candidate is kept only if the engine accepts it on a dry run
-  (``Game.dry_run``: the game, restored afterwards). Declarations get a reasonable set (no
-  attack, each single attacker, all attackers, CR 508.1; no block, every blocker on
-  something, a few random legal blocks, CR 509.1); choices get their options.
+  Every candidate is kept only if the engine accepts it on a dry run (:func:`accepts`).
+  Declarations get a reasonable set (no attack, each single attacker, all attackers, CR
+  508.1; no block, every blocker on something, a few random legal blocks, CR 509.1); choices
+  get their options.
 - :func:`candidate_actions` is the same enumeration without the dry runs, grouped
   (``Candidate.group``), for drivers that verify lazily: pick one, check it with
   :func:`accepts`, pick again if it was refused.
 - :func:`accepts` tells whether the engine would accept an input now, without changing
   the game: ``(True, None)`` or ``(False, code)`` with the rejection code
-  (docs/FORMAT.md §8). It never changes ``game``.
+  (docs/FORMAT.md §8). It is the engine's own answer, like python-chess's ``is_legal``: the
+  function the game applies to the question it waits on (``Game.asking``,
+  ``Game.answer_pending``), run on a dry run (``Game.dry_run``: the game, restored
+  afterwards). This module only lists candidates; it re-implements no check.
 
 Everything is deterministic: the same game state and decision give the same list (no
 global ``random``; the few random block declarations come from a SplitMix64 seeded with the
@@ -95,9 +98,8 @@ def legal_actions(game: Any, decision: dict[str, Any], *, verify: bool = True) -
     """The inputs that answer ``decision`` (``{"kind", "player", **info}`` as passed to the
     input source) and are legal now, as script input dicts (docs/FORMAT.md §3.2).
 
-    With ``verify`` (the default) each candidate is checked with :func:`accepts` (priority
-    actions and declarations on a dry run of the engine, choices against the rules the
-    engine applies); without it the cheap enumeration of :func:`candidate_actions` is
+    With ``verify`` (the default) each candidate is checked with :func:`accepts` (the
+    engine's answer, on a dry run; ``decision`` must then be the pending question); without it the cheap enumeration of :func:`candidate_actions` is
     returned as is. Never changes ``game``. Raises ValueError for an unknown decision kind.
     """
     out = []
@@ -128,7 +130,9 @@ def accepts(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[b
     question (``Game.answer_pending``) on a dry run (``Game.dry_run``: the game is restored
     afterwards), like python-chess's ``is_legal``: there is no second copy of the rules
     here. An answer that gets past every check and asks a further question is accepted.
-    Never changes ``game``. Raises ValueError if ``decision`` is not the pending question;
+    A ``priority`` decision may also be judged on a game that asks nothing now (one built
+    but not playing), with the engine's priority answer (``Game.answer_priority``).
+    Never changes ``game``. Raises ValueError if ``decision`` is another, not pending, question;
     an exception other than IllegalAction from the engine propagates (the engine crashed
     on this input)."""
     if shape_problem(inp) is not None:  # ``Game.ask`` refuses it before the rules see it
@@ -136,9 +140,12 @@ def accepts(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[b
     if game.over:
         return False, "game_over"
     question = game.asking
-    if question is None or question.decision != decision:
-        raise ValueError(f"{decision!r} is not the decision the game is waiting on")
-    return accepted_on_dry_run(game, lambda g: g.answer_pending(inp))
+    if question is not None and question.decision == decision:
+        return accepted_on_dry_run(game, lambda g: g.answer_pending(inp))
+    if decision.get("kind") == "priority":  # a game between actions (built, not playing): CR 117.1
+        player = decision.get("player")
+        return accepted_on_dry_run(game, lambda g: g.answer_priority(player, inp))
+    raise ValueError(f"{decision!r} is not the decision the game is waiting on")
 
 
 _ENUMERATORS: dict[str, Callable[[Any, dict[str, Any]], list[Candidate]]] = {
