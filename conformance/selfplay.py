@@ -439,7 +439,8 @@ class SelfPlayInputs:
         if kind == "declare_blockers":
             return {"action": "declare_blockers", "player": player, "blocks": []}
         for cand in self.legal.candidate_actions(game, decision):
-            if cand.kind in ("keep", "decline") or self._accepts(game, decision, cand.input, k)[0]:
+            # a listed keep is legal; declining may not be (a mandatory suspended cast, 502.59a)
+            if cand.kind == "keep" or self._accepts(game, decision, cand.input, k)[0]:
                 return cand.input
         raise InvariantFailure("stuck", f"no legal answer to the {kind} decision of {player} ({_show(decision)}) "
                                f"in turn {game.turn}, {game.step}", k - 1 if k else None)

@@ -53,7 +53,7 @@ def exile_on_adventure(game: "Game", item: StackItem) -> None:
     obj = item.obj
     assert obj is not None  # a spell on the stack has its card (CR 112.1a)
     if obj.is_copy:
-        game._copy_ceases_to_exist(item, after="exiled")
+        game.copy_ceases_to_exist(item, after="exiled")
         return
     new = game.move(obj, "exile", cause="adventure")
     new.adventure_by = item.controller

@@ -108,11 +108,7 @@ class Casting:
         else:
             spell_ability, modes = self._spell_ability(d, inp.get("modes"))
         kicked = self._kicker_choice(card_kws.get("kicker"), inp.get("kicker"))
-        for k in kicked:
-            extra = [e for e in (d.spell or {}).get("kicker_effects", ()) if e.get("kicker", 0) == k]
-            for e in extra:
-                spell_ability = {"targets": list(spell_ability.get("targets", ())) + list(e.get("targets", ())),
-                                 "effects": list(spell_ability.get("effects", ())) + list(e.get("effects", ()))}
+        spell_ability = self.with_kicker_parts(d, spell_ability, kicked)
         buyback = bool(inp.get("buyback"))
         if buyback and "buyback" not in card_kws:
             raise IllegalAction("invalid_alternative", f"{d.name} has no buyback")
@@ -191,6 +187,12 @@ class Casting:
                 out += [k if isinstance(k, str) else k["keyword"] for k in eff.get("keywords", ())]
         return out
 
+    def split_second_on_stack(self: Game) -> bool:
+        """CR 702.61a: a spell with split second is on the stack (then no spell can be cast,
+        and only mana abilities activated; special actions stay possible)."""
+        return any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
+                   for k in ch.keywords(self, it.obj))
+
     def check_can_cast(self: Game, player: str, obj: GameObject, ignore_timing: bool = False,
                        face_down: bool = False) -> None:
         """The restrictions on casting ``obj`` now, apart from costs and targets: timing
@@ -199,8 +201,7 @@ class Casting:
         cast" effects (Meddling Mage). Raises IllegalAction."""
         d = obj.definition
         planeswalkers.check_exists(self, obj)  # not_in_ruleset: no planeswalkers before 2007
-        if any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
-               for k in ch.keywords(self, it.obj)):
+        if self.split_second_on_stack():
             raise IllegalAction("split_second", "a spell with split second is on the stack: no spells can be cast")
         for src, eff in ch.static_effects(self):
             if eff.get("type") == "cant_cast":
@@ -284,6 +285,33 @@ class Casting:
                                     cost.hybrid)
         return cost
 
+    def spell_ability(self: Game, d: CardDefinition, modes: Any, kicked: list[int]) -> tuple[dict[str, Any], list[int]]:
+        """The spell ability ``cast`` puts on the stack for card ``d`` (CR 601.2b-c): the
+        chosen ``modes``' parts (CR 700.2; sorted 0-based indices returned with it) plus the
+        parts of the kicker costs paid (``kicked``, CR 702.33d). Raises IllegalAction
+        ``invalid_mode``. (Not for a face-down spell, which has none, CR 702.37c.)"""
+        ability, chosen = self._spell_ability(d, modes)
+        return self.with_kicker_parts(d, ability, kicked), chosen
+
+    def with_kicker_parts(self: Game, d: CardDefinition, ability: dict[str, Any], kicked: list[int]) -> dict[str, Any]:
+        """``ability`` (``{"targets", "effects"}``) with the targets and effects that card
+        ``d``'s kicker costs ``kicked`` add (its ``kicker_effects``, CR 702.33d), in order."""
+        for k in kicked:
+            for e in (d.spell or {}).get("kicker_effects", ()):
+                if e.get("kicker", 0) == k:
+                    ability = {"targets": list(ability.get("targets", ())) + list(e.get("targets", ())),
+                               "effects": list(ability.get("effects", ())) + list(e.get("effects", ()))}
+        return ability
+
+    def total_cost(self: Game, player: str, obj: GameObject, alternative: Any, kws: dict[str, Any], kicked: list[int],
+                   buyback: bool, extra: ManaCost | None = None, x: int | None = None) -> ManaCost:
+        """CR 601.2f: the total cost of casting ``obj`` as ``cast`` determines it (see
+        ``_total_cost``: the mana cost or one alternative cost, plus additional costs, with X
+        fixed to ``x`` if given, plus increases, minus reductions). Raises IllegalAction
+        ``invalid_alternative``. The public entry point the legal-action generator plans
+        payments with."""
+        return self._total_cost(player, obj, alternative, kws, kicked, buyback, extra=extra, x=x)
+
     def _spell_ability(self: Game, d: CardDefinition, modes: Any) -> tuple[dict[str, Any], list[int]]:
         """The spell ability as data: ``{"targets": [...], "effects": [...]}``, with the
         chosen modes' parts concatenated (CR 700.2). Auras target what they enchant
@@ -348,8 +376,7 @@ class Casting:
             if ab["kind"] == "mana":
                 self.activate_mana_ability(player, src, idx, inp.get("color"), inp)
                 return
-        if any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
-               for k in ch.keywords(self, it.obj)):
+        if self.split_second_on_stack():
             raise IllegalAction("split_second", "a spell with split second is on the stack: only mana abilities "
                                 "can be activated")
         planeswalkers.check_activation(self, player, src, ab)  # CR 606.3

@@ -5,6 +5,7 @@ dry runs through ``rollback``)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from . import rollback
@@ -17,8 +18,22 @@ if TYPE_CHECKING:
 T = TypeVar("T")  # what a decision's handler returns
 
 
+@dataclass(frozen=True)
+class Question:
+    """A decision the game is waiting on (``Game.asking``): ``decision`` is what the input
+    source is passed (``{"kind", "player", **info}``) and ``answer(inp)`` is the engine's own
+    function that applies an answer to it, or raises IllegalAction with the rejection code
+    (docs/FORMAT.md §8) before the game asks again. The legal-action generator checks an
+    answer by calling ``answer`` on a dry run (python-chess's one ``is_legal``)."""
+
+    decision: dict[str, Any]
+    answer: Callable[[dict[str, Any]], Any]
+
+
 class Decisions:
     """Asking players to decide and undoing illegal answers (a mixin of :class:`~.game.Game`)."""
+
+    asking: Question | None  # the decision waiting for an answer (set by Game.__init__)
 
     def ask(self: Game, kind: str, player: str | None, **info: Any) -> dict[str, Any]:
         """Ask the input source for the answer to a decision; return the raw input dict
@@ -42,24 +57,55 @@ class Decisions:
 
         ``handler(inp)`` applies the answer (returned) or raises IllegalAction (then the input is
         rejected and asked again). With ``transactional`` the game state is restored on a
-        rejection, so a handler may fail half-way.
+        rejection, so a handler may fail half-way. While it waits, the question is
+        ``Game.asking`` (:meth:`until_answered`).
         """
+        def answer(inp: dict[str, Any]) -> T:
+            if self.over:
+                raise IllegalAction("game_over", "the game is over")
+            if inp.get("action") != action:
+                raise IllegalAction("wrong_decision", f"{player} must answer {kind!r} with {action!r}, "
+                                    f"not {inp.get('action')!r}")
+            if inp.get("player", player) != player:
+                raise IllegalAction("wrong_decision", f"{kind!r} is {player}'s decision")
+            if transactional:
+                with self.transaction():
+                    return handler(inp)
+            return handler(inp)
+        return self.until_answered(kind, player, answer, **info)
+
+    def until_answered(self: Game, kind: str, player: str, answer: Callable[[dict[str, Any]], T], **info: Any) -> T:
+        """Ask decision ``kind`` of ``player`` until ``answer(inp)`` accepts an input (returns
+        what it returns) instead of raising IllegalAction (the input is then rejected, logged,
+        and the question asked again). Meanwhile ``Game.asking`` is the
+        :class:`Question`, so that :meth:`answer_pending` (the legal-action generator) checks an
+        answer with this very ``answer``; it is put back as it was once an answer is accepted
+        (a question asked while an answer is applied nests)."""
+        outer = self.asking
+        self.asking = Question({"kind": kind, "player": player, **info}, answer)
         while True:
             inp = self.ask(kind, player, **info)
             try:
-                if self.over:
-                    raise IllegalAction("game_over", "the game is over")
-                if inp.get("action") != action:
-                    raise IllegalAction("wrong_decision", f"{player} must answer {kind!r} with {action!r}, "
-                                        f"not {inp.get('action')!r}")
-                if inp.get("player", player) != player:
-                    raise IllegalAction("wrong_decision", f"{kind!r} is {player}'s decision")
-                if transactional:
-                    with self.transaction():
-                        return handler(inp)
-                return handler(inp)
+                result = answer(inp)
             except IllegalAction as err:
                 self.reject(inp, err)
+                continue
+            self.asking = outer
+            return result
+
+    def answer_pending(self: Game, inp: dict[str, Any]) -> Any:
+        """Apply ``inp`` as the answer to the question the game is waiting on
+        (``Game.asking``), with the engine's own function for it; meant for a dry run
+        (``Game.dry_run``), which puts everything back. Raises IllegalAction (the code the
+        engine would log, docs/FORMAT.md §8; ``bad_input`` for an input of the wrong shape,
+        which ``ask`` refuses first) or ValueError if no question is pending."""
+        question = self.asking
+        if question is None:
+            raise ValueError("no decision is pending")
+        problem = shape_problem(inp)
+        if problem is not None:
+            raise IllegalAction("bad_input", problem)
+        return question.answer(inp)
 
     def _yes(self: Game, player: str, reason: str, about: str) -> bool:
         """A yes/no ``choose`` decision ("you may …", CR 603.5)."""

@@ -202,7 +202,7 @@ def _move(to: str) -> Callable[[Context, dict[str, Any]], None]:
     def handler(ctx: Context, eff: dict[str, Any]) -> None:
         for item in ctx.refs(eff["what"]):
             if isinstance(item, StackItem) and item.kind == "spell" and item in ctx.game.stack:
-                ctx.game._leave_stack(item, to, cause=eff["type"])
+                ctx.game.leave_stack(item, to, cause=eff["type"])
         for obj in ctx.objects(eff["what"]):
             if obj.zone in ("battlefield", "graveyard", "exile", "hand", "library") and obj.zone != to:
                 ctx.game.move(obj, to, cause=eff["type"])

@@ -55,7 +55,7 @@ def end_the_turn(ctx: Any, eff: dict[str, Any]) -> None:
         if item not in g.stack:
             continue
         if item.kind == "spell" and item.obj is not None:
-            g._leave_stack(item, "exile", cause="end_the_turn")
+            g.leave_stack(item, "exile", cause="end_the_turn")
         elif item.kind == "combat_damage":  # 1999/2006 rules: combat damage on the stack
             g.stack.remove(item)
             for part in item.ability["combat_damage"]:

@@ -98,7 +98,7 @@ def shuffle_into_library(game: "Game", item: StackItem) -> None:
     assert obj is not None  # a spell on the stack has its card (CR 112.1a)
     if obj.is_copy:
         shuffle_library(game, obj.owner)
-        game._copy_ceases_to_exist(item, after="shuffled_into_library")
+        game.copy_ceases_to_exist(item, after="shuffled_into_library")
         return
     game.move(obj, "library", cause="omen")
     shuffle_library(game, obj.owner)

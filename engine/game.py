@@ -32,7 +32,7 @@ from .cards import CardDefinition, describe
 from .casting import Casting
 from .core import GameCore
 from .costs import Costs
-from .decisions import Decisions
+from .decisions import Decisions, Question
 from .layers import LayerSystem
 from .mana_abilities import ManaAbilities
 from .objects import ContinuousEffect, GameObject, Player, Shield, StackItem
@@ -110,6 +110,7 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.paradigm_resolved: tuple[tuple[str, str | None], ...] = ()
         self.spells_cast_by: dict[str, int] = {}  # spells cast this turn per player (turn_records.py)
         self.loyalty_activations: dict[str, int] = {}  # CR 606.3: permanent ref -> turn (planeswalkers.py)
+        self.asking: Question | None = None  # the decision waiting for an answer (Decisions.until_answered)
         self.layers = LayerSystem(self)  # CR 613: characteristics after continuous effects (engine/layers/)
 
     def state(self) -> dict[str, Any]:

@@ -15,16 +15,19 @@ answer?*
   inputs, each with its targets enumerated from the legal candidates (players,
   permanents, spells and abilities on the stack, CR 115) and its payment named by
   ``pay_with`` (a simple deterministic choice among untapped mana sources, CR 601.2g–h).
-  Every priority candidate is kept only if the engine accepts it on a dry run
-  (``Game.dry_run``: the game, restored afterwards). Declarations get a reasonable set (no
-  attack, each single attacker, all attackers, CR 508.1; no block, every blocker on
-  something, a few random legal blocks, CR 509.1); choices get their options.
+  Every candidate is kept only if the engine accepts it on a dry run (:func:`accepts`).
+  Declarations get a reasonable set (no attack, each single attacker, all attackers, CR
+  508.1; no block, every blocker on something, a few random legal blocks, CR 509.1); choices
+  get their options.
 - :func:`candidate_actions` is the same enumeration without the dry runs, grouped
   (``Candidate.group``), for drivers that verify lazily: pick one, check it with
   :func:`accepts`, pick again if it was refused.
 - :func:`accepts` tells whether the engine would accept an input now, without changing
   the game: ``(True, None)`` or ``(False, code)`` with the rejection code
-  (docs/FORMAT.md §8). It never changes ``game``.
+  (docs/FORMAT.md §8). It is the engine's own answer, like python-chess's ``is_legal``: the
+  function the game applies to the question it waits on (``Game.asking``,
+  ``Game.answer_pending``), run on a dry run (``Game.dry_run``: the game, restored
+  afterwards). This module only lists candidates; it re-implements no check.
 
 Everything is deterministic: the same game state and decision give the same list (no
 global ``random``; the few random block declarations come from a SplitMix64 seeded with the
@@ -49,32 +52,23 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from . import combat
 from .inputs import shape_problem
-from .legal_casting import accepts_may_cast, may_cast_candidates, spell_parts
-from .legal_choices import (
-    choose_candidates,
-    discard_candidates,
-    trigger_order_candidates,
-    validate_choose,
-    validate_discard,
-    validate_order,
-)
-from .legal_combat import attack_candidates, block_candidates, damage_assignment_candidates, validate_assignment
+from .legal_casting import may_cast_candidates, spell_parts
+from .legal_choices import choose_candidates, discard_candidates, trigger_order_candidates
+from .legal_combat import attack_candidates, block_candidates, damage_assignment_candidates
 from .legal_common import (
     BLOCK_SAMPLES,
     CHOICE_LIMIT,
     TARGET_LIMIT,
     Candidate,
     NeedsInput,
-    accepted_by,
     accepted_on_dry_run,
     resolving_item,
 )
 from .legal_mana import available_mana, mana_sources, plan_payment
 from .legal_priority import priority_candidates
-from .legal_start import mulligan_candidates, validate_mulligan
-from .legal_targets import pending_target_item, target_candidates, target_choices, target_pool, validate_targets
+from .legal_start import mulligan_candidates
+from .legal_targets import pending_target_item, target_candidates, target_choices, target_pool
 
 #: This module's API, with the helpers of the modules below it that were public here before
 #: the split and that callers use (self-play, the fuzzer, tests).
@@ -104,9 +98,8 @@ def legal_actions(game: Any, decision: dict[str, Any], *, verify: bool = True) -
     """The inputs that answer ``decision`` (``{"kind", "player", **info}`` as passed to the
     input source) and are legal now, as script input dicts (docs/FORMAT.md §3.2).
 
-    With ``verify`` (the default) each candidate is checked with :func:`accepts` (priority
-    actions and declarations on a dry run of the engine, choices against the rules the
-    engine applies); without it the cheap enumeration of :func:`candidate_actions` is
+    With ``verify`` (the default) each candidate is checked with :func:`accepts` (the
+    engine's answer, on a dry run; ``decision`` must then be the pending question); without it the cheap enumeration of :func:`candidate_actions` is
     returned as is. Never changes ``game``. Raises ValueError for an unknown decision kind.
     """
     out = []
@@ -132,45 +125,27 @@ def accepts(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[b
     """Would the engine accept ``inp`` as the answer to ``decision`` now? Returns
     ``(True, None)`` or ``(False, code)`` (a rejection code, docs/FORMAT.md §8).
 
-    Priority actions (CR 117), declarations (CR 508.1, 509.1) and casts offered by a
-    resolving ability (CR 702.62a, 702.35a) run on the game, restored afterwards
-    (``Game.dry_run``); the other answers are checked against the same rules the engine
-    applies to them. Never changes ``game``. An exception other than IllegalAction from
-    the engine propagates: the engine crashed on this input.
-    """
-
-    kind: Any = decision.get("kind")  # JSON data: unknown kinds are refused below
-    player: Any = decision.get("player")
+    ``decision`` must be the question the game is waiting on (``Game.asking``, as the input
+    source was passed it). The answer is checked by the engine's own function for that
+    question (``Game.answer_pending``) on a dry run (``Game.dry_run``: the game is restored
+    afterwards), like python-chess's ``is_legal``: there is no second copy of the rules
+    here. An answer that gets past every check and asks a further question is accepted.
+    A ``priority`` decision may also be judged on a game that asks nothing now (one built
+    but not playing), with the engine's priority answer (``Game.answer_priority``).
+    Never changes ``game``. Raises ValueError if ``decision`` is another, not pending, question;
+    an exception other than IllegalAction from the engine propagates (the engine crashed
+    on this input)."""
     if shape_problem(inp) is not None:  # ``Game.ask`` refuses it before the rules see it
         return False, "bad_input"
     if game.over:
         return False, "game_over"
-    action = inp.get("action")
-    if kind == "priority":
-        if action not in DECISION_ACTIONS["priority"]:
-            return False, "wrong_decision"
-        if inp.get("player", player) != player:
-            return False, "not_your_priority"
-        if action == "pass":
-            return True, None
-        method = {"cast": "cast", "activate": "activate", "play_land": "play_land",
-                  "suspend": "special_action", "turn_face_up": "special_action"}[action]
-        return accepted_on_dry_run(game, lambda g: getattr(g, method)(player, inp))
-    if kind == "may_cast":
-        return accepts_may_cast(game, decision, inp)
-    if kind == "mulligan":
-        return accepted_by(lambda: validate_mulligan(game, decision, inp))
-    expected = DECISION_ACTIONS.get(kind)
-    if expected is None:
-        raise ValueError(f"unknown decision kind {kind!r}")
-    if action != expected[0] or inp.get("player", player) != player:
-        return False, "wrong_decision"
-    if kind == "declare_attackers":
-        return accepted_on_dry_run(game, lambda g: combat._declare_attackers(g, inp))
-    if kind == "declare_blockers":
-        return accepted_on_dry_run(game, lambda g: combat._declare_blockers(g, player, inp))
-    validator = _VALIDATORS[kind]
-    return accepted_by(lambda: validator(game, decision, inp))
+    question = game.asking
+    if question is not None and question.decision == decision:
+        return accepted_on_dry_run(game, lambda g: g.answer_pending(inp))
+    if decision.get("kind") == "priority":  # a game between actions (built, not playing): CR 117.1
+        player = decision.get("player")
+        return accepted_on_dry_run(game, lambda g: g.answer_priority(player, inp))
+    raise ValueError(f"{decision!r} is not the decision the game is waiting on")
 
 
 _ENUMERATORS: dict[str, Callable[[Any, dict[str, Any]], list[Candidate]]] = {
@@ -184,15 +159,6 @@ _ENUMERATORS: dict[str, Callable[[Any, dict[str, Any]], list[Candidate]]] = {
     "choose": choose_candidates,
     "may_cast": may_cast_candidates,
     "mulligan": mulligan_candidates,
-}
-
-
-_VALIDATORS: dict[str, Callable[[Any, dict[str, Any], dict[str, Any]], None]] = {
-    "assign_damage": validate_assignment,
-    "order_triggers": validate_order,
-    "choose_targets": validate_targets,
-    "discard": validate_discard,
-    "choose": validate_choose,
 }
 
 

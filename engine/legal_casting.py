@@ -13,7 +13,7 @@ from typing import Any
 from . import alternative_costs, endure_behold, harmonize
 from . import characteristics as ch
 from .errors import IllegalAction
-from .legal_common import Candidate, accepted_on_dry_run, keywords_by_name
+from .legal_common import Candidate, keywords_by_name
 from .legal_mana import ManaSource, mana_sources, plan_payment, with_payment
 from .legal_targets import target_choices
 from .mana import ManaCost
@@ -25,16 +25,9 @@ def spell_parts(game: Any, player: str, obj: GameObject, alternative: Any, modes
     """The spell ability ``cast`` would put on the stack (CR 601.2b–c): the chosen modes'
     parts (CR 700.2), plus the parts of the kicker costs paid (CR 702.33d); a face-down
     spell has none (CR 702.37c). Raises IllegalAction ``invalid_mode``."""
-    d = obj.definition
     if alternative == "morph":
         return {"targets": [], "effects": []}, []
-    ability, modes = game._spell_ability(d, modes)
-    for k in kicked:
-        for e in (d.spell or {}).get("kicker_effects", ()):
-            if e.get("kicker", 0) == k:
-                ability = {"targets": list(ability.get("targets", ())) + list(e.get("targets", ())),
-                           "effects": list(ability.get("effects", ())) + list(e.get("effects", ()))}
-    return ability, modes
+    return game.spell_ability(obj.definition, modes, kicked)  # type: ignore[no-any-return]
 
 
 def x_values(cost: ManaCost, x_symbols: int, available: int) -> list[int]:
@@ -97,7 +90,7 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
                 # paying (CR 702.62a, strixhaven.paradigm.01), madness for its madness cost (CR
                 # 702.35a), otherwise the alternative chosen
                 paid_as = alternative_costs.paid_as(forced, alt)
-                cost = game._total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana)
+                cost = game.total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana)
             except IllegalAction:
                 continue
             if not cost.present:
@@ -105,7 +98,7 @@ def cast_candidates(game: Any, player: str, obj: GameObject, sources: list[ManaS
             xs = x_values(cost, d.mana_cost.x, avail) if forced is None else [0]
             for x in xs:
                 # CR 601.2f: X's value is in the total cost before reductions
-                cost_x = game._total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana, x=x)
+                cost_x = game.total_cost(player, obj, paid_as, kws, kicked, buyback, extra=behold_mana, x=x)
                 to_pay = cost_x if reduce_with is None else harmonize.reduced_cost(game, cost_x, x, reduce_with)
                 pay = plan_payment(game, player, to_pay, sources=sources)
                 if pay is None:
@@ -140,32 +133,11 @@ def may_cast_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     it for its madness cost) as the trigger resolves, or decline (``choose no``)."""
     player, reason = decision["player"], decision.get("reason")
     obj = game.find(decision.get("card"))
-    out = []
-    if not (obj is not None and reason == "suspend" and game.rules.suspend_cast_mandatory
-            and game._payable(player, obj) == "pool"):  # 2006: cast it if able (502.59a)
-        out.append(Candidate({"action": "choose", "player": player, "choice": "no"}, "decline", "decline"))
+    # declining is refused when the 2006 rules make the cast mandatory (502.59a): the engine's
+    # answer says so (``legal.accepts``)
+    out = [Candidate({"action": "choose", "player": player, "choice": "no"}, "decline", "decline")]
     if obj is not None and obj.zone == "exile":
         out += cast_candidates(game, player, obj, mana_sources(game, player), alternatives=[None], forced=reason)
     return out
 
 
-def accepts_may_cast(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> tuple[bool, str | None]:
-    """Would the engine accept ``inp`` as the answer to a ``may_cast`` decision: ``choose no``
-    (refused when the 2006 rules make the suspended cast mandatory and it can be paid) or a
-    ``cast`` of the offered card, on a dry run. ``(True, None)`` or ``(False, code)``."""
-    player, kind = decision["player"], decision.get("reason")
-    obj = game.find(decision.get("card"))
-    if inp.get("player", player) != player:
-        return False, "wrong_decision"
-    action = inp.get("action")
-    if action == "choose":
-        if inp.get("choice") != "no":
-            return False, "invalid_choice"
-        if kind == "suspend" and game.rules.suspend_cast_mandatory and game._payable(player, obj) == "pool":
-            return False, "invalid_choice"
-        return True, None
-    if action != "cast":
-        return False, "wrong_decision"
-    if inp.get("card") not in (obj.card, obj.ref):
-        return False, "invalid_choice"
-    return accepted_on_dry_run(game, lambda g: g.cast(player, inp, forced=kind))

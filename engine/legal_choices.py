@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from . import characteristics as ch
 from . import faces, proliferate
 from .errors import IllegalAction
-from .legal_common import CHOICE_LIMIT, Candidate, accepted_on_dry_run, distinct, resolving_item, spread
+from .legal_common import CHOICE_LIMIT, Candidate, distinct, resolving_item, spread
 from .legal_mana import plan_payment
 from .mana import COLOR_NAMES, ManaCost
 
@@ -28,47 +28,12 @@ def trigger_order_candidates(game: Any, decision: dict[str, Any]) -> list[Candid
             for p in spread(perms, CHOICE_LIMIT)]
 
 
-def validate_order(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
-    """Check an ``order_triggers`` answer: every pending trigger exactly once (CR 603.3b),
-    each named by its reference or, as ``Game._trigger_order`` reads it, by its source's
-    reference or card alias. Raises IllegalAction ``invalid_order``."""
-    refs = list(decision.get("options", ()))
-    order = inp.get("order")
-    if not isinstance(order, list) or len(order) != len(refs):
-        raise IllegalAction("invalid_order", f"order all of {refs}")
-    sources = {}
-    for ev in game.events:
-        if ev["type"] == "ability_triggered" and ev["object"] in refs:
-            sources[ev["object"]] = (ev.get("source"), ev.get("source_card"))
-    left = list(refs)
-    for ref in order:
-        t = ref if ref in left else next((t for t in left if ref in sources.get(t, ())), None)
-        if t is None:
-            raise IllegalAction("invalid_order", f"{ref!r} is not one of the pending triggers")
-        left.remove(t)
-
-
 def discard_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     """CR 514.1 (cleanup) / 701.9: discard ``count`` cards of the player's choice."""
     player, n = decision["player"], decision.get("count", 1)
     hand = [o.ref for o in game.players[player].hand]
     combos = spread(list(itertools.combinations(hand, n)), CHOICE_LIMIT) if len(hand) >= n else []
     return [Candidate({"action": "discard", "player": player, "cards": list(c)}, "discard", "choice") for c in combos]
-
-
-def validate_discard(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
-    """Check a ``discard`` answer: exactly ``count`` different cards of the player's hand.
-    Raises IllegalAction ``invalid_choice`` or ``not_in_hand``."""
-    player, n = decision["player"], decision.get("count", 1)
-    cards = inp.get("cards") or []
-    if not isinstance(cards, list):
-        raise IllegalAction("invalid_choice", "cards is a list")
-    objs = [game.find(c) if isinstance(c, str) else None for c in cards]
-    if len(objs) != n or len({id(o) for o in objs}) != n:
-        raise IllegalAction("invalid_choice", f"discard exactly {n} different card(s)")
-    for c, o in zip(cards, objs):
-        if o is None or o.zone != "hand" or o.owner != player:
-            raise IllegalAction("not_in_hand", f"{c} is not in {player}'s hand")
 
 
 def _find_effect(effects: Iterable[dict[str, Any]] | None, type_: str) -> dict[str, Any] | None:
@@ -184,82 +149,3 @@ def _excluded_name_types(game: Any) -> tuple[str, ...]:
     return tuple(spec.get("not_types", ("Land",)))
 
 
-def validate_choose(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
-    """The rules the engine applies to a ``choose`` answer, by reason (see :func:`choose_candidates`).
-    A reason it does not know is accepted if :func:`choose_candidates` offers the answer."""
-    player = decision["player"]
-    reason = decision.get("reason")
-    choice = inp.get("choice")
-    if decision.get("options") and reason in ("legend_rule", "aura_host"):  # a reference or a card alias
-        obj = game.find(choice) if isinstance(choice, str) else None
-        if obj is None or obj.ref not in decision["options"]:
-            raise IllegalAction("invalid_choice", "choose one of the options")
-        return
-    if reason == "attack_target" and decision.get("options"):  # a player, or a planeswalker by reference
-        found = game.find(choice) if isinstance(choice, str) and choice not in game.players else None
-        if (found.ref if found is not None else choice) not in decision["options"]:  # or by card alias (CR 508.4)
-            raise IllegalAction("invalid_choice", "choose the player or planeswalker it attacks")
-        return
-    if reason == proliferate.REASON:
-        proliferate.chosen(game, list(decision.get("options") or ()), choice)
-        return
-    if reason == "card_name":  # CR 614.12, as ``Game.as_enters`` judges it (a face's name: tarkir.omen.13)
-        d = game.cards.get(choice) if isinstance(choice, str) else None
-        d = d or faces.card_with_face_named(game.cards, choice)
-        if d is None or any(t in d.types for t in _excluded_name_types(game)):
-            raise IllegalAction("invalid_choice", "name a card of an allowed type")
-        return
-    if reason == "colors":  # "becomes the color or colors of your choice": one name or a list (CR 105.1)
-        chosen = [choice] if isinstance(choice, str) else choice
-        if not isinstance(chosen, list) or not chosen or any(c not in COLOR_NAMES.values() for c in chosen):
-            raise IllegalAction("invalid_choice", "choose one or more colors")
-        return
-    if reason in ("optional", "madness"):
-        if choice not in ("yes", "no"):
-            raise IllegalAction("invalid_choice", "answer yes or no")
-        return
-    item = resolving_item(game)
-    effects = item.ability.get("effects", ()) if item is not None else ()
-    if reason in ("echo", "pay_or_sacrifice"):
-        if choice == "no":
-            return
-        if choice != "yes":
-            raise IllegalAction("invalid_choice", "pay? answer yes or no")
-        eff: Any = _find_effect(effects, "pay_or_sacrifice")
-        cost = ManaCost.parse(eff["cost"])
-        ok, code = accepted_on_dry_run(game, lambda g: g.pay_costs(player, {"mana": cost}, inp, x=0, source=None))
-        if not ok:
-            raise IllegalAction(code or "cannot_pay", "the cost can't be paid")
-        return
-    if reason == "pay_optional":
-        if choice == "no":
-            return
-        if choice != "yes":
-            raise IllegalAction("invalid_choice", "answer yes or no")
-        eff = _find_effect(effects, "pay_optional")
-        cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
-        game.players[player].pool.copy().pay(cost, inp.get("mana"))
-        return
-    if reason == "search":
-        if choice == "none":
-            return
-        eff = _find_effect(effects, "search_library")
-        flt = dict((eff or {}).get("filter") or {})
-        obj = game.find(choice) if isinstance(choice, str) else None
-        if obj is None or obj not in game.players[player].library or not ch.matches(game, obj, flt, player):
-            raise IllegalAction("invalid_choice", "choose a matching card of the library, or none")
-        return
-    if reason == "source_of_damage":
-        eff = _find_effect(effects, "prevent_damage_from_chosen_source")
-        src = game.resolve_target_ref(choice) if isinstance(choice, str) else None
-        if src is None or isinstance(src, str) or not ch.matches(game, src, (eff or {}).get("source_filter"), player):
-            raise IllegalAction("invalid_choice", "choose a matching source")
-        return
-    if reason == "pt_choice":  # one of the options, as [power, toughness] or as "+2/-2" (engine/effects.py)
-        opts = [list(o) for o in (_find_effect(effects, "modify_pt_choice") or {}).get("options", ())]
-        if choice not in opts and not (isinstance(choice, str) and choice in [f"{p:+d}/{t:+d}" for p, t in opts]):
-            raise IllegalAction("invalid_choice", f"choose one of {opts}")
-        return
-    offered = [cand.input["choice"] for cand in choose_candidates(game, decision)]
-    if choice not in offered:
-        raise IllegalAction("invalid_choice", f"choose one of {offered}")

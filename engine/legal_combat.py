@@ -127,8 +127,3 @@ def damage_assignment_candidates(game: Any, decision: dict[str, Any]) -> list[Ca
     return out
 
 
-def validate_assignment(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
-    """Check an ``assign_damage`` answer with the engine's own check (CR 510.1c-d).
-    Raises IllegalAction."""
-    attacker, blockers, defender, power, trample = _damage_context(game, decision)
-    combat._check_assignment(game, inp, attacker, blockers, defender, power, trample)

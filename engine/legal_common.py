@@ -68,16 +68,6 @@ def accepted_on_dry_run(game: Any, fn: Callable[[Any], Any]) -> tuple[bool, str 
     return True, None
 
 
-def accepted_by(fn: Callable[[], Any]) -> tuple[bool, str | None]:
-    """``(True, None)`` if ``fn()`` (a check) raises nothing, ``(False, code)`` for an
-    IllegalAction."""
-    try:
-        fn()
-    except IllegalAction as err:
-        return False, err.code
-    return True, None
-
-
 def distinct(objs: Iterable[GameObject]) -> list[GameObject]:
     """One object per card name and face (cards of a zone with the same name are
     interchangeable for legality)."""

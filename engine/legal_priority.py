@@ -30,7 +30,7 @@ def priority_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     player = decision["player"]
     out = [Candidate({"action": "pass", "player": player}, "pass", "pass")]
     p = game.players[player]
-    split = _split_second(game)
+    split = game.split_second_on_stack()  # CR 702.61a, as the engine judges it
     if game.sorcery_timing_ok(player) and p.lands_played < 1:  # CR 305.1–305.2
         for obj in distinct(o for o in p.hand if ch.is_type(o, "Land")):
             out.append(Candidate({"action": "play_land", "player": player, "card": obj.ref}, "land", "land"))
@@ -83,12 +83,6 @@ def priority_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     out += _face_up_candidates(game, player, sources)
     out += _ability_candidates(game, player, split)
     return out
-
-
-def _split_second(game: Any) -> bool:
-    """CR 702.61a: a spell with split second is on the stack."""
-    return any(k["keyword"] == "split_second" for it in game.stack if it.kind == "spell" and it.obj is not None
-               for k in ch.keywords(game, it.obj))
 
 
 def _suspend_candidates(game: Any, player: str, sources: list[ManaSource]) -> list[Candidate]:

@@ -125,15 +125,3 @@ def target_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
             for t in choices]
 
 
-def validate_targets(game: Any, decision: dict[str, Any], inp: dict[str, Any]) -> None:
-    """Check a ``choose_targets`` answer with ``Game.choose_targets`` (for a copy, its
-    unchanged targets may stay, CR 707.10c). Raises IllegalAction."""
-    found = pending_target_item(game, decision)
-    if found is None:
-        raise IllegalAction("invalid_target", "no pending ability or copy to target for")
-    item, specs = found
-    targets = inp.get("targets")
-    if targets is not None and not isinstance(targets, list):
-        raise IllegalAction("missing_targets", "targets is a list")
-    game.choose_targets(item, specs, targets,
-                        unchanged=item.targets if decision.get("reason") == "copy_targets" else None)

@@ -63,7 +63,7 @@ def resolves(game: "Game", item: "StackItem") -> bool:
             "source": lki, "key": KEYWORD, "ability": ability,
             "remembered": {"created_tokens": [], "paradigm_card": card},
         }]
-    game._leave_stack(item, "exile", cause=KEYWORD)
+    game.leave_stack(item, "exile", cause=KEYWORD)
     return True
 
 

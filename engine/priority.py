@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from .decisions import Question
 from .errors import IllegalAction
 from .turn import MAIN_PHASES
 
@@ -19,6 +20,8 @@ PRIORITY_ACTIONS = ("pass", "cast", "activate", "play_land", "suspend", "turn_fa
 
 class Priority:
     """Priority rounds (a mixin of :class:`~.game.Game`)."""
+
+    asking: Question | None  # the decision waiting for an answer (set by Game.__init__)
 
     def priority_round(self: Game) -> None:
         """CR 117: the active player receives priority; a player with priority acts or
@@ -48,16 +51,14 @@ class Priority:
             if announced != player:
                 self.log("priority_received", player=player)
                 announced = player
+            outer = self.asking  # the question asked while it waits (Decisions.until_answered)
+            self.asking = Question({"kind": "priority", "player": player},
+                                   lambda inp, p=player: self.answer_priority(p, inp))
             inp = self.ask("priority", player)
-            action = inp.get("action")
+            self.asking = outer
             try:
-                if self.over:
-                    raise IllegalAction("game_over", "the game is over")
-                if action not in PRIORITY_ACTIONS:
-                    raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
-                if inp.get("player", player) != player:
-                    raise IllegalAction("not_your_priority", f"{player} has priority, not {inp.get('player')}")
-                if action == "pass":
+                handler = self.priority_handler(player, inp)
+                if handler is None:  # a pass
                     self.log("priority_passed", player=player)
                     passes += 1
                     if passes >= len(self.living()):
@@ -72,12 +73,6 @@ class Priority:
                     else:
                         self.priority = self.next_player(player)
                     continue
-                handlers: dict[str, Callable[[str, dict[str, Any]], object]] = {
-                    "cast": self.cast, "activate": self.activate, "play_land": self.play_land,
-                    "suspend": self.special_action, "turn_face_up": self.special_action}
-                handler = handlers.get(action)
-                if handler is None:
-                    raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
                 settled = False  # also if the action is rejected half-way (rolled back)
                 with self.transaction():
                     handler(player, inp)
@@ -85,6 +80,34 @@ class Priority:
                 announced = None
             except IllegalAction as err:
                 self.reject(inp, err)
+
+    def priority_handler(self: Game, player: str, inp: dict[str, Any]) -> Callable[[str, dict[str, Any]], object] | None:
+        """CR 117.1: check ``inp`` as the answer of ``player``, who has priority: None for a
+        pass, else the method that takes the action (``cast``, ``activate``, ``play_land``,
+        ``special_action``, called as ``method(player, inp)``). Raises IllegalAction
+        ``game_over``, ``wrong_decision`` or ``not_your_priority``."""
+        action = inp.get("action")
+        if self.over:
+            raise IllegalAction("game_over", "the game is over")
+        if action not in PRIORITY_ACTIONS:
+            raise IllegalAction("wrong_decision", f"{player} has priority; {action!r} is not a priority action")
+        if inp.get("player", player) != player:
+            raise IllegalAction("not_your_priority", f"{player} has priority, not {inp.get('player')}")
+        if action == "pass":
+            return None
+        handlers: dict[str, Callable[[str, dict[str, Any]], object]] = {
+            "cast": self.cast, "activate": self.activate, "play_land": self.play_land,
+            "suspend": self.special_action, "turn_face_up": self.special_action}
+        return handlers[action]
+
+    def answer_priority(self: Game, player: str, inp: dict[str, Any]) -> None:
+        """Take ``inp`` as ``player``'s action with priority (:meth:`priority_handler`; a pass
+        does nothing here), inside a transaction as :meth:`priority_round` does. The
+        ``Question`` of a priority decision (``Game.asking``). Raises IllegalAction."""
+        handler = self.priority_handler(player, inp)
+        if handler is not None:
+            with self.transaction():
+                handler(player, inp)
 
     def next_player(self: Game, player: str) -> str:
         """The next living player after ``player`` in turn order (CR 117.3d: who receives

@@ -40,7 +40,7 @@ class Resolution:
         if chosen and not any(legal):
             self.stack.pop()
             self.log(f"{kind}_countered", object=item.ref, card=item.card, reason="illegal_targets")
-            self._leave_stack(item, "graveyard", cause="countered")
+            self.leave_stack(item, "graveyard", cause="countered")
             return
         if kind == "ability" and item.source_lki is not None and not condition_holds(
                 self, item.source_lki, item.ability.get("condition"), event=item.trigger_event):
@@ -61,7 +61,7 @@ class Resolution:
                                                                                  "Planeswalker", "Battle")):
                 self._spell_to_battlefield(item)
             elif item.buyback and self._buyback_applies(item):
-                self._leave_stack(item, "hand", cause="buyback")
+                self.leave_stack(item, "hand", cause="buyback")
             elif faces.shuffles_on_resolution(item):  # an Omen, tarkir.omen.09 (engine/faces.py)
                 faces.shuffle_into_library(self, item)
             elif paradigm.resolves(self, item):  # "then exile this spell" (engine/paradigm.py)
@@ -69,7 +69,7 @@ class Resolution:
             elif adventure.exiles_on_resolution(item):  # CR 715.3d (engine/adventure.py)
                 adventure.exile_on_adventure(self, item)
             else:
-                self._leave_stack(item, "graveyard")
+                self.leave_stack(item, "graveyard")
         self._offer_pending_casts()
 
     def _spell_to_battlefield(self: Game, item: StackItem) -> None:
@@ -78,7 +78,7 @@ class Resolution:
         spell = item.obj
         assert spell is not None  # a permanent spell is a card's (or a copy's) object
         if spell.is_copy:
-            self._leave_stack(item, "battlefield")
+            self.leave_stack(item, "battlefield")
             return
         face_down, haste = spell.face_down, spell.haste_from_suspend
         new = self.move(spell, "battlefield", controller=item.controller, face_down=face_down,
@@ -96,18 +96,18 @@ class Resolution:
             return item.obj is not None and item.obj.owner == item.controller
         return True
 
-    def _leave_stack(self: Game, item: StackItem, to: str, cause: str | None = None) -> None:
+    def leave_stack(self: Game, item: StackItem, to: str, cause: str | None = None) -> None:
         """Move a spell off the stack; a copy ceases to exist instead (CR 707.10a)."""
         if item in self.stack:
             self.stack.remove(item)
         if item.obj is None:
             return
         if item.obj.is_copy:
-            self._copy_ceases_to_exist(item, after="to_hand" if to == "hand" and cause == "buyback" else None)
+            self.copy_ceases_to_exist(item, after="to_hand" if to == "hand" and cause == "buyback" else None)
             return
         self.move(item.obj, to, cause=cause)
 
-    def _copy_ceases_to_exist(self: Game, item: StackItem, after: str | None = None) -> None:
+    def copy_ceases_to_exist(self: Game, item: StackItem, after: str | None = None) -> None:
         """CR 707.10a: a copy of a spell that leaves the stack ceases to exist: it is logged
         (``after`` says where it would have gone, e.g. ``to_hand`` for buyback) and
         unregistered, so its reference no longer names an object."""
@@ -159,15 +159,12 @@ class Resolution:
                 self.cast(player, inp, forced=kind)
             return True
 
-        while True:
-            inp = self.ask("may_cast", player, card=obj.card, reason=kind)
-            try:
-                if inp.get("player", player) != player:
-                    raise IllegalAction("wrong_decision", f"it is {player}'s decision")
-                cast = answer(inp)
-                break
-            except IllegalAction as err:
-                self.reject(inp, err)
+        def checked(inp: dict[str, Any]) -> bool:
+            if inp.get("player", player) != player:
+                raise IllegalAction("wrong_decision", f"it is {player}'s decision")
+            return answer(inp)
+
+        cast = self.until_answered("may_cast", player, checked, card=obj.card, reason=kind)
         if not cast:
             self.log("cast_declined", player=player, card=obj.card, reason=kind)
             if kind == "madness":
@@ -220,4 +217,4 @@ class Resolution:
             if may_cast_free_by is not None and new.zone == "exile":
                 new.may_cast_free_by = may_cast_free_by
         elif item.obj is not None:
-            self._copy_ceases_to_exist(item)
+            self.copy_ceases_to_exist(item)

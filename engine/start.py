@@ -7,7 +7,7 @@ their decks, the hands are empty, and the game begins with this procedure, then 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .errors import GameOver, IllegalAction
 from .rng import shuffle_library
@@ -75,35 +75,48 @@ def start_game(game: "Game", deck_rules: str | None) -> None:
 
 
 def _mulligans(game: "Game", pid: str) -> None:
+    """CR 103.5: ``pid`` takes mulligans until they keep (each answer applied by
+    :func:`mulligan_answer`)."""
     taken = 0
     while True:
-        inp = game.ask("mulligan", pid, mulligans=taken)
-        try:
-            if inp.get("player", pid) != pid or inp.get("action") not in ("keep", "mulligan"):
-                raise IllegalAction("wrong_decision", f"{pid} must answer 'keep' or 'mulligan'")
-            if inp["action"] == "keep":
-                bottom = inp.get("bottom") or []
-                need = game.rules.mulligan.bottom_count(taken)
-                if len(bottom) != need or len(set(bottom)) != need:
-                    raise IllegalAction("invalid_choice", f"put exactly {need} card(s) on the bottom (CR 103.5)")
-                objs = [game.find(c) for c in bottom]
-                if any(o is None or o.zone != "hand" or o.owner != pid for o in objs):
-                    raise IllegalAction("not_in_hand", "the cards put on the bottom must be in the hand")
-                if len({id(o) for o in objs}) != need:  # one card named twice (alias and reference)
-                    raise IllegalAction("invalid_choice", f"put exactly {need} different card(s) on the bottom")
-                for o in objs:
-                    assert o is not None  # each is in the hand (checked above)
-                    game.move(o, "library", position="bottom", cause="mulligan")
-                game.log("hand_kept", player=pid, mulligans=taken, hand_size=len(game.players[pid].hand))
-                return
-            size = len(game.players[pid].hand)
-            if not game.rules.mulligan.may_take(size):
-                raise IllegalAction("invalid_choice", "no cards left to mulligan to")
-            taken += 1
-            game.log("mulligan_taken", player=pid, mulligans=taken)
-            for o in list(game.players[pid].hand):
-                game.move(o, "library", cause="mulligan")
-            shuffle_library(game, pid)
-            game.draw(pid, game.rules.mulligan.new_hand_size(OPENING_HAND, size))
-        except IllegalAction as err:
-            game.reject(inp, err)
+        def answer(inp: dict[str, Any], t: int = taken) -> bool:
+            return mulligan_answer(game, pid, t, inp)
+        if game.until_answered("mulligan", pid, answer, mulligans=taken):
+            return
+        taken += 1
+
+
+def mulligan_answer(game: "Game", pid: str, taken: int, inp: dict[str, Any]) -> bool:
+    """Apply ``inp`` as ``pid``'s answer to the ``mulligan`` decision after ``taken``
+    mulligans (CR 103.5): ``keep`` puts exactly as many different cards of the hand on the
+    bottom as mulligans taken (London mulligan; none under the draw-one-fewer rule) and
+    returns True; ``mulligan`` shuffles the hand into the library, draws a new hand (seven,
+    or one card fewer) and returns False. Raises IllegalAction (``wrong_decision``,
+    ``invalid_choice``, ``not_in_hand``) before changing anything. The engine's one check of
+    a mulligan answer: the legal-action generator calls it on a dry run."""
+    if inp.get("player", pid) != pid or inp.get("action") not in ("keep", "mulligan"):
+        raise IllegalAction("wrong_decision", f"{pid} must answer 'keep' or 'mulligan'")
+    if inp["action"] == "keep":
+        bottom = inp.get("bottom") or []
+        need = game.rules.mulligan.bottom_count(taken)
+        if not isinstance(bottom, list) or len(bottom) != need or len(set(map(repr, bottom))) != need:
+            raise IllegalAction("invalid_choice", f"put exactly {need} card(s) on the bottom (CR 103.5)")
+        objs = [game.find(c) if isinstance(c, str) else None for c in bottom]
+        if any(o is None or o.zone != "hand" or o.owner != pid for o in objs):
+            raise IllegalAction("not_in_hand", "the cards put on the bottom must be in the hand")
+        if len({id(o) for o in objs}) != need:  # one card named twice (alias and reference)
+            raise IllegalAction("invalid_choice", f"put exactly {need} different card(s) on the bottom")
+        for o in objs:
+            assert o is not None  # each is in the hand (checked above)
+            game.move(o, "library", position="bottom", cause="mulligan")
+        game.log("hand_kept", player=pid, mulligans=taken, hand_size=len(game.players[pid].hand))
+        return True
+    size = len(game.players[pid].hand)
+    if not game.rules.mulligan.may_take(size):
+        raise IllegalAction("invalid_choice", "no cards left to mulligan to")
+    game.log("mulligan_taken", player=pid, mulligans=taken + 1)
+    for o in list(game.players[pid].hand):
+        game.move(o, "library", cause="mulligan")
+    shuffle_library(game, pid)
+    game.draw(pid, game.rules.mulligan.new_hand_size(OPENING_HAND, size))
+    return False

@@ -129,17 +129,16 @@ def test_plus_two_minus_two_or_minus_two_plus_two_offers_both():
 def test_the_order_of_five_triggers_offers_distinct_orders_of_all_of_them():
     """CR 603.3b: a player puts their simultaneous triggers on the stack in any order. With
     more than four (too many orders to list), the generator offers the given order, its
-    reverse and each rotation, all distinct, and ``accepts`` takes each."""
+    reverse and each rotation, all distinct. (Whether the engine accepts an order is its own
+    check, ``Game._trigger_order``, through ``legal.accepts`` on a real question: this made-up
+    decision is not one the game waits on, so ``accepts`` refuses to judge it.)"""
     refs = [f"ability#{i}" for i in range(1, 6)]
     decision = {"kind": "order_triggers", "player": "alice", "options": refs}
     game, _ = position(MORPHLING, [])
     orders = [c.input["order"] for c in legal.candidate_actions(game, decision)]
     assert sorted(orders) == sorted([refs, refs[::-1]] + [refs[i:] + refs[:i] for i in range(1, 5)])
-    for o in orders:
-        assert legal.accepts(game, decision, {"action": "order_triggers", "player": "alice", "order": o}) == (True, None)
-    for bad in (refs[:4], refs[:4] + refs[:1], refs + ["ability#9"], refs[:4] + ["ability#9"]):
-        assert legal.accepts(game, decision, {"action": "order_triggers", "player": "alice", "order": bad}) \
-            == (False, "invalid_order")
+    with pytest.raises(ValueError):
+        legal.accepts(game, decision, {"action": "order_triggers", "player": "alice", "order": orders[0]})
 
 
 def test_four_triggers_offer_every_order_up_to_the_limit():
