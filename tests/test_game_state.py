@@ -170,10 +170,15 @@ def runtime_attribute_problems() -> list[str]:
 
 def unset_declarations() -> list[str]:
     """Class-level annotations without a value, in a class that is no dataclass, TypedDict,
-    Protocol or NamedTuple, that its ``__init__`` doesn't set: attributes absent until some
-    rule sets them (read with a default, or an AttributeError)."""
+    Protocol or NamedTuple, that its ``__init__`` doesn't set (for a mixin of ``Game``, that
+    ``Game.__init__`` doesn't set): attributes absent until some rule sets them (read with a
+    default, or an AttributeError)."""
     problems = []
-    for path, tree in engine_modules().items():
+    modules = engine_modules()
+    game_cls = next(n for n in ast.walk(modules["game.py"]) if isinstance(n, ast.ClassDef) and n.name == "Game")
+    game_init = next(n for n in game_cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    set_by_game = {t.attr for sub in ast.walk(game_init) for t in _store_targets(sub) if isinstance(t, ast.Attribute)}
+    for path, tree in modules.items():
         for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
             decorators = {ast.unparse(d) for d in cls.decorator_list}
             bases = {ast.unparse(b) for b in cls.bases}
@@ -182,6 +187,8 @@ def unset_declarations() -> list[str]:
             init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
             set_in_init = {t.attr for sub in ast.walk(init) for t in _store_targets(sub)
                            if isinstance(t, ast.Attribute)} if init is not None else set()
+            if "a mixin of :class:`~.game.Game`" in (ast.get_docstring(cls) or ""):
+                set_in_init |= set_by_game  # a mixin's declaration of what Game.__init__ sets
             slots = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__"
                                                           for t in n.targets) for n in cls.body)
             for node in cls.body:
