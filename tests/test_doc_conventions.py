@@ -524,3 +524,11 @@ def test_an_exported_case_file_wraps_the_run_messages_scenario(tmp_path):
     assert {"id", "ruleset", "scenario"} <= set(wrapper) and "players" not in wrapper
     log = run_scenario(wrapper["scenario"], wrapper["ruleset"], cards=wrapper["scenario"]["cards"])["events"]
     assert any(e["type"] == "state_based_action" and e["rule"] == "704.5q" for e in log)
+
+
+def test_an_omen_copy_ceases_to_exist_after_the_shuffle():
+    # FORMAT §6 `copy_ceased_to_exist`, §11.2 (CR 707.10a)
+    log = fixture_log("tarkir.omen.copy-of-an-omen-is-shuffled-and-ceases-to-exist")["events"]
+    k = next(i for i, e in enumerate(log) if e["type"] == "copy_ceased_to_exist")
+    assert log[k]["after"] == "shuffled_into_library"
+    assert [e["type"] for e in log[k - 2:k]] == ["random_outcome", "library_shuffled"]
