@@ -532,3 +532,21 @@ def test_an_omen_copy_ceases_to_exist_after_the_shuffle():
     k = next(i for i, e in enumerate(log) if e["type"] == "copy_ceased_to_exist")
     assert log[k]["after"] == "shuffled_into_library"
     assert [e["type"] for e in log[k - 2:k]] == ["random_outcome", "library_shuffled"]
+
+
+def test_an_effects_permission_to_cast_free_requires_without_paying():
+    # FORMAT §8 `invalid_alternative`, PROTOCOL §10.5 `cast`: Spelljack exiles the countered Bolt and
+    # its controller may cast it without paying its mana cost; only bob has that permission
+    s = setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}},
+              {"hand": [card("jack", "Spelljack")], "mana_pool": {"U": 6}})
+    script = [act("cast", "alice", card="bolt", targets=["bob"]), act("pass", "alice"),
+              act("cast", "bob", card="jack", targets=["bolt#2"]), act("resolve"),
+              act("cast", "alice", card="bolt#3", targets=["bob"], alternative="without_paying"),
+              act("pass", "alice"), act("cast", "bob", card="bolt#3", targets=["alice"]),
+              act("cast", "bob", card="bolt#3", targets=["alice"], alternative="flashback"),
+              act("cast", "bob", card="bolt#3", targets=["alice"], alternative="without_paying")]
+    log = play_raw(s, script)["events"]
+    assert [e["code"] for e in log if e["type"] == "action_rejected"] == [
+        "not_in_hand", "invalid_alternative", "invalid_alternative"]
+    cast = [e for e in log if e["type"] == "spell_cast"][-1]
+    assert (cast["player"], cast["alternative"], cast["mana_paid"]) == ("bob", "without_paying", {})
