@@ -13,6 +13,7 @@ cited, not copied from a log.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -419,3 +420,133 @@ def test_an_alternative_nothing_permits_is_invalid_alternative(alternative):
     s = setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}})
     log = play_raw(s, [act("cast", "alice", card="bolt", targets=["bob"], alternative=alternative)])["events"]
     assert [e["code"] for e in log if e["type"] == "action_rejected"] == ["invalid_alternative"]
+
+
+# ------------------------------------------- issue 27, the second from-docs trial's findings
+def test_the_zone_decides_not_in_hand_before_invalid_alternative():
+    # PROTOCOL §10.5 `cast`, FORMAT §8: madness from the hand is invalid_alternative (CR 702.35a:
+    # only as its trigger resolves); from a graveyard nothing lets it be cast at all: not_in_hand
+    for zone, code in (("hand", "invalid_alternative"), ("graveyard", "not_in_hand")):
+        s = setup({zone: [card("w", "Dark Withering")], "mana_pool": {"B": 7}},
+                  {"battlefield": [card("bears", "Grizzly Bears")]})
+        log = play_raw(s, [act("cast", "alice", card="w", targets=["bears"], alternative="madness")])["events"]
+        assert [e["code"] for e in log if e["type"] == "action_rejected"] == [code], zone
+    log = fixture_log("timespiral.madness.declined-cast-goes-to-graveyard-for-good[modern]")["events"]
+    assert "not_in_hand" in [e["code"] for e in log if e["type"] == "action_rejected"]
+
+
+def _combat(attacker: str, blockers: list[str], assignments: list[dict]) -> list[dict]:
+    s = setup({"battlefield": [card("att", attacker)]},
+              {"battlefield": [card(b, name) for b, name in blockers]}, step="declare_attackers")
+    script = [act("declare_attackers", "alice", attackers=["att"]), act("resolve"),
+              act("declare_blockers", "bob", blocks=[{"blocker": b, "attacker": "att"} for b, _ in blockers]),
+              act("resolve")] + [act("assign_damage", "alice", attacker="att", assignment=a) for a in assignments]
+    return play_raw(s, script)["events"]
+
+
+def test_damage_is_divided_freely_without_an_assignment_order():
+    # CR 510.1c-d as of November 2024 (PROTOCOL §10.2, FORMAT §8): Craw Wurm (6/4) blocked by
+    # Grizzly Bears (2/2) then Hill Giant (3/3) may give the first blocker less than lethal
+    assert "no damage assignment order" in PROTOCOL and "no damage assignment order" in FORMAT
+    log = _combat("Craw Wurm", [("bears", "Grizzly Bears"), ("giant", "Hill Giant")], [{"bears": 1, "giant": 5}])
+    assert not any(e["type"] == "action_rejected" for e in log)
+    dealt = {e["target"]: e["amount"] for e in log if e["type"] == "damage_dealt" and e["source"] == "att"}
+    assert dealt == {"bears": 1, "giant": 5}
+
+
+def test_trample_still_needs_lethal_damage_to_every_blocker_first():
+    # CR 702.19c: War Mammoth (3/3 trample) blocked by two 1/1 Elves
+    elves = [("e1", "Llanowar Elves"), ("e2", "Llanowar Elves")]
+    log = _combat("War Mammoth", elves, [{"e1": 1, "e2": 0, "bob": 2}, {"e1": 1, "e2": 1, "bob": 1}])
+    assert [e["code"] for e in log if e["type"] == "action_rejected"] == ["invalid_damage_assignment"]
+    dealt = {e["target"]: e["amount"] for e in log if e["type"] == "damage_dealt" and e["source"] == "att"}
+    assert dealt == {"e1": 1, "e2": 1, "bob": 1}
+
+
+def test_counters_named_plus_n_plus_m_change_power_and_toughness():
+    # FORMAT §4, §6 `counters_added` (CR 613.4c, 122.1a); only +1/+1 and -1/-1 annihilate (CR 704.5q)
+    s = setup({"battlefield": [card("b1", "Grizzly Bears", counters={"+1/+0": 2, "+0/+1": 1, "-0/-1": 1}),
+                               card("b2", "Grizzly Bears", counters={"+1/+0": 1, "-1/-1": 1})]})
+    result = play_raw(s, [])
+    b1, b2 = result["state"]["battlefield"]["b1"], result["state"]["battlefield"]["b2"]
+    assert (b1["power"], b1["toughness"]) == (4, 2)
+    assert (b2["power"], b2["toughness"]) == (2, 1) and b2["counters"] == {"+1/+0": 1, "-1/-1": 1}
+    assert not any(e["type"] == "state_based_action" for e in result["events"])
+
+
+def test_a_shuffles_result_is_the_new_library_order_top_first():
+    # FORMAT §6 `random_outcome`: the 12 Forests shuffled, then the top 7 drawn (CR 103.4)
+    result = _start([act("keep", "alice"), act("keep", "bob")])
+    shuffle = next(e for e in result["events"] if e["type"] == "random_outcome" and e["player"] == "alice")
+    alice = result["state"]["players"]["alice"]
+    assert shuffle["kind"] == "shuffle" and shuffle["result"] == alice["hand"] + alice["library"]
+
+
+def test_lifelink_gains_right_after_the_damage():
+    # FORMAT §6 `life_gained` (CR 702.15b): Felidar Sovereign (4/6 lifelink) unblocked
+    s = setup({"battlefield": [card("fs", "Felidar Sovereign")]}, step="declare_attackers")
+    log = play_raw(s, [act("declare_attackers", "alice", attackers=["fs"]), act("resolve"),
+                       act("declare_blockers", "bob", blocks=[]), act("resolve")])["events"]
+    k = next(i for i, e in enumerate(log) if e["type"] == "damage_dealt")
+    assert [e["type"] for e in log[k:k + 3]] == ["damage_dealt", "life_lost", "life_gained"]
+    assert log[k + 2]["player"] == "alice" and log[k + 2]["amount"] == 4
+
+
+def test_suspends_cast_trigger_removed_asks_nothing():
+    # PROTOCOL §10.9 row suspend-cast-condition-false (CR 702.62a): no may_cast, no cast_declined
+    log = fixture_log("timespiral.suspend.card-that-left-exile-is-not-cast")["events"]
+    assert not any(e["type"] == "cast_declined" for e in log)
+    assert not any(e["type"] == "ability_resolved" and e["object"] == "ability#2" for e in log)
+
+
+def test_the_stale_texts_are_gone():
+    assert '`"name":\n"Spirit"`' not in FORMAT and '"Spirit Token"' in FORMAT  # CR 111.4, modern
+    assert "outside the `may_cast` that offers it |" not in FORMAT  # the permission of §8
+    step11 = next(line for line in (ROOT / "docs" / "WRITING_AN_ENGINE.md").read_text(encoding="utf-8").splitlines()
+                  if line.startswith("| 11 |"))
+    assert "§13" in step11
+
+
+def test_an_exported_case_file_wraps_the_run_messages_scenario(tmp_path):
+    # `mtg-judge export --help`: the case file is a wrapper; its `scenario` key is what `run` sends
+    from click.testing import CliRunner
+
+    from mtg_judge.tools.cli import main
+
+    help_text = CliRunner().invoke(main, ["export", "--help"]).output
+    assert "'scenario' key" in " ".join(help_text.split())
+    out = tmp_path / "b"
+    done = CliRunner().invoke(main, ["export", str(out), "--ruleset", "modern",
+                                     "-k", "timespiral.counter-annihilation.plus-one-and-minus-one-counters-cancel"])
+    assert done.exit_code == 0, done.output
+    path, = (out / "cases").rglob("*.json")
+    wrapper = json.loads(path.read_text(encoding="utf-8"))
+    assert {"id", "ruleset", "scenario"} <= set(wrapper) and "players" not in wrapper
+    log = run_scenario(wrapper["scenario"], wrapper["ruleset"], cards=wrapper["scenario"]["cards"])["events"]
+    assert any(e["type"] == "state_based_action" and e["rule"] == "704.5q" for e in log)
+
+
+def test_an_omen_copy_ceases_to_exist_after_the_shuffle():
+    # FORMAT §6 `copy_ceased_to_exist`, §11.2 (CR 707.10a)
+    log = fixture_log("tarkir.omen.copy-of-an-omen-is-shuffled-and-ceases-to-exist")["events"]
+    k = next(i for i, e in enumerate(log) if e["type"] == "copy_ceased_to_exist")
+    assert log[k]["after"] == "shuffled_into_library"
+    assert [e["type"] for e in log[k - 2:k]] == ["random_outcome", "library_shuffled"]
+
+
+def test_an_effects_permission_to_cast_free_requires_without_paying():
+    # FORMAT §8 `invalid_alternative`, PROTOCOL §10.5 `cast`: Spelljack exiles the countered Bolt and
+    # its controller may cast it without paying its mana cost; only bob has that permission
+    s = setup({"hand": [card("bolt", "Lightning Bolt")], "mana_pool": {"R": 1}},
+              {"hand": [card("jack", "Spelljack")], "mana_pool": {"U": 6}})
+    script = [act("cast", "alice", card="bolt", targets=["bob"]), act("pass", "alice"),
+              act("cast", "bob", card="jack", targets=["bolt#2"]), act("resolve"),
+              act("cast", "alice", card="bolt#3", targets=["bob"], alternative="without_paying"),
+              act("pass", "alice"), act("cast", "bob", card="bolt#3", targets=["alice"]),
+              act("cast", "bob", card="bolt#3", targets=["alice"], alternative="flashback"),
+              act("cast", "bob", card="bolt#3", targets=["alice"], alternative="without_paying")]
+    log = play_raw(s, script)["events"]
+    assert [e["code"] for e in log if e["type"] == "action_rejected"] == [
+        "not_in_hand", "invalid_alternative", "invalid_alternative"]
+    cast = [e for e in log if e["type"] == "spell_cast"][-1]
+    assert (cast["player"], cast["alternative"], cast["mana_paid"]) == ("bob", "without_paying", {})

@@ -1240,9 +1240,11 @@ def export(out, fmt, rulesets, keyword, force, fixtures_dir):
     """Write the suite as plain data for engines in any language: a bundle.
 
     OUT receives manifest.json (suite version, rulesets, the case ids '<id>[<ruleset>]' in
-    run order, the sha256 of every file), cases/<fixture id>/<ruleset>.json (each case as
-    the 'scenario' of a protocol 'run' message: its cards embedded, its expectation
-    resolved for that ruleset) and schema/*.schema.json. The bytes are deterministic: two
+    run order, the sha256 of every file), cases/<fixture id>/<ruleset>.json (one case: a
+    wrapper with 'id', 'fixture', 'ruleset', 'checks', 'needs' ... whose 'scenario' key is
+    what a protocol 'run' message sends with that 'ruleset', its cards embedded, its
+    expectation resolved for that ruleset; send the key, not the file) and
+    schema/*.schema.json. The bytes are deterministic: two
     exports are identical, a zip too (fixed timestamps and order). Play a bundle with
     'mtg-judge run --bundle OUT'. Exit 1 if a fixture has a problem or OUT is in the way.
     """
