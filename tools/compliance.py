@@ -582,10 +582,14 @@ def compliance_command(engines, workers, timeout, validate, render_only, check):
     engine's package version and the suite's commit); runs the phase bug scripts of
     docs/upstream/phase/ and records whether each still reproduces; then renders
     docs/COMPLIANCE.md from the committed reports alone. Exit 1 with --check when the
-    document is out of date; 2 when an engine cannot start.
+    document is out of date; 2 when an engine cannot start or there is no checkout (an
+    installed wheel has no docs/).
     """
     from mtg_judge.tools.generated_doc import write_or_check
 
+    if not REPORTS_DIR.is_dir():  # an installed wheel carries no docs/ (the reports live in a checkout)
+        raise click.UsageError(f"compliance needs a checkout of mtg-judge (git clone, pip install -e .): "
+                               f"its reports and document live in docs/, and {REPORTS_DIR} does not exist")
     if not (render_only or check):
         bugs = load_bugs()
         commit = suite_commit()
