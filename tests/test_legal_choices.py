@@ -30,10 +30,11 @@ class _Capture(ScriptInputs):
             raise
 
 
-def position(setup: dict, script: list, ruleset: str = "modern") -> tuple[Any, dict]:
-    """The game and the decision pending after ``script``."""
+def position(setup: dict, script: list, ruleset: str = "modern", cards: dict | None = None) -> tuple[Any, dict]:
+    """The game and the decision pending after ``script`` (``cards``: the card database, the
+    project's card files by default)."""
     source = _Capture(list(script))
-    game = build_game({"setup": setup}, ruleset, DB, source)
+    game = build_game({"setup": setup}, ruleset, DB if cards is None else cards, source)
     try:
         game.play()
     except ScriptExhausted:

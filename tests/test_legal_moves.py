@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from test_legal_choices import _Capture  # tests/ is on sys.path: the input source that keeps the last decision
+from test_legal_choices import position as choices_position
 
 from mtg_judge.engine import legal, load_card_db
 from mtg_judge.engine.cards import CardDefinition
@@ -39,14 +39,8 @@ CARDS = {**DB,
 
 
 def position(setup: dict, script: list = ()) -> tuple[Any, dict]:
-    source = _Capture(list(script))
-    game = build_game({"setup": setup}, "modern", CARDS, source)
-    try:
-        game.play()
-    except ScriptExhausted:
-        pass
-    assert source.decision is not None
-    return game, source.decision
+    """The game and the decision pending after ``script``, with this file's test cards."""
+    return choices_position(setup, list(script), cards=CARDS)
 
 
 def board(battlefield: list, hand: list = (), opp: list = (), opp_hand: list = (), life: int = 20,
