@@ -467,16 +467,21 @@ def test_selfplay_a_few_games_with_a_deck_file(tmp_path):
     assert "games            3" in proc.stdout and "invariant checks" in proc.stdout
 
 
-@pytest.mark.parametrize("games", [216, pytest.param(1000, marks=pytest.mark.slow)])
-def test_ci_plays_random_games_with_every_invariant_and_no_failure(tmp_path, games):
+@pytest.mark.parametrize("games,seed", [(216, 1), pytest.param(784, 217, marks=pytest.mark.slow)],
+                         ids=["216", "784-more"])
+def test_ci_plays_random_games_with_every_invariant_and_no_failure(tmp_path, games, seed):
     """The CI run: short games (turn cap 8, 24-card samples of the decks, the three
     rulesets, every deck pairing), two processes, every invariant checked. 216 games by
     default: every pairing of the six decks under each of the three rulesets twice (the
-    game plan cycles through them, conformance/selfplay.py). The 1,000 games of the long
-    run are marked ``slow``: `pytest -m slow` runs only them; the README's `pytest -n auto` runs them with the rest."""
+    game plan cycles through them every 108 games, conformance/selfplay.py). The long run,
+    marked ``slow``, plays the next 784 (seeds 217-1,000, the plan starting again at its
+    first pairing as 216 is two cycles): with the 216 they are the 1,000 games of
+    ``selfplay --games 1000 --seed 1``, each played once (only which of them are also
+    resumed from half their record differs: every 10th of each run).
+    `pytest -m slow` runs only the 784; the README's `pytest -n auto` runs both."""
     out = tmp_path / "ci.json"
     workers = "2" if (os.cpu_count() or 1) >= 2 else "1"
-    proc = _cli("selfplay", "--games", str(games), "--seed", "1", "--turn-cap", "8", "--deck-size", "24",
+    proc = _cli("selfplay", "--games", str(games), "--seed", str(seed), "--turn-cap", "8", "--deck-size", "24",
                 "-n", workers, "--json", str(out), "--save-failures", str(tmp_path / "failures"), timeout=1800)
     figures = json.loads(out.read_text()) if out.exists() else {}
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
@@ -487,6 +492,18 @@ def test_ci_plays_random_games_with_every_invariant_and_no_failure(tmp_path, gam
     assert checks["determinism"] >= games + games // 10  # every game replayed, every 10th also resumed
     assert figures["actions"] > 100 * games and figures["hostile_inputs"] > 5 * games
     assert len(figures["by_ruleset"]) == 3
+
+
+def test_the_long_run_continues_the_short_one():
+    """The 784 games from seed 217 are games 216-999 of the 1,000 from seed 1: the same
+    seed, deck pairing, ruleset and low-life start for each (the plan's cycle of 108 games
+    and the low-life period divide 216), so the two CI runs above play no game twice."""
+    decks = sp.load_decks()
+    settings = sp.Settings()
+    assert 216 % (len(decks) ** 2 * len(sp.RULESETS)) == 0 and 216 % settings.low_life_every == 0
+    for i in range(784):
+        assert sp._decks_for(i, decks) == sp._decks_for(216 + i, decks)
+        assert sp._ruleset_for(i, sp.RULESETS) == sp._ruleset_for(216 + i, sp.RULESETS)
 
 
 def test_an_engine_that_never_asks_again_is_a_loop(monkeypatch):
