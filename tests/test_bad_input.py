@@ -5,18 +5,25 @@ codes of CLI misuse. A table test: each row is one case.
 The corpus files end in ``.json.in`` so that nothing collects them as fixtures or cards
 (tests/test_lint.py lints tests/bad_input/ and expects its own planted problems only); each
 case copies its file into a fresh ``fixtures/`` folder (with the project's cards) and runs
-the real command line on it.
+the command line on it: in-process through click's CliRunner (the same ``main``, its exit
+code and its stdout and stderr apart), from the case's folder. The misuse table runs the
+real process (``python -m mtg_judge.tools.cli``), which is also what the user types.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from mtg_judge.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "bad_input" / "corpus"
@@ -77,8 +84,24 @@ BUILD = [
 ]
 
 
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mtg_judge.tools.cli", *args], cwd=cwd or ROOT, capture_output=True,
+@dataclass(frozen=True)
+class Ran:
+    """What a command printed and its exit code (as subprocess.CompletedProcess names them)."""
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args: str, cwd: Path | None = None) -> Ran:
+    """``mtg-judge ARGS`` run in-process from ``cwd`` (the checkout by default)."""
+    with contextlib.chdir(cwd or ROOT):
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return Ran(result.exit_code, result.stdout, result.stderr)
+
+
+def real_cli(*args: str) -> subprocess.CompletedProcess:
+    """``python -m mtg_judge.tools.cli ARGS``, the real process, from the checkout."""
+    return subprocess.run([sys.executable, "-m", "mtg_judge.tools.cli", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
 
 
@@ -179,7 +202,7 @@ MISUSE = [
 
 @pytest.mark.parametrize("args, code, fragment", MISUSE, ids=[" ".join(a) for a, _, _ in MISUSE])
 def test_cli_misuse_exit_codes(args, code, fragment):
-    proc = cli(*args)
+    proc = real_cli(*args)
     assert proc.returncode == code, proc.stdout + proc.stderr
     assert fragment in proc.stderr
 
