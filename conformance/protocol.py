@@ -396,7 +396,8 @@ def handshake_warnings(implementation: dict) -> list[str]:
     non-string or non-list values are left to the handshake's own checks."""
     out = []
     for key, known, effect in (
-            ("rulesets", KNOWN_RULESETS, "no case runs under it, its cases are skipped"),
+            ("rulesets", KNOWN_RULESETS, "no case is written for it; if it is a misspelling, "
+                                         "the cases of the ruleset meant are skipped"),
             ("capabilities", tuple(CAPABILITIES), "ignored"),
             ("state_parts", tuple(STATE_PARTS), "ignored")):
         declared = implementation.get(key)
@@ -408,7 +409,8 @@ def handshake_warnings(implementation: dict) -> list[str]:
             noun = "capability" if noun == "capabilitie" else noun
             noun = noun.replace("_", " ")
             if len(unknown) > 1:
-                effect = effect.replace("under it, its", "under them, their")
+                effect = effect.replace("for it; if it is a misspelling", "for them; if they are misspellings")
+                effect = effect.replace("the ruleset meant are", "the rulesets meant are")
             out.append(f"the engine declares the unknown {noun} "
                        f"{', '.join(repr(u) for u in unknown)} ({effect}); the suite knows "
                        f"{', '.join(known)}")
@@ -447,12 +449,13 @@ def shell_syntax_warning(command: str) -> str | None:
 
 def describe_engine_error(exc: BaseException) -> str:
     """The full text of an engine failure: for an :class:`EngineError`, ``<kind>:
-    <message>``, the rest of its context as JSON, and the tail of the engine's stderr as
+    <message>``, the rest of its context as JSON (without the keys that are None: a
+    timeout's process that has not exited has no return code), and the tail of the engine's stderr as
     plain text (what an engine author reads first after a crash, the handshake's included);
     ``str(exc)`` for any other exception."""
     if not isinstance(exc, EngineError):
         return str(exc)
-    context = dict(exc.context)
+    context = {key: value for key, value in exc.context.items() if value is not None}
     stderr = context.pop("stderr", None)
     parts = [str(exc)]
     if context:

@@ -97,9 +97,9 @@ def test_unknown_rulesets_and_capabilities_are_warned_about_once(tmp_path, engin
     result = invoke("run", "--fixtures", tree, "--engine", engine("declarer"), "-n", 2,
                     "--report-dir", out)
     assert result.exit_code == 0, result.output
-    ruleset = ("warning: the engine declares the unknown ruleset 'pioneer' (no case runs under "
-               "it, its cases are skipped); the suite knows modern, timespiral-2006, "
-               "classic-1999")
+    ruleset = ("warning: the engine declares the unknown ruleset 'pioneer' (no case is written for "
+               "it; if it is a misspelling, the cases of the ruleset meant are skipped); the suite "
+               "knows modern, timespiral-2006, classic-1999")
     capability = ("warning: the engine declares the unknown capability 'telepathy' (ignored); "
                   "the suite knows events, state, checkpoints")
     assert result.output.count(ruleset) == 1, result.output
@@ -112,8 +112,9 @@ def test_unknown_rulesets_and_capabilities_are_warned_about_once(tmp_path, engin
 def test_known_rulesets_give_no_warning():
     assert protocol.handshake_warnings(protocol.reference_implementation()) == []
     assert protocol.handshake_warnings({"rulesets": ["modern", "pioneer", "x"]}) == [
-        "the engine declares the unknown rulesets 'pioneer', 'x' (no case runs under them, their "
-        "cases are skipped); the suite knows modern, timespiral-2006, classic-1999"]
+        "the engine declares the unknown rulesets 'pioneer', 'x' (no case is written for them; if "
+        "they are misspellings, the cases of the rulesets meant are skipped); the suite knows "
+        "modern, timespiral-2006, classic-1999"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -614,8 +614,11 @@ def compliance_command(engines, workers, timeout, validate, render_only, check):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(dump_jsonl(saved), encoding="utf-8")
             click.echo(f"{spec.label}: {report.footer['headline']}; wrote {path}", err=True)
-    text = render(load_reports(), load_all_bugs())
+    reports = load_reports()
+    text = render(reports, load_all_bugs())
     code = write_or_check(DOCUMENT, text, check, "mtg_judge.tools.cli compliance --render")
     if not check:
         click.echo(f"wrote {DOCUMENT}", err=True)
+    elif code == 0:
+        click.echo(f"{DOCUMENT} matches its {len(reports)} committed reports", err=True)
     sys.exit(code)
