@@ -21,11 +21,11 @@ import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from mtg_judge.conformance.canonical import RESULT_KEYS, dumps, normalize
+from mtg_judge.conformance.canonical import dumps, normalize
 from mtg_judge.conformance.expect import Mismatch, check, for_ruleset, format_mismatches
 from mtg_judge.conformance.loader import (
     FIXTURES_DIR,
@@ -36,7 +36,17 @@ from mtg_judge.conformance.loader import (
     load_cards_lenient,
     load_fixture,
 )
-from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, InvalidRequest, ProtocolEngine, build_scenario
+from mtg_judge.conformance.messages import Skipped
+from mtg_judge.conformance.protocol import (
+    CAPABILITIES,
+    Connection,
+    EngineError,
+    InProcessEngine,
+    InvalidRequest,
+    ProtocolEngine,
+    build_scenario,
+    reference_engine,
+)
 from mtg_judge.engine.errors import ScenarioError
 from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
 
@@ -411,43 +421,36 @@ def _file_cases(path: Path, root: Path, cards: dict, bad_cards: str) -> list[Cas
 # Running
 
 
-@lru_cache(maxsize=1)
-def _reference_engine() -> tuple[Callable[..., dict], frozenset[str]]:
-    from mtg_judge import engine
-
-    return engine.run_scenario, frozenset(engine.RULESETS)
+#: The connection :func:`run_case` uses when given none: the reference engine in-process.
+REFERENCE = InProcessEngine()
 
 
-def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
-    """Run ``case`` and check its expectations; never raises for engine failures.
+def run_case(case: Case, engine: Connection | None = None) -> CaseResult:
+    """Run ``case`` on a connection and check its expectations; never raises for engine failures.
 
-    ``engine`` None runs the reference engine in-process, exactly as ``mtg-judge serve``
-    would: ``run_scenario(scenario, ruleset, cards=scenario["cards"])`` on a canonical JSON
-    copy of ``case.scenario`` (sorted keys, as sent over the protocol); otherwise a started
-    :class:`~mtg_judge.conformance.protocol.ProtocolEngine`. A ruleset the engine does not declare, or a
-    ``skipped`` reply, gives ``skipped``; an exception, ``EngineError`` or a result that is
-    not canonical JSON gives ``errored``; unmet expectations give ``failed``.
+    ``engine`` is a connection (:data:`~mtg_judge.conformance.protocol.Connection`): a
+    started :class:`~mtg_judge.conformance.protocol.ProtocolEngine`, or None for
+    :data:`REFERENCE`, the reference engine in-process
+    (:class:`~mtg_judge.conformance.protocol.InProcessEngine`, which plays a fresh canonical
+    JSON copy of ``case.scenario``, as ``mtg-judge serve`` would). Both are asked the same
+    way, ``engine.run(case.scenario, case.ruleset, scenario_json=case.scenario_json)``, and
+    answer a typed :class:`~mtg_judge.conformance.messages.Result` or
+    :class:`~mtg_judge.conformance.messages.Skipped`; the checks applied are those of
+    ``engine.capabilities``. A ruleset the engine does not declare, or a ``skipped`` reply,
+    gives ``skipped``; an exception, ``EngineError`` or a result that is not canonical JSON
+    gives ``errored``; unmet expectations give ``failed``.
     """
     if case.problem:
         return CaseResult(case, "errored", message=case.problem, error_kind="fixture")
-    capabilities: list[str] = list(CAPABILITIES)
+    connection = REFERENCE if engine is None else engine
     try:
-        if engine is None:
-            run_scenario, known = _reference_engine()
-            if case.ruleset not in known:
-                return CaseResult(case, "skipped",
-                                  message=f"the reference engine has no ruleset {case.ruleset}")
-            # What a protocol engine receives: a fresh canonical copy (sorted keys), so both
-            # paths see the same data and no run can alter the case for the next one.
-            scenario = json.loads(case.scenario_json)
-            result = run_scenario(scenario, case.ruleset, cards=scenario.get("cards"))
-        else:
-            result = engine.run(case.scenario, case.ruleset)
-            if result.get("skipped"):
-                return CaseResult(case, "skipped", message=str(result.get("message") or ""))
-            capabilities = engine.capabilities
+        reply = connection.run(case.scenario, case.ruleset, scenario_json=case.scenario_json)
+        if isinstance(reply, Skipped):
+            return CaseResult(case, "skipped", message=reply.message)
+        capabilities = connection.capabilities
+        result = reply.result()
         try:
-            if not isinstance(result, dict) or not _is_canonical([result.get(k) for k in RESULT_KEYS]):
+            if not _is_canonical([reply.events, reply.state, reply.checkpoints]):
                 normalize(result)  # raises TypeError naming the JSON path (floats, non-JSON values)
         except (TypeError, ValueError) as exc:
             return CaseResult(case, "errored", message=f"the result is not canonical JSON: {exc}",
@@ -668,9 +671,7 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
                           on_start)
         else:
             if on_start is not None:
-                from mtg_judge.conformance.protocol import reference_implementation
-
-                on_start(reference_implementation())
+                on_start(REFERENCE.start())
             if workers == 1:
                 for i, case in enumerate(cases):
                     if limit.reached():
@@ -700,7 +701,7 @@ def _init_worker(cases: list[Case], stop=None, parent: int | None = None) -> Non
     _die_with_parent(parent)
     _worker_cases = cases
     _worker_stop = stop
-    _reference_engine()  # imported here, not in the first case's time (a no-op when forked)
+    reference_engine()  # imported here, not in the first case's time (a no-op when forked)
 
 
 def _die_with_parent(parent: int | None) -> None:
@@ -763,7 +764,7 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
     so that the run stops where the serial one would (cases already running finish)."""
     from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for a parallel run
 
-    _reference_engine()  # import the engine once, before the children are forked
+    reference_engine()  # import the engine once, before the children are forked
     if limit.max_fail is not None:
         size = 1
     else:
