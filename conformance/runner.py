@@ -240,6 +240,105 @@ class CaseResult:
         return f"{self.case.name} {self.status.upper()} ({self.case.path})\n{body}".rstrip()
 
 
+class RecordError(ValueError):
+    """A report's case record of the wrong shape: ``message`` (what is wrong, what was
+    expected), ``path`` (the JSON path in the record, ``$.status``), ``expected``."""
+
+    def __init__(self, message: str, path: str = "$", expected: str = "") -> None:
+        super().__init__(message)
+        self.message, self.path, self.expected = message, path, expected
+
+
+@dataclass(frozen=True, slots=True)
+class CaseRecord:
+    """One case of a report (PROTOCOL §6, the ``"kind": "case"`` line of ``report.jsonl``),
+    typed: what every summary and report reads of a case.
+
+    ``id``, ``ruleset``, ``document``, ``mechanic``, ``status`` (one of :data:`STATUSES`) and
+    ``name`` (``<id>[<ruleset>]``) place it; ``path`` (its fixture file, relative to the
+    fixtures), ``message``, ``error_kind``, ``mismatches`` (their text) and
+    ``skipped_checks`` (``{"check", "reason"}`` objects) say what became of it. ``extra``
+    holds the record's other keys as they are (``kind``, ``checks``, ``needs``, ``expect``,
+    ``log``, ``divergence``): :meth:`to_json` gives back the whole record.
+    """
+
+    id: str
+    ruleset: str
+    document: str
+    mechanic: str
+    status: str
+    name: str
+    path: str = ""
+    message: str = ""
+    error_kind: str | None = None
+    mismatches: tuple[str, ...] = ()
+    skipped_checks: tuple[dict[str, Any], ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    #: The keys a record must hold as strings.
+    REQUIRED = ("id", "ruleset", "document", "mechanic", "status")
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's JSON object (the line of ``report.jsonl``, keys in any order)."""
+        return {**self.extra, "id": self.id, "ruleset": self.ruleset, "name": self.name,
+                "document": self.document, "mechanic": self.mechanic, "path": self.path,
+                "status": self.status, "message": self.message, "error_kind": self.error_kind,
+                "mismatches": list(self.mismatches), "skipped_checks": list(self.skipped_checks)}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "CaseRecord":
+        """Read a case record. ``name`` defaults to ``<id>[<ruleset>]``, ``path`` and
+        ``message`` to ``""``, ``error_kind`` to None, ``mismatches`` and ``skipped_checks``
+        to ``[]`` (older reports). Raises :class:`RecordError` naming the first key of the
+        wrong shape: a missing or non-string :data:`REQUIRED` key, a ``status`` not in
+        :data:`STATUSES`, ``mismatches`` not a list of strings, ``skipped_checks`` not a
+        list of objects, ``message``/``path``/``name`` not a string, ``error_kind`` neither
+        a string nor null."""
+        if not isinstance(obj, dict):
+            raise RecordError("expected a JSON object", "$", "a JSON object")
+        missing = [key for key in cls.REQUIRED if not isinstance(obj.get(key), str)]
+        if missing:
+            raise RecordError(f"missing or non-string {', '.join(missing)}", f"$.{missing[0]}", "a string")
+        if obj["status"] not in STATUSES:
+            raise RecordError(f"status {obj['status']!r}, expected one of {', '.join(STATUSES)}",
+                              "$.status", "one of " + ", ".join(STATUSES))
+        for key in ("name", "path", "message"):
+            if key in obj and not isinstance(obj[key], str):
+                raise RecordError(f"{key} must be a string", f"$.{key}", "a string")
+        error_kind = obj.get("error_kind")
+        if not (error_kind is None or isinstance(error_kind, str)):
+            raise RecordError("error_kind must be a string or null", "$.error_kind", "a string or null")
+        mismatches = obj.get("mismatches", [])
+        if not (isinstance(mismatches, list) and all(isinstance(m, str) for m in mismatches)):
+            raise RecordError("mismatches must be a list of strings", "$.mismatches", "a list of strings")
+        skipped = obj.get("skipped_checks", [])
+        if not (isinstance(skipped, list) and all(isinstance(c, dict) for c in skipped)):
+            raise RecordError("skipped_checks must be a list of objects", "$.skipped_checks",
+                              'a list of {"check", "reason"} objects')
+        fields = {"id", "ruleset", "document", "mechanic", "status", "name", "path", "message",
+                  "error_kind", "mismatches", "skipped_checks"}
+        return cls(obj["id"], obj["ruleset"], obj["document"], obj["mechanic"], obj["status"],
+                   obj.get("name", f"{obj['id']}[{obj['ruleset']}]"), obj.get("path", ""),
+                   obj.get("message", ""), error_kind, tuple(mismatches), tuple(skipped),
+                   {k: v for k, v in obj.items() if k not in fields})
+
+    @classmethod
+    def of(cls, item: "CaseResult | CaseRecord | dict[str, Any]", path: str = "",
+           extra: dict[str, Any] | None = None) -> "CaseRecord":
+        """The record of a result of this run (``path``: its fixture file as the report
+        names it; ``extra``: the record's other keys), of a record already read (itself),
+        or of a record's JSON object (:meth:`from_json`)."""
+        if isinstance(item, CaseRecord):
+            return item
+        if isinstance(item, dict):
+            return cls.from_json(item)
+        case = item.case
+        return cls(case.fixture_id, case.ruleset, case.document, case.mechanic, item.status, case.name,
+                   path, item.message, item.error_kind, tuple(str(m) for m in item.mismatches),
+                   tuple({"check": c.name, "reason": c.reason} for c in item.skipped_checks),
+                   dict(extra or {}))
+
+
 # --------------------------------------------------------------------------------------------
 # Collecting
 
@@ -963,14 +1062,15 @@ def not_run_groups(cases: Iterable[Case]) -> dict[str, dict[str, int]]:
     return {doc: dict(sorted(row.items())) for doc, row in sorted(out.items())}
 
 
-def summarize(cases: Iterable[CaseResult | dict], by: str = "document",
+def summarize(cases: Iterable[CaseResult | CaseRecord | dict], by: str = "document",
               not_run: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
     """Counts per group, the one summary every report is made of (the terminal tables of
     ``run`` and ``report``, the HTML tables, the pytest plugin; PROTOCOL §6):
     ``{group: {"passed", "failed", "errored", "skipped", "total", "not_run"}}``.
 
-    ``cases``: :class:`CaseResult` objects or case records of a report (dicts with
-    ``document``, ``mechanic``, ``status``). ``by`` is ``"document"`` or ``"mechanic"``
+    ``cases``: :class:`CaseResult` objects or case records of a report
+    (:class:`CaseRecord`, or their JSON objects, read with :meth:`CaseRecord.from_json`:
+    ``RecordError`` for one of the wrong shape). ``by`` is ``"document"`` or ``"mechanic"``
     (:func:`group_key`). ``not_run`` (:func:`not_run_groups`) adds the selected cases that
     were not run to their rows (a group of only such cases gets a row); ``total`` counts
     the cases of the report (run or skipped), :func:`played` adds ``not_run``. Groups are
@@ -978,10 +1078,11 @@ def summarize(cases: Iterable[CaseResult | dict], by: str = "document",
     """
     table: dict[str, dict[str, int]] = {}
     for item in cases:
-        if isinstance(item, CaseResult):
+        if isinstance(item, CaseResult):  # the hot path of a run: no record built
             document, mechanic, status = item.case.document, item.case.mechanic, item.status
         else:
-            document, mechanic, status = item["document"], item["mechanic"], item["status"]
+            record = CaseRecord.of(item)
+            document, mechanic, status = record.document, record.mechanic, record.status
         row = table.setdefault(group_key(document, mechanic, by), _status_row())
         row[status] += 1
         row["total"] += 1

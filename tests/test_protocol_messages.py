@@ -219,3 +219,36 @@ def test_run_case_reads_a_skipped_reply_of_any_connection():
 
     outcome = runner.run_case(case, Declines())
     assert (outcome.status, outcome.message, outcome.result) == ("skipped", "not implemented: the stack", None)
+
+
+# --------------------------------------------------------------------------------------------
+# Reports read typed results
+
+
+def test_a_case_record_round_trips_through_its_typed_reading(tmp_path):
+    from mtg_judge.conformance import reports
+
+    [case] = runner.collect(rulesets=["modern"], keyword="classic.stack.last-in-first-out")
+    result = runner.run_case(case)
+    record = reports.case_record(result, runner.DEFAULT_ROOT)
+    typed = runner.CaseRecord.from_json(json.loads(dumps(record)))
+    assert typed == runner.CaseRecord.of(result, record["path"])  # the same reading of both
+    assert (typed.name, typed.status, typed.path) == (case.name, "passed", "classic/stack/last-in-first-out.json")
+    assert typed.to_json() == record
+    assert runner.summarize([record]) == runner.summarize([typed]) == runner.summarize([result])
+    older = {k: v for k, v in record.items() if k not in ("name", "mismatches", "message")}
+    assert runner.CaseRecord.from_json(older).to_json() == record  # an older report's defaults
+
+
+@pytest.mark.parametrize("change, path, words", [
+    ({"status": "great"}, "$.status", "status 'great', expected one of passed"),
+    ({"document": None}, "$.document", "missing or non-string document"),
+    ({"mismatches": "one"}, "$.mismatches", "a list of strings"),
+    ({"error_kind": 3}, "$.error_kind", "a string or null"),
+])
+def test_a_bad_case_record_names_its_key(change, path, words):
+    record = {"kind": "case", "id": "a", "ruleset": "modern", "document": "d", "mechanic": "m",
+              "status": "passed", **change}
+    with pytest.raises(runner.RecordError) as info:
+        runner.CaseRecord.from_json(record)
+    assert info.value.path == path and words in info.value.message and info.value.expected
