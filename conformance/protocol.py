@@ -20,6 +20,10 @@ This module holds both sides:
 * :class:`ProtocolEngine` is the harness-side client: it starts an engine command, enforces
   a read timeout, restarts a crashed or hung engine, and raises :class:`EngineError` for
   anything that is not a well-formed answer to the request it sent.
+* :class:`InProcessEngine` is the reference engine as one more connection, with the
+  interface of :class:`ProtocolEngine`, so that ``run_case`` has one path.
+
+Both sides read and write the typed messages of :mod:`mtg_judge.conformance.messages`.
 
 docs/PROTOCOL.md is the description for engine authors.
 """

@@ -1,8 +1,8 @@
 """Collecting fixture cases and running them on an engine (DESIGN §4, §9, §10).
 
 A :class:`Case` is one fixture under one of its rulesets. :func:`collect` finds the cases
-under a fixtures directory, :func:`run_case` runs one on the reference engine (in-process) or
-on a protocol v1 engine, and :func:`run_suite` runs many, in parallel, returning results in
+under a fixtures directory, :func:`run_case` runs one on a connection (the reference engine
+in-process, :data:`REFERENCE`, or a protocol v1 engine: one path, typed replies), and :func:`run_suite` runs many, in parallel, returning results in
 case order so that every report is deterministic.
 
 ``python -m mtg_judge.conformance.runner --dump`` prints every case's canonical log, one line per case
@@ -100,7 +100,8 @@ class Case:
     @cached_property
     def scenario_json(self) -> str:
         """``scenario`` as canonical JSON text (sorted keys, compact, UTF-8 as is): what
-        :func:`run_case` parses into the fresh copy the reference engine receives, written
+        :func:`run_case` hands every connection (the in-process reference engine parses its
+        fresh copy from it, a protocol client puts it into the request line), written
         once per case rather than once per run (``scenario`` is not changed in place once
         collected). Raises ``TypeError`` naming the JSON path for data canonical JSON
         refuses (:func:`mtg_judge.conformance.canonical.dumps`); that is not cached."""
