@@ -543,14 +543,14 @@ class Duel:
         self.engine.stop()
 
     def play(self, fixture: dict) -> Run:
-        from mtg_judge.conformance.protocol import EngineError, build_scenario
+        from mtg_judge.conformance.protocol import EngineError, Skipped, build_scenario
         try:
-            result = self.engine.run(build_scenario(fixture, self.cards), fixture["rulesets"][0])
+            reply = self.engine.run(build_scenario(fixture, self.cards), fixture["rulesets"][0])
         except EngineError as exc:
             return Run(error=f"{exc.kind}: {exc}")
-        if result.get("skipped"):
-            return Run(skipped=result.get("message") or "skipped")
-        return Run(result=result)
+        if isinstance(reply, Skipped):
+            return Run(skipped=reply.message or "skipped")
+        return Run(result=reply.result())
 
     def diverge(self, fixture: dict, ref: dict) -> tuple[Divergence | None, Run]:
         run = self.play(fixture)

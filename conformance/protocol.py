@@ -20,6 +20,10 @@ This module holds both sides:
 * :class:`ProtocolEngine` is the harness-side client: it starts an engine command, enforces
   a read timeout, restarts a crashed or hung engine, and raises :class:`EngineError` for
   anything that is not a well-formed answer to the request it sent.
+* :class:`InProcessEngine` is the reference engine as one more connection, with the
+  interface of :class:`ProtocolEngine`, so that ``run_case`` has one path.
+
+Both sides read and write the typed messages of :mod:`mtg_judge.conformance.messages`.
 
 docs/PROTOCOL.md is the description for engine authors.
 """
@@ -39,14 +43,29 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, Callable, Sequence
 
+from mtg_judge.conformance.messages import (  # noqa: F401 - PROTOCOL_VERSION, RESULT_KEYS: named here too
+    PROTOCOL_VERSION,
+    REPLY,
+    REQUESTS,
+    RESULT_KEYS,
+    Errored,
+    Handshake,
+    MessageError,
+    Request,
+    Result,
+    Run,
+    Skipped,
+    Start,
+    Stop,
+    parse_run_reply,
+    parse_start_reply,
+    request_cmd,
+)
 from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
-
-PROTOCOL_VERSION = 1
 
 #: What a reply may say the engine can do (DESIGN §9 ``capabilities``). Each capability is
 #: the key of the ``run`` reply that carries it: ``events`` (the event log), ``state`` (the
@@ -79,9 +98,6 @@ STATE_PARTS = {
 #: The parts compared for an engine whose handshake has no ``state_parts`` (every part but
 #: the opt-in ``library_order``: library order after a shuffle depends on the engine's PRNG).
 DEFAULT_STATE_PARTS = tuple(p for p in STATE_PARTS if p != "library_order")
-
-#: Keys of a successful ``run`` reply that carry the result (FORMAT §9).
-RESULT_KEYS = ("events", "state", "checkpoints")
 
 #: Result keys a ``run`` reply must hold when the engine declared the capability of that
 #: name (``checkpoints`` may be left out: a missing checkpoint fails its own check).
@@ -215,16 +231,6 @@ def build_scenario(fixture: dict, cards: dict[str, Any]) -> dict:
 # Server side: the reference engine
 
 
-def _errored(seq: Any, message: str, exc: BaseException | None = None) -> dict:
-    context: dict[str, Any] = {"message": message}
-    if exc is not None:
-        context["type"] = type(exc).__name__
-        context["traceback"] = "".join(
-            traceback.format_exception(type(exc), exc, exc.__traceback__)
-        )
-    return {"seq": seq, "errored": True, "context": context}
-
-
 def _default_run(scenario: dict, ruleset: str, cards: Any = None) -> dict:
     from mtg_judge.engine import run_scenario
 
@@ -233,45 +239,32 @@ def _default_run(scenario: dict, ruleset: str, cards: Any = None) -> dict:
 
 def _handle(msg: Any, started: bool, implementation: dict,
             run: Callable[..., dict]) -> tuple[str, dict | None]:
-    """Answer one decoded message. Returns ``(cmd, reply)``; ``reply`` is None for stop."""
-    if not isinstance(msg, dict):
-        return "", _errored(None, f"a message must be a JSON object, not {type(msg).__name__}")
-    seq = msg.get("seq")
-    cmd = msg.get("cmd")
-    if cmd == "stop":
-        return "stop", None
-    if not (seq is None or (isinstance(seq, int) and not isinstance(seq, bool))):
-        return "", _errored(None, f"seq must be an integer, not {type(seq).__name__}")
-    if cmd == "start":
-        if msg.get("version") != PROTOCOL_VERSION:
-            return "", _errored(seq, f"unsupported protocol version {msg.get('version')!r}; "
-                                     f"this engine speaks version {PROTOCOL_VERSION}")
-        return "start", {"version": PROTOCOL_VERSION, "implementation": implementation}
-    if cmd != "run":
-        return "", _errored(seq, f"unknown cmd {cmd!r}; expected start, run or stop")
-    if not started:
-        return "", _errored(seq, "run before start")
-    if "seq" not in msg:
-        return "", _errored(None, "run: missing field 'seq'")
-    ruleset, scenario = msg.get("ruleset"), msg.get("scenario")
-    if not isinstance(ruleset, str):
-        return "", _errored(seq, "run: field 'ruleset' must be a string")
-    if ruleset not in implementation.get("rulesets", ()):
-        return "", _errored(seq, f"run: unknown ruleset {ruleset!r}; this engine declared "
-                                 f"{implementation.get('rulesets')}")
-    if not isinstance(scenario, dict):
-        return "", _errored(seq, "run: field 'scenario' must be an object")
+    """Answer one decoded message. Returns ``(cmd, reply)``: the request's ``cmd`` (``""``
+    when it is answered ``errored``) and the reply object, None for ``stop``. The request
+    is read with the classes of :mod:`mtg_judge.conformance.messages`; a ``run`` before
+    ``start`` is refused before its fields are read."""
+    try:
+        cmd, seq = request_cmd(msg)
+        if cmd == Run.CMD and not started:
+            return "", Errored.of(seq, "run before start").to_json()
+        request = REQUESTS[cmd].from_json(msg)
+    except MessageError as exc:
+        return "", Errored.of(exc.seq, exc.message).to_json()
+    if isinstance(request, Stop):
+        return Stop.CMD, None
+    if isinstance(request, Start):
+        return Start.CMD, Handshake(implementation).to_json()
+    if request.ruleset not in implementation.get("rulesets", ()):
+        return "", Errored.of(request.seq, f"run: unknown ruleset {request.ruleset!r}; this engine "
+                              f"declared {implementation.get('rulesets')}").to_json()
     try:
         # Anything the engine prints must not corrupt the protocol stream.
         with contextlib.redirect_stdout(sys.stderr):
-            result = run(scenario, ruleset, cards=scenario.get("cards"))
-        reply = {"seq": seq}
-        for key in RESULT_KEYS:
-            if key in result:
-                reply[key] = result[key]
+            result = run(request.scenario, request.ruleset, cards=request.scenario.get("cards"))
+        reply = Result.of(result, request.seq).to_json()
     except Exception as exc:  # noqa: BLE001 - every failure is an errored reply
-        return "", _errored(seq, f"{type(exc).__name__}: {exc}", exc)
-    return "run", reply
+        return "", Errored.of(request.seq, f"{type(exc).__name__}: {exc}", exc).to_json()
+    return Run.CMD, reply
 
 
 def serve(stdin: IO | None = None, stdout: IO | None = None, *,
@@ -313,7 +306,7 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
         try:
             msg = json.loads(line)
         except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
-            cmd, reply = "", _errored(None, f"invalid JSON: {type(exc).__name__}: {exc}")
+            cmd, reply = "", Errored.of(None, f"invalid JSON: {type(exc).__name__}: {exc}").to_json()
         else:
             cmd, reply = _handle(msg, started, implementation, run)
         if cmd == "stop":
@@ -322,8 +315,8 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
         try:
             text = dumps(reply)
         except TypeError as exc:  # a result (or implementation) that is not canonical JSON
-            text = dumps(_errored(reply.get("seq") if reply is not None else None, f"the result is not canonical JSON: {exc}",
-                                  exc))
+            text = dumps(Errored.of(reply.get("seq") if reply is not None else None,
+                                    f"the result is not canonical JSON: {exc}", exc).to_json())
         try:
             _write_line(stdout, text)
         except (BrokenPipeError, ValueError):  # the harness went away
@@ -506,7 +499,7 @@ class ProtocolEngine:
 
         with ProtocolEngine("mtg-judge serve") as eng:
             eng.implementation["name"]       # 'mtg-judge-reference'
-            eng.run(scenario, "modern")      # {'events': [...], 'state': {...}, ...}
+            eng.run(scenario, "modern")      # Result(seq=1): .events, .state, .checkpoints
 
     After a crash, a timeout, an unreadable reply or a wrong ``seq`` the engine process is
     killed, and the next :meth:`run` starts a new one (and sends ``start`` again);
@@ -564,10 +557,12 @@ class ProtocolEngine:
     def start(self) -> dict:
         """Start the engine (if it is not running) and shake hands.
 
-        Sends ``{"cmd": "start", "version": 1}`` and returns the reply's ``implementation``
-        (``{"name", "version", "language", "homepage", "rulesets", "capabilities"}``), also
-        kept in :attr:`implementation`. Raises :class:`EngineError` (``crash``, ``timeout``,
-        ``bad_reply`` for a version other than 1 or a missing implementation, ``errored``).
+        Sends :class:`~mtg_judge.conformance.messages.Start` (``{"cmd": "start", "version":
+        1}``) and returns the reply's ``implementation`` (``{"name", "version", "language",
+        "homepage", "rulesets", "capabilities"}``), also kept in :attr:`implementation`; the
+        reply is read as a :class:`~mtg_judge.conformance.messages.Handshake`. Raises
+        :class:`EngineError` (``crash``, ``timeout``, ``bad_reply`` for a version other than
+        1 or a missing implementation, ``errored``).
         """
         if self._alive() and not self._broken and self.implementation is not None:
             return self.implementation
@@ -576,39 +571,36 @@ class ProtocolEngine:
         self.implementation = None
         self._spawn()
         try:
-            self._send("start", {"cmd": "start", "version": PROTOCOL_VERSION})
-            reply = self._receive("start_reply")
-            if reply.get("errored"):
-                raise EngineError("errored", "the engine refused the handshake",
-                                  reply.get("context") if isinstance(reply.get("context"), dict)
-                                  else {"reply": reply})
-            if reply.get("version") != PROTOCOL_VERSION:
-                raise EngineError("bad_reply", f"the engine speaks protocol version "
-                                  f"{reply.get('version')!r}, not {PROTOCOL_VERSION}",
-                                  {"reply": reply})
-            impl = reply.get("implementation")
-            if not isinstance(impl, dict) or not isinstance(impl.get("rulesets"), list):
-                raise EngineError("bad_reply", "the handshake reply has no implementation "
-                                  "object with a rulesets list", {"reply": reply})
-            if not isinstance(impl.get("capabilities", []), list):
-                raise EngineError("bad_reply", "the handshake's implementation.capabilities "
-                                  "is not a list", {"reply": reply})
+            self._send("start", Start())
+            obj = self._receive("start_reply")
+            try:
+                reply = parse_start_reply(obj)
+            except MessageError as exc:
+                raise EngineError("bad_reply", exc.message, {"reply": obj}) from None
+            if isinstance(reply, Errored):
+                raise EngineError("errored", "the engine refused the handshake", reply.context)
         except BaseException:
             self._broken = True
             raise
-        self.implementation = impl
+        self.implementation = reply.implementation
         self._broken = False
-        return impl
+        return reply.implementation
 
-    def run(self, scenario: dict, ruleset: str) -> dict:
+    def run(self, scenario: dict, ruleset: str, *,
+            scenario_json: str | None = None) -> Result | Skipped:
         """Run one scenario (a fixture plus its ``cards``, see :func:`build_scenario`).
 
-        Sends ``{"cmd": "run", "seq": n, "ruleset": ruleset, "scenario": scenario}`` with a
-        new ``seq`` and returns the result ``{"events": [...], "state": {...},
-        "checkpoints": [...]}`` (the keys the engine sent), or ``{"skipped": True,
-        "message": str}`` if the engine skipped the case or did not declare ``ruleset``
-        (then nothing is sent). If the engine did not declare the ``checkpoints``
-        capability, ``expect.checkpoints`` is left out of the scenario sent.
+        Sends a :class:`~mtg_judge.conformance.messages.Run` (``{"cmd": "run", "seq": n,
+        "ruleset": ruleset, "scenario": scenario}``) with a new ``seq`` and returns the
+        reply read as a :class:`~mtg_judge.conformance.messages.Result` (its
+        :meth:`~mtg_judge.conformance.messages.Result.result` is ``{"events": [...],
+        "state": {...}, "checkpoints": [...]}``, the keys the engine sent), or a
+        :class:`~mtg_judge.conformance.messages.Skipped` if the engine skipped the case or
+        did not declare ``ruleset`` (then nothing is sent, and its ``seq`` is None). If the
+        engine did not declare the ``checkpoints`` capability, ``expect.checkpoints`` is
+        left out of the scenario sent. ``scenario_json``: ``scenario`` as canonical JSON
+        text when the caller has it (``Case.scenario_json``), spliced into the request line
+        instead of serializing the scenario again (the same bytes).
 
         The result holds only the keys of declared :attr:`capabilities`; a reply must hold
         ``events`` and ``state`` when they are declared (else ``bad_reply``), and a key the
@@ -626,32 +618,33 @@ class ProtocolEngine:
             self.start()
         impl = self.implementation or {}
         if ruleset not in impl.get("rulesets", []):
-            return {"skipped": True,
-                    "message": f"ruleset {ruleset!r} is not declared by the engine"}
+            return Skipped(None, f"ruleset {ruleset!r} is not declared by the engine")
         declared = self.capabilities
-        scenario = self._trim(scenario, impl)
+        trimmed = self._trim(scenario, impl)
         self._seq += 1
         seq = self._seq
-        self._send("run", {"cmd": "run", "seq": seq, "ruleset": ruleset, "scenario": scenario})
-        reply = self._receive("run_reply")
-        if reply.get("seq") != seq:
+        self._send("run", Run(seq, ruleset, trimmed),
+                   scenario_json if trimmed is scenario else None)
+        obj = self._receive("run_reply")
+        if obj.get("seq") != seq:
             self._broken = True
-            raise EngineError("wrong_seq", f"reply seq {reply.get('seq')!r}, expected {seq}",
-                              {"expected": seq, "got": reply.get("seq")})
-        if reply.get("errored"):
-            context = reply.get("context")
-            context = context if isinstance(context, dict) else {"context": context}
-            message = context.get("message") or "the engine answered errored"
-            raise EngineError("errored", str(message), context)
-        if reply.get("skipped"):
-            return {"skipped": True, "message": str(reply.get("message") or "")}
-        missing = [key for key in REQUIRED_RESULT_KEYS if key in declared and key not in reply]
+            raise EngineError("wrong_seq", f"reply seq {obj.get('seq')!r}, expected {seq}",
+                              {"expected": seq, "got": obj.get("seq")})
+        try:
+            reply = parse_run_reply(obj)
+        except MessageError as exc:
+            raise EngineError("bad_reply", exc.message, {"path": exc.path, "reply": _truncate(dumps(obj))}) from None
+        if isinstance(reply, Errored):
+            raise EngineError("errored", reply.message, reply.context)
+        if isinstance(reply, Skipped):
+            return reply
+        missing = [key for key in REQUIRED_RESULT_KEYS if key in declared and key not in reply.keys]
         if missing:
             raise EngineError("bad_reply", f"the run reply lacks {', '.join(missing)} (declared "
                               f"capabilities: {', '.join(declared) or 'none'})",
-                              {"reply": _truncate(dumps(reply))})
+                              {"reply": _truncate(dumps(obj))})
         # Only what the engine declared is used: undeclared keys are not checked.
-        return {key: reply[key] for key in RESULT_KEYS if key in reply and key in declared}
+        return reply.only(declared)
 
     def stop(self, grace: float = 5.0) -> None:
         """Send ``stop`` and wait up to ``grace`` seconds for the engine to exit, then kill it.
@@ -663,7 +656,7 @@ class ProtocolEngine:
             return
         if proc.poll() is None:
             try:
-                self._send("stop", {"cmd": "stop"})
+                self._send("stop", Stop())
             except (EngineError, ValueError):
                 pass
             with contextlib.suppress(OSError):
@@ -675,6 +668,11 @@ class ProtocolEngine:
                 pass
         self._kill()
         self.implementation = None
+
+    def close(self) -> None:
+        """:meth:`stop` with the default grace: the name every connection shares
+        (:class:`InProcessEngine`)."""
+        self.stop()
 
     # -- process handling --------------------------------------------------------------------
 
@@ -759,7 +757,11 @@ class ProtocolEngine:
 
     # -- messages ----------------------------------------------------------------------------
 
-    def _send(self, kind: str, msg: dict) -> None:
+    def _send(self, kind: str, request: Request, scenario_json: str | None = None) -> None:
+        """Write ``request`` as one canonical JSON line (validated first when
+        :attr:`validate`). ``scenario_json``: a :class:`Run`'s scenario as canonical JSON
+        text, put into the line as it is (:func:`_run_line`)."""
+        msg = request.to_json()
         if self.validate:
             errors = _validate(msg, kind, "<request>")
             if errors:
@@ -768,8 +770,12 @@ class ProtocolEngine:
             raise self._failure("crash", "the engine is not running")
         proc = self._proc
         assert proc is not None and proc.stdin is not None  # alive, with a pipe (_spawn)
+        if isinstance(request, Run) and scenario_json is not None:
+            line = _run_line(request, scenario_json)
+        else:
+            line = dumps(msg)
         try:
-            proc.stdin.write(dumps(msg).encode("utf-8") + b"\n")
+            proc.stdin.write(line.encode("utf-8") + b"\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise self._failure("crash", f"cannot write to the engine: {exc}") from None
@@ -804,7 +810,7 @@ class ProtocolEngine:
             raise self._failure("bad_reply", "the reply is not a JSON object",
                                 line=_truncate(text.rstrip("\n")))
         if self.validate and not (kind == "start_reply" and reply.get("errored")):
-            errors = _validate(reply, kind, "<engine reply>")
+            errors = _validate(reply, kind, REPLY)
             if errors:
                 raise EngineError("bad_reply", "the reply does not match the protocol "
                                   "schema: " + "; ".join(errors), {"errors": errors})
@@ -818,6 +824,82 @@ class ProtocolEngine:
         if not isinstance(expect, dict) or "checkpoints" not in expect:
             return scenario
         return {**scenario, "expect": {k: v for k, v in expect.items() if k != "checkpoints"}}
+
+
+@functools.lru_cache(maxsize=1)
+def reference_engine() -> tuple[Callable[..., dict], frozenset[str]]:
+    """``(engine.run_scenario, the rulesets it knows)``: the reference engine, imported on
+    first use (then cached, so a forked worker inherits it)."""
+    from mtg_judge import engine
+
+    return engine.run_scenario, frozenset(engine.RULESETS)
+
+
+class InProcessEngine:
+    """The reference engine as one more connection: the interface of
+    :class:`ProtocolEngine` (:attr:`implementation`, :attr:`capabilities`, :meth:`run`,
+    :meth:`close`), served by ``engine.run_scenario`` in this process, exactly as ``mtg-judge
+    serve`` would serve it, without the JSON lines.
+
+    :meth:`run` gives the engine a fresh copy of the scenario (parsed from its canonical
+    JSON text, sorted keys, as a protocol engine receives it), so no run can alter the
+    caller's data; the engine's exceptions are raised as they are (``engine.ScenarioError``
+    for a setup that cannot be built), where a server would answer ``errored``. It holds no
+    state: one instance serves any number of threads and forked processes.
+    """
+
+    #: Every capability (DESIGN §9): the reference engine reports events, state and checkpoints.
+    capabilities: list[str] = list(CAPABILITIES)
+
+    def __repr__(self) -> str:
+        return "InProcessEngine()"
+
+    def __enter__(self) -> "InProcessEngine":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    @property
+    def implementation(self) -> dict:
+        """The reference engine's handshake ``implementation`` (:func:`reference_implementation`)."""
+        return dict(_cached_implementation())
+
+    def start(self) -> dict:
+        """The handshake: :attr:`implementation` (nothing to start)."""
+        return self.implementation
+
+    def run(self, scenario: dict, ruleset: str, *,
+            scenario_json: str | None = None) -> Result | Skipped:
+        """Play ``scenario`` (a fixture plus its ``cards``) under ``ruleset`` with
+        ``engine.run_scenario(copy, ruleset, cards=copy["cards"])``; returns its
+        :class:`~mtg_judge.conformance.messages.Result` (``seq`` None, the engine's own
+        objects), or a :class:`~mtg_judge.conformance.messages.Skipped` for a ruleset the
+        engine does not know. ``scenario_json``: ``scenario`` as canonical JSON text when
+        the caller has it (``Case.scenario_json``, written once per case), parsed into the
+        copy; otherwise the copy goes through :func:`dumps` (``TypeError`` for data that is
+        not canonical JSON). Raises whatever the engine raises."""
+        run_scenario, known = reference_engine()
+        if ruleset not in known:
+            return Skipped(None, f"the reference engine has no ruleset {ruleset}")
+        copy = json.loads(scenario_json if scenario_json is not None else dumps(scenario))
+        return Result.of(run_scenario(copy, ruleset, cards=copy.get("cards")))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+#: What :func:`mtg_judge.conformance.runner.run_case` runs on: either connection.
+Connection = ProtocolEngine | InProcessEngine
+
+
+def _run_line(request: Run, scenario_json: str) -> str:
+    """The canonical JSON line of ``request`` (what :func:`dumps` makes of
+    ``request.to_json()``) with its scenario given as canonical JSON text: the keys
+    ``cmd``, ``ruleset``, ``scenario``, ``seq`` are in sorted order, so the text goes in
+    between unchanged."""
+    return (f'{{"cmd":"run","ruleset":{dumps(request.ruleset)},"scenario":{scenario_json},'
+            f'"seq":{dumps(request.seq)}}}')
 
 
 def _validate(message: dict, kind: str, where: str) -> list[str]:

@@ -59,7 +59,9 @@ from mtg_judge.conformance.runner import (
     STATUSES,
     VACUOUS,
     Case,
+    CaseRecord,
     CaseResult,
+    RecordError,
     compliance,
     format_table,
     headline,
@@ -82,8 +84,6 @@ LOG_CONTEXT = 3
 #: Badge colours by minimum compliance (percent), best first (shields.io colour names).
 BADGE_COLORS = ((100, "brightgreen"), (90, "green"), (75, "yellowgreen"), (50, "yellow"),
                 (25, "orange"), (0, "red"))
-
-_CASE_FIELDS = ("id", "ruleset", "document", "mechanic", "status")
 
 
 class ReportError(Exception):
@@ -172,15 +172,7 @@ def case_record(result: CaseResult, fixtures_root: Path | str | None = None,
     counts = {status: 0 for status in ("passed", "failed", "skipped")}
     for check in result.checks:
         counts[check.status] += 1
-    record: dict[str, Any] = {
-        "kind": "case", "id": case.fixture_id, "ruleset": case.ruleset, "name": case.name,
-        "document": case.document, "mechanic": case.mechanic,
-        "path": path, "status": result.status,
-        "message": result.message, "error_kind": result.error_kind,
-        "mismatches": [str(m) for m in result.mismatches], "checks": counts,
-        "skipped_checks": [{"check": c.name, "reason": c.reason}
-                           for c in result.skipped_checks],
-    }
+    record = CaseRecord.of(result, path, {"kind": "case", "checks": counts}).to_json()
     if not case.problem and isinstance(case.scenario, dict) and case.scenario:
         if "needs" in case.__dict__:  # worked out at collection (the collection cache)
             record["needs"] = case.needs
@@ -372,8 +364,10 @@ def read_report(path: Path | str) -> Report:
 
     Raises :class:`ReportError` naming the file and line for a missing file, a line that
     is not a JSON object, an unknown ``kind``, a header that is not first, a newer
-    ``report_version``, or a case record without ``id``, ``ruleset``, ``document``,
-    ``mechanic`` or a known ``status``. A missing footer (a killed run's
+    ``report_version``, or a case record that :meth:`~mtg_judge.conformance.runner.CaseRecord.from_json`
+    refuses (no ``id``, ``ruleset``, ``document``, ``mechanic`` or known ``status``, or a
+    key of the wrong type); each case record is read through that typed reading (its
+    defaults filled in) and kept as its JSON object. A missing footer (a killed run's
     ``report.partial.jsonl``) is rebuilt from the cases, marked ``"partial": true``, the
     cases its header's ``planned`` names but the file lacks counted as not run.
     """
@@ -412,18 +406,10 @@ def read_report(path: Path | str) -> Report:
             raise ReportError(path, number, 'expected the header ({"kind": "header", ...}) '
                               "as the first line")
         elif kind == "case":
-            missing = [k for k in _CASE_FIELDS if not isinstance(record.get(k), str)]
-            if missing:
-                raise ReportError(path, number, f"case record: missing or non-string "
-                                  f"{', '.join(missing)}")
-            if record["status"] not in STATUSES:
-                raise ReportError(path, number, f"case record: status {record['status']!r}, "
-                                  f"expected one of {', '.join(STATUSES)}")
-            record.setdefault("name", f"{record['id']}[{record['ruleset']}]")
-            for key, default in (("mismatches", []), ("skipped_checks", []), ("message", ""),
-                                 ("path", ""), ("error_kind", None)):
-                record.setdefault(key, default)
-            cases.append(record)
+            try:  # the typed reading: defaults for older reports, the wrong shapes refused
+                cases.append(CaseRecord.from_json(record).to_json())
+            except RecordError as exc:
+                raise ReportError(path, number, f"case record: {exc.message}") from None
         elif kind == "footer":
             footer = record
         else:

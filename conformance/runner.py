@@ -1,8 +1,8 @@
 """Collecting fixture cases and running them on an engine (DESIGN §4, §9, §10).
 
 A :class:`Case` is one fixture under one of its rulesets. :func:`collect` finds the cases
-under a fixtures directory, :func:`run_case` runs one on the reference engine (in-process) or
-on a protocol v1 engine, and :func:`run_suite` runs many, in parallel, returning results in
+under a fixtures directory, :func:`run_case` runs one on a connection (the reference engine
+in-process, :data:`REFERENCE`, or a protocol v1 engine: one path, typed replies), and :func:`run_suite` runs many, in parallel, returning results in
 case order so that every report is deterministic.
 
 ``python -m mtg_judge.conformance.runner --dump`` prints every case's canonical log, one line per case
@@ -21,11 +21,11 @@ import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from mtg_judge.conformance.canonical import RESULT_KEYS, dumps, normalize
+from mtg_judge.conformance.canonical import dumps, normalize
 from mtg_judge.conformance.expect import Mismatch, check, for_ruleset, format_mismatches
 from mtg_judge.conformance.loader import (
     FIXTURES_DIR,
@@ -36,7 +36,17 @@ from mtg_judge.conformance.loader import (
     load_cards_lenient,
     load_fixture,
 )
-from mtg_judge.conformance.protocol import CAPABILITIES, EngineError, InvalidRequest, ProtocolEngine, build_scenario
+from mtg_judge.conformance.messages import Skipped
+from mtg_judge.conformance.protocol import (
+    CAPABILITIES,
+    Connection,
+    EngineError,
+    InProcessEngine,
+    InvalidRequest,
+    ProtocolEngine,
+    build_scenario,
+    reference_engine,
+)
 from mtg_judge.engine.errors import ScenarioError
 from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
 
@@ -90,7 +100,8 @@ class Case:
     @cached_property
     def scenario_json(self) -> str:
         """``scenario`` as canonical JSON text (sorted keys, compact, UTF-8 as is): what
-        :func:`run_case` parses into the fresh copy the reference engine receives, written
+        :func:`run_case` hands every connection (the in-process reference engine parses its
+        fresh copy from it, a protocol client puts it into the request line), written
         once per case rather than once per run (``scenario`` is not changed in place once
         collected). Raises ``TypeError`` naming the JSON path for data canonical JSON
         refuses (:func:`mtg_judge.conformance.canonical.dumps`); that is not cached."""
@@ -228,6 +239,105 @@ class CaseResult:
         """A readable account of a non-passing result (mismatches or the error)."""
         body = format_mismatches(self.mismatches) if self.mismatches else self.message
         return f"{self.case.name} {self.status.upper()} ({self.case.path})\n{body}".rstrip()
+
+
+class RecordError(ValueError):
+    """A report's case record of the wrong shape: ``message`` (what is wrong, what was
+    expected), ``path`` (the JSON path in the record, ``$.status``), ``expected``."""
+
+    def __init__(self, message: str, path: str = "$", expected: str = "") -> None:
+        super().__init__(message)
+        self.message, self.path, self.expected = message, path, expected
+
+
+@dataclass(frozen=True, slots=True)
+class CaseRecord:
+    """One case of a report (PROTOCOL §6, the ``"kind": "case"`` line of ``report.jsonl``),
+    typed: what every summary and report reads of a case.
+
+    ``id``, ``ruleset``, ``document``, ``mechanic``, ``status`` (one of :data:`STATUSES`) and
+    ``name`` (``<id>[<ruleset>]``) place it; ``path`` (its fixture file, relative to the
+    fixtures), ``message``, ``error_kind``, ``mismatches`` (their text) and
+    ``skipped_checks`` (``{"check", "reason"}`` objects) say what became of it. ``extra``
+    holds the record's other keys as they are (``kind``, ``checks``, ``needs``, ``expect``,
+    ``log``, ``divergence``): :meth:`to_json` gives back the whole record.
+    """
+
+    id: str
+    ruleset: str
+    document: str
+    mechanic: str
+    status: str
+    name: str
+    path: str = ""
+    message: str = ""
+    error_kind: str | None = None
+    mismatches: tuple[str, ...] = ()
+    skipped_checks: tuple[dict[str, Any], ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    #: The keys a record must hold as strings.
+    REQUIRED = ("id", "ruleset", "document", "mechanic", "status")
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's JSON object (the line of ``report.jsonl``, keys in any order)."""
+        return {**self.extra, "id": self.id, "ruleset": self.ruleset, "name": self.name,
+                "document": self.document, "mechanic": self.mechanic, "path": self.path,
+                "status": self.status, "message": self.message, "error_kind": self.error_kind,
+                "mismatches": list(self.mismatches), "skipped_checks": list(self.skipped_checks)}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "CaseRecord":
+        """Read a case record. ``name`` defaults to ``<id>[<ruleset>]``, ``path`` and
+        ``message`` to ``""``, ``error_kind`` to None, ``mismatches`` and ``skipped_checks``
+        to ``[]`` (older reports). Raises :class:`RecordError` naming the first key of the
+        wrong shape: a missing or non-string :data:`REQUIRED` key, a ``status`` not in
+        :data:`STATUSES`, ``mismatches`` not a list of strings, ``skipped_checks`` not a
+        list of objects, ``message``/``path``/``name`` not a string, ``error_kind`` neither
+        a string nor null."""
+        if not isinstance(obj, dict):
+            raise RecordError("expected a JSON object", "$", "a JSON object")
+        missing = [key for key in cls.REQUIRED if not isinstance(obj.get(key), str)]
+        if missing:
+            raise RecordError(f"missing or non-string {', '.join(missing)}", f"$.{missing[0]}", "a string")
+        if obj["status"] not in STATUSES:
+            raise RecordError(f"status {obj['status']!r}, expected one of {', '.join(STATUSES)}",
+                              "$.status", "one of " + ", ".join(STATUSES))
+        for key in ("name", "path", "message"):
+            if key in obj and not isinstance(obj[key], str):
+                raise RecordError(f"{key} must be a string", f"$.{key}", "a string")
+        error_kind = obj.get("error_kind")
+        if not (error_kind is None or isinstance(error_kind, str)):
+            raise RecordError("error_kind must be a string or null", "$.error_kind", "a string or null")
+        mismatches = obj.get("mismatches", [])
+        if not (isinstance(mismatches, list) and all(isinstance(m, str) for m in mismatches)):
+            raise RecordError("mismatches must be a list of strings", "$.mismatches", "a list of strings")
+        skipped = obj.get("skipped_checks", [])
+        if not (isinstance(skipped, list) and all(isinstance(c, dict) for c in skipped)):
+            raise RecordError("skipped_checks must be a list of objects", "$.skipped_checks",
+                              'a list of {"check", "reason"} objects')
+        fields = {"id", "ruleset", "document", "mechanic", "status", "name", "path", "message",
+                  "error_kind", "mismatches", "skipped_checks"}
+        return cls(obj["id"], obj["ruleset"], obj["document"], obj["mechanic"], obj["status"],
+                   obj.get("name", f"{obj['id']}[{obj['ruleset']}]"), obj.get("path", ""),
+                   obj.get("message", ""), error_kind, tuple(mismatches), tuple(skipped),
+                   {k: v for k, v in obj.items() if k not in fields})
+
+    @classmethod
+    def of(cls, item: "CaseResult | CaseRecord | dict[str, Any]", path: str = "",
+           extra: dict[str, Any] | None = None) -> "CaseRecord":
+        """The record of a result of this run (``path``: its fixture file as the report
+        names it; ``extra``: the record's other keys), of a record already read (itself),
+        or of a record's JSON object (:meth:`from_json`)."""
+        if isinstance(item, CaseRecord):
+            return item
+        if isinstance(item, dict):
+            return cls.from_json(item)
+        case = item.case
+        return cls(case.fixture_id, case.ruleset, case.document, case.mechanic, item.status, case.name,
+                   path, item.message, item.error_kind, tuple(str(m) for m in item.mismatches),
+                   tuple({"check": c.name, "reason": c.reason} for c in item.skipped_checks),
+                   dict(extra or {}))
 
 
 # --------------------------------------------------------------------------------------------
@@ -411,43 +521,36 @@ def _file_cases(path: Path, root: Path, cards: dict, bad_cards: str) -> list[Cas
 # Running
 
 
-@lru_cache(maxsize=1)
-def _reference_engine() -> tuple[Callable[..., dict], frozenset[str]]:
-    from mtg_judge import engine
-
-    return engine.run_scenario, frozenset(engine.RULESETS)
+#: The connection :func:`run_case` uses when given none: the reference engine in-process.
+REFERENCE = InProcessEngine()
 
 
-def run_case(case: Case, engine: ProtocolEngine | None = None) -> CaseResult:
-    """Run ``case`` and check its expectations; never raises for engine failures.
+def run_case(case: Case, engine: Connection | None = None) -> CaseResult:
+    """Run ``case`` on a connection and check its expectations; never raises for engine failures.
 
-    ``engine`` None runs the reference engine in-process, exactly as ``mtg-judge serve``
-    would: ``run_scenario(scenario, ruleset, cards=scenario["cards"])`` on a canonical JSON
-    copy of ``case.scenario`` (sorted keys, as sent over the protocol); otherwise a started
-    :class:`~mtg_judge.conformance.protocol.ProtocolEngine`. A ruleset the engine does not declare, or a
-    ``skipped`` reply, gives ``skipped``; an exception, ``EngineError`` or a result that is
-    not canonical JSON gives ``errored``; unmet expectations give ``failed``.
+    ``engine`` is a connection (:data:`~mtg_judge.conformance.protocol.Connection`): a
+    started :class:`~mtg_judge.conformance.protocol.ProtocolEngine`, or None for
+    :data:`REFERENCE`, the reference engine in-process
+    (:class:`~mtg_judge.conformance.protocol.InProcessEngine`, which plays a fresh canonical
+    JSON copy of ``case.scenario``, as ``mtg-judge serve`` would). Both are asked the same
+    way, ``engine.run(case.scenario, case.ruleset, scenario_json=case.scenario_json)``, and
+    answer a typed :class:`~mtg_judge.conformance.messages.Result` or
+    :class:`~mtg_judge.conformance.messages.Skipped`; the checks applied are those of
+    ``engine.capabilities``. A ruleset the engine does not declare, or a ``skipped`` reply,
+    gives ``skipped``; an exception, ``EngineError`` or a result that is not canonical JSON
+    gives ``errored``; unmet expectations give ``failed``.
     """
     if case.problem:
         return CaseResult(case, "errored", message=case.problem, error_kind="fixture")
-    capabilities: list[str] = list(CAPABILITIES)
+    connection = REFERENCE if engine is None else engine
     try:
-        if engine is None:
-            run_scenario, known = _reference_engine()
-            if case.ruleset not in known:
-                return CaseResult(case, "skipped",
-                                  message=f"the reference engine has no ruleset {case.ruleset}")
-            # What a protocol engine receives: a fresh canonical copy (sorted keys), so both
-            # paths see the same data and no run can alter the case for the next one.
-            scenario = json.loads(case.scenario_json)
-            result = run_scenario(scenario, case.ruleset, cards=scenario.get("cards"))
-        else:
-            result = engine.run(case.scenario, case.ruleset)
-            if result.get("skipped"):
-                return CaseResult(case, "skipped", message=str(result.get("message") or ""))
-            capabilities = engine.capabilities
+        reply = connection.run(case.scenario, case.ruleset, scenario_json=case.scenario_json)
+        if isinstance(reply, Skipped):
+            return CaseResult(case, "skipped", message=reply.message)
+        capabilities = connection.capabilities
+        result = reply.result()
         try:
-            if not isinstance(result, dict) or not _is_canonical([result.get(k) for k in RESULT_KEYS]):
+            if not _is_canonical([reply.events, reply.state, reply.checkpoints]):
                 normalize(result)  # raises TypeError naming the JSON path (floats, non-JSON values)
         except (TypeError, ValueError) as exc:
             return CaseResult(case, "errored", message=f"the result is not canonical JSON: {exc}",
@@ -668,9 +771,7 @@ def run_suite(cases: list[Case], workers: int = 1, engine_command: str | None = 
                           on_start)
         else:
             if on_start is not None:
-                from mtg_judge.conformance.protocol import reference_implementation
-
-                on_start(reference_implementation())
+                on_start(REFERENCE.start())
             if workers == 1:
                 for i, case in enumerate(cases):
                     if limit.reached():
@@ -700,7 +801,7 @@ def _init_worker(cases: list[Case], stop=None, parent: int | None = None) -> Non
     _die_with_parent(parent)
     _worker_cases = cases
     _worker_stop = stop
-    _reference_engine()  # imported here, not in the first case's time (a no-op when forked)
+    reference_engine()  # imported here, not in the first case's time (a no-op when forked)
 
 
 def _die_with_parent(parent: int | None) -> None:
@@ -763,7 +864,7 @@ def _run_processes(cases: list[Case], workers: int, done: Callable[[int, CaseRes
     so that the run stops where the serial one would (cases already running finish)."""
     from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for a parallel run
 
-    _reference_engine()  # import the engine once, before the children are forked
+    reference_engine()  # import the engine once, before the children are forked
     if limit.max_fail is not None:
         size = 1
     else:
@@ -962,14 +1063,15 @@ def not_run_groups(cases: Iterable[Case]) -> dict[str, dict[str, int]]:
     return {doc: dict(sorted(row.items())) for doc, row in sorted(out.items())}
 
 
-def summarize(cases: Iterable[CaseResult | dict], by: str = "document",
+def summarize(cases: Iterable[CaseResult | CaseRecord | dict], by: str = "document",
               not_run: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
     """Counts per group, the one summary every report is made of (the terminal tables of
     ``run`` and ``report``, the HTML tables, the pytest plugin; PROTOCOL §6):
     ``{group: {"passed", "failed", "errored", "skipped", "total", "not_run"}}``.
 
-    ``cases``: :class:`CaseResult` objects or case records of a report (dicts with
-    ``document``, ``mechanic``, ``status``). ``by`` is ``"document"`` or ``"mechanic"``
+    ``cases``: :class:`CaseResult` objects or case records of a report
+    (:class:`CaseRecord`, or their JSON objects, read with :meth:`CaseRecord.from_json`:
+    ``RecordError`` for one of the wrong shape). ``by`` is ``"document"`` or ``"mechanic"``
     (:func:`group_key`). ``not_run`` (:func:`not_run_groups`) adds the selected cases that
     were not run to their rows (a group of only such cases gets a row); ``total`` counts
     the cases of the report (run or skipped), :func:`played` adds ``not_run``. Groups are
@@ -977,10 +1079,11 @@ def summarize(cases: Iterable[CaseResult | dict], by: str = "document",
     """
     table: dict[str, dict[str, int]] = {}
     for item in cases:
-        if isinstance(item, CaseResult):
+        if isinstance(item, CaseResult):  # the hot path of a run: no record built
             document, mechanic, status = item.case.document, item.case.mechanic, item.status
         else:
-            document, mechanic, status = item["document"], item["mechanic"], item["status"]
+            record = CaseRecord.of(item)
+            document, mechanic, status = record.document, record.mechanic, record.status
         row = table.setdefault(group_key(document, mechanic, by), _status_row())
         row[status] += 1
         row["total"] += 1

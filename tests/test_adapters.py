@@ -252,7 +252,7 @@ def test_phase_over_the_protocol_with_validation(phase_adapter):
         impl = engine.implementation
         assert impl["rulesets"] == ["modern"]
         assert impl["capabilities"] == ["events", "state", "checkpoints"]
-        result = engine.run(sc, "modern")
+        result = engine.run(sc, "modern").result()
     assert not check(sc, result), format_mismatches(check(sc, result))
 
 

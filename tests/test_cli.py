@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from mtg_judge.conformance import runner
+from mtg_judge.conformance import protocol, runner
 from mtg_judge.tools.cli import main
 
 
@@ -68,7 +68,7 @@ def tree(tmp_path):
 @pytest.fixture
 def fake_engine(monkeypatch):
     """Replace the in-process reference engine by fake_result (no real engine needed)."""
-    monkeypatch.setattr(runner, "_reference_engine", lambda: (
+    monkeypatch.setattr(protocol, "reference_engine", lambda: (
         lambda scenario, ruleset, cards=None: fake_result(ruleset),
         frozenset({"modern", "classic-1999"})))
 

@@ -21,7 +21,7 @@ import pytest
 from test_adapters import scenario
 
 from mtg_judge.conformance.expect import check, format_mismatches
-from mtg_judge.conformance.protocol import ProtocolEngine
+from mtg_judge.conformance.protocol import ProtocolEngine, Result, Skipped
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BINARY = ROOT / "tools" / "adapters" / "manabrew" / "target" / "debug" / "mtg-judge-manabrew"
@@ -68,9 +68,9 @@ def test_manabrew_meets_the_state_expectation(manabrew_command, fixture_id):
     sc = scenario(fixture_id)
     assert "state" in sc["expect"]
     with ProtocolEngine(manabrew_command, timeout=60, validate=True) as engine:
-        result = engine.run(sc, "modern")
-    assert "skipped" not in result and "errored" not in result, result
-    mismatches = check(state_only(sc), result)
+        reply = engine.run(sc, "modern")
+    assert isinstance(reply, Result), reply
+    mismatches = check(state_only(sc), reply.result())
     assert not mismatches, format_mismatches(mismatches)
 
 
@@ -78,9 +78,9 @@ def test_manabrew_skips_what_it_cannot_translate(manabrew_command):
     sc = scenario("classic.stack.last-in-first-out")
     sc["script"] = [{**sc["script"][0], "modes": [0]}, *sc["script"][1:]]
     with ProtocolEngine(manabrew_command, timeout=60, validate=True) as engine:
-        result = engine.run(sc, "modern")
-    assert result.get("skipped") is True
-    assert result["message"] == "script[0].modes is not translated"
+        reply = engine.run(sc, "modern")
+    assert isinstance(reply, Skipped)
+    assert reply.message == "script[0].modes is not translated"
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -92,9 +92,9 @@ def test_manabrew_skips_cast_modes_it_cannot_translate(manabrew_command, change,
     sc = scenario("classic.stack.last-in-first-out")
     sc["script"] = [{**sc["script"][0], **change}, *sc["script"][1:]]
     with ProtocolEngine(manabrew_command, timeout=60, validate=True) as engine:
-        result = engine.run(sc, "modern")
-    assert result.get("skipped") is True
-    assert result["message"] == message
+        reply = engine.run(sc, "modern")
+    assert isinstance(reply, Skipped)
+    assert reply.message == message
 
 
 def test_manabrew_skips_what_a_card_outside_the_battlefield_carries():
@@ -104,6 +104,6 @@ def test_manabrew_skips_what_a_card_outside_the_battlefield_carries():
     hand = sc["setup"]["players"][0]["hand"]
     hand[0] = {**hand[0], "counters": {"time": 1}}
     with ProtocolEngine(manabrew_command_path(), timeout=60, validate=True) as engine:
-        result = engine.run(sc, "modern")
-    assert result.get("skipped") is True
-    assert result["message"] == "setup.players[0].hand[0].counters is not translated"
+        reply = engine.run(sc, "modern")
+    assert isinstance(reply, Skipped)
+    assert reply.message == "setup.players[0].hand[0].counters is not translated"

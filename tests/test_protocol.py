@@ -23,6 +23,8 @@ from mtg_judge.conformance.canonical import dumps, normalize
 from mtg_judge.conformance.protocol import (
     EngineError,
     ProtocolEngine,
+    Result,
+    Skipped,
     build_scenario,
     cards_used,
     serve,
@@ -263,9 +265,10 @@ def test_engine_handshake_and_run(fake_engine):
     with fake_engine() as eng:
         assert eng.implementation["name"] == "fake"
         first = eng.run(scenario("ok"), "modern")
-        assert first["events"] == [{"type": "game_started", "ruleset": "modern"}]
-        assert set(first) == {"events", "state"}
-        assert eng.run(scenario("ok"), "classic-1999")["state"]["pid"] == first["state"]["pid"]
+        assert isinstance(first, Result) and first.seq == 1
+        assert first.events == [{"type": "game_started", "ruleset": "modern"}]
+        assert first.keys == ("events", "state") and set(first.result()) == {"events", "state"}
+        assert eng.run(scenario("ok"), "classic-1999").result()["state"]["pid"] == first.result()["state"]["pid"]
         assert eng.restarts == 0
 
 
@@ -282,13 +285,13 @@ def test_engine_handshake_and_run(fake_engine):
 ])
 def test_engine_failure_then_next_run_works(fake_engine, what, kind, context, restarted):
     with fake_engine(timeout=1.0) as eng:
-        pid = eng.run(scenario("ok"), "modern")["state"]["pid"]
+        pid = eng.run(scenario("ok"), "modern").result()["state"]["pid"]
         with pytest.raises(EngineError) as info:
             eng.run(scenario(what), "modern")
         assert info.value.kind == kind
         if context is not None:
             assert info.value.context == context
-        after = eng.run(scenario("ok"), "modern")
+        after = eng.run(scenario("ok"), "modern").result()
         assert after["events"] == [{"type": "game_started", "ruleset": "modern"}]
         assert (after["state"]["pid"] != pid) == restarted
         assert eng.restarts == int(restarted)
@@ -300,18 +303,17 @@ def test_engine_errored_and_skipped(fake_engine):
             eng.run(scenario("errored"), "modern")
         assert info.value.kind == "errored"
         assert info.value.context == {"message": "no such card"}
-        assert eng.run(scenario("skip"), "modern") == {
-            "skipped": True, "message": "not implemented: suspend"}
+        assert eng.run(scenario("skip"), "modern") == Skipped(2, "not implemented: suspend")
         assert eng.restarts == 0
 
 
 def test_engine_sends_nothing_undeclared(fake_engine):
     with fake_engine() as eng:
         skipped = eng.run(scenario("crash"), "timespiral-2006")  # never sent: no crash
-        assert skipped["skipped"] is True and "timespiral-2006" in skipped["message"]
+        assert isinstance(skipped, Skipped) and skipped.seq is None and "timespiral-2006" in skipped.message
         # The fake did not declare "checkpoints": the probes are left out of the scenario.
         expect = {"events": [], "checkpoints": [{"after": 0, "state": {}}]}
-        echoed = eng.run(scenario("ok", expect=expect), "modern")["state"]["expect"]
+        echoed = eng.run(scenario("ok", expect=expect), "modern").result()["state"]["expect"]
         assert echoed == {"events": []}
         assert eng.restarts == 0
 
@@ -384,7 +386,7 @@ def test_reference_engine_through_serve_matches_in_process():
                     assert info.value.kind == "errored"
                     assert str(exc) in info.value.message
                     continue
-                remote = dumps(normalize(eng.run(scen, ruleset)))
+                remote = dumps(normalize(eng.run(scen, ruleset).result()))
                 if remote != local:
                     mismatches.append(f"{fixture['id']} / {ruleset}")
         assert eng.restarts == 0
@@ -440,9 +442,8 @@ def test_example_engine_in_protocol_md_works(tmp_path):
     scen = build_scenario(fixture, cards)
     with ProtocolEngine([sys.executable, str(script)], timeout=10, validate=True) as eng:
         assert eng.implementation["name"] == "tiny-engine"
-        assert eng.run(scen, "modern") == {
-            "skipped": True, "message": f"not implemented yet: {fixture['id']}"}
-        assert eng.run(scen, "classic-1999")["skipped"] is True  # not declared, not sent
+        assert eng.run(scen, "modern") == Skipped(1, f"not implemented yet: {fixture['id']}")
+        assert isinstance(eng.run(scen, "classic-1999"), Skipped)  # not declared, not sent
         eng.validate = False  # send it a scenario the schema refuses
         with pytest.raises(EngineError) as info:
             eng.run({"no": "id"}, "modern")

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mtg_judge.conformance.messages import Result
 from mtg_judge.conformance.protocol import CAPABILITIES
 from mtg_judge.conformance.runner import VACUOUS, collect, run_case, vacuous_reason
 
@@ -27,14 +28,15 @@ ANTHEM = "classic.abilities.static-ability-is-controlled-by-its-permanents-contr
 
 
 class _Engine:
-    """A protocol engine stand-in declaring ``capabilities`` and answering ``reply(scenario)``."""
+    """A connection stand-in declaring ``capabilities`` and answering the result
+    ``reply(scenario)`` (a FORMAT §9 dict) as a typed :class:`Result`."""
 
     def __init__(self, capabilities, reply):
         self.capabilities = list(capabilities)
         self.reply = reply
 
-    def run(self, scenario, ruleset):
-        return self.reply(scenario)
+    def run(self, scenario, ruleset, *, scenario_json=None):
+        return Result.of(self.reply(scenario), 1)
 
 
 def _case(fixture_id: str):

@@ -71,7 +71,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `python tools/bench.py` from a source checkout
     sys.path.insert(0, str(ROOT))
 
-from mtg_judge.conformance.protocol import EngineError, ProtocolEngine  # noqa: E402
+from mtg_judge.conformance.protocol import EngineError, ProtocolEngine, Skipped  # noqa: E402
 from mtg_judge.tools import bench_record
 
 
@@ -124,10 +124,10 @@ def time_cases(cases, run: Callable[[dict, str], object], repeat: int,
 
 def protocol_runner(engine: ProtocolEngine) -> Callable[[dict, str], object]:
     def run(scenario: dict, ruleset: str) -> object:
-        result = engine.run(scenario, ruleset)
-        if result.get("skipped"):
-            raise RuntimeError(f"skipped: {result.get('message')}")
-        return result
+        reply = engine.run(scenario, ruleset)
+        if isinstance(reply, Skipped):
+            raise RuntimeError(f"skipped: {reply.message}")
+        return reply.result()
 
     return run
 

@@ -1,4 +1,5 @@
-"""The protocol v1 loop shared by the adapters (docs/PROTOCOL.md §2).
+"""The protocol v1 loop shared by the adapters (docs/PROTOCOL.md §2); its replies are
+built with the typed messages of :mod:`mtg_judge.conformance.messages`.
 
 An adapter provides an ``implementation`` dict (the handshake) and a ``play(scenario, ruleset)``
 function returning ``{"events", "state", "checkpoints"}``. ``play`` raises :class:`Skip` when
@@ -16,8 +17,9 @@ import json
 import os
 import sys
 import traceback
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
+from mtg_judge.conformance.messages import Errored, Handshake, Result, Skipped
 from mtg_judge.engine.rulesets import DEFAULT_RULESET
 
 
@@ -43,6 +45,14 @@ def package_info(dist: str) -> tuple[str, str]:
 
 class Skip(Exception):
     """The scenario (its setup, a card or a script input) cannot be expressed for this engine."""
+
+
+def _errored(seq: Any, exc: Exception) -> dict[str, Any]:
+    """The errored reply (:class:`~mtg_judge.conformance.messages.Errored`) for an exception:
+    ``"<type>: <message>"`` and the traceback, no ``type`` key (as the adapters always sent)."""
+    context = {"message": f"{type(exc).__name__}: {exc}",
+               "traceback": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))}
+    return Errored(seq, context).to_json()
 
 
 def _reply(out: IO[str], message: dict) -> None:
@@ -84,43 +94,35 @@ def serve(implementation: dict | Callable[[], dict],
             try:
                 request = json.loads(line)
             except ValueError as exc:
-                _reply(out, {"seq": None, "errored": True,
-                             "context": {"message": f"not JSON: {exc}"}})
+                _reply(out, Errored.of(None, f"not JSON: {exc}").to_json())
                 continue
             if not isinstance(request, dict):
-                _reply(out, {"seq": None, "errored": True,
-                             "context": {"message": "a request must be a JSON object"}})
+                _reply(out, Errored.of(None, "a request must be a JSON object").to_json())
                 continue
             cmd = request.get("cmd")
             if cmd == "stop":
                 break
             if cmd == "start":
                 if request.get("version") != 1:
-                    _reply(out, {"seq": None, "errored": True, "context": {
-                        "message": f"unsupported protocol version {request.get('version')!r}"}})
+                    _reply(out, Errored.of(None, f"unsupported protocol version {request.get('version')!r}").to_json())
                     continue
                 try:
                     impl = implementation() if callable(implementation) else implementation
                 except Exception as exc:  # noqa: BLE001 - e.g. the engine is not installed
-                    _reply(out, {"seq": None, "errored": True, "context": {
-                        "message": f"{type(exc).__name__}: {exc}",
-                        "traceback": traceback.format_exc()}})
+                    _reply(out, _errored(None, exc))
                     continue
-                _reply(out, {"version": 1, "implementation": impl})
+                _reply(out, Handshake(impl).to_json())
                 continue
             seq = request.get("seq")
             if cmd != "run":
-                _reply(out, {"seq": seq, "errored": True,
-                             "context": {"message": f"unknown command {cmd!r}"}})
+                _reply(out, Errored.of(seq, f"unknown command {cmd!r}").to_json())
                 continue
             try:
                 result = play(request["scenario"], request.get("ruleset", DEFAULT_RULESET))
             except Skip as exc:
-                _reply(out, {"seq": seq, "skipped": True, "message": str(exc)})
+                _reply(out, Skipped(seq, str(exc)).to_json())
             except Exception as exc:  # noqa: BLE001 - every failure is a reply, not a crash
-                _reply(out, {"seq": seq, "errored": True, "context": {
-                    "message": f"{type(exc).__name__}: {exc}",
-                    "traceback": traceback.format_exc()}})
+                _reply(out, _errored(seq, exc))
             else:
-                _reply(out, {"seq": seq, **result})
+                _reply(out, Result.of(result, seq).to_json())
     return 0
