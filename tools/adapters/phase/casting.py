@@ -84,17 +84,12 @@ class Casting(RunCore):
             # a cast answering a may_cast decision: its cast is the one offered (PROTOCOL §10.2)
             self.cast_offered(self.seat_of(inp), self.object_id(inp["card"]), inp)
             return
-        extra = sorted(k for k in inp if k not in self.CAST_FIELDS
-                       and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
         alt = inp.get("alternative")
-        if extra == ["alternative"] and alt in self.alias.values():
-            # an alternative cost a permanent grants (Fist of Suns, FORMAT §10)
-            raise Skip(f"alternative {alt!r}: phase's CastSpell offers no alternative cost a "
-                       "permanent grants (it asks no AlternativeCastChoice for it)")
-        if extra == ["alternative"] and alt == "without_paying":
-            raise Skip("alternative 'without_paying' outside a may-cast: phase casts without "
-                       "paying only through an effect's permission (CastSpellForFree names "
-                       "its source), and none offers one here")
+        granted = alt in self.alias.values() or alt == "without_paying"
+        extra = sorted(k for k in inp if k not in self.CAST_FIELDS
+                       and not (k == "alternative" and (alt in self.ALTERNATIVES or granted)))
+        if alt in self.alias.values():
+            self.check_granted_cost(alt)
         if extra:
             raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
         seat = self.seat_of(inp)
@@ -109,8 +104,14 @@ class Casting(RunCore):
             # phase's CastSpell names no casting variant: from another zone it would cast the
             # card some other way
             raise Skip(f"a {alt} cast from {zone}: phase's CastSpell cannot ask for it")
+        free = self.free_permissions(oid)
+        if alt == "without_paying" and not free:
+            raise Rejected("invalid_alternative", f"phase gives {inp['card']} no permission to "
+                                                  "be cast without paying its mana cost (its "
+                                                  "casting_permissions hold none)")
         self.cast_targets = {}
-        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None,
+                        "free": free}
         try:
             self.apply(seat, action("CastSpell", {"object_id": oid, "card_id": oid,
                                                   "targets": [],
@@ -119,6 +120,14 @@ class Casting(RunCore):
             ev = self.casting.get("event")
             if ev is not None:
                 self.finish_cast_event(seat, inp, ev)
+                if free and not self.casting.get("permission_checked") and \
+                        bool(ev["mana_paid"]) == (alt == "without_paying"):
+                    # phase asked nothing that names the permission it used (no pending cast
+                    # seen): what it took is the only evidence, and it contradicts the input
+                    raise Skip("phase cast the card from a zone it may be cast from without "
+                               "paying, asking nothing that names the permission it used, and "
+                               f"took {ev['mana_paid'] or 'no mana'}: the input's cast cannot "
+                               "be told from phase's")
                 if self.casting.get("face"):
                     ev["face"] = self.casting["face"]
                 for alt, variant in self.VARIANT.items():
@@ -126,6 +135,8 @@ class Casting(RunCore):
                         ev["alternative"] = alt
                 if self.casting.get("alternative"):
                     ev["alternative"] = self.casting["alternative"]
+                if alt == "without_paying":
+                    ev["alternative"] = "without_paying"
                 if self.casting.get("alternative") == "morph":
                     ev["face_down"], ev["name"] = True, None  # FORMAT §10
                 if self.casting.get("beheld"):
@@ -136,6 +147,54 @@ class Casting(RunCore):
                     ev["buyback"] = True
         finally:
             self.casting = None
+
+    def check_granted_cost(self, alias: str) -> None:
+        """An ``alternative`` naming a permanent that grants an alternative cost (Fist of
+        Suns, FORMAT §10; CR 118.9): phase parses such a static as
+        ``CastWithAlternativeCost``, but its ``CastSpell`` offers no choice of it in
+        phase-python 0.103.0 (no ``AlternativeCastChoice``, no action names it). When the
+        permanent has that static, the cast goes to phase, and phase offering no choice of
+        that cost is ``invalid_alternative`` (:meth:`_answer_casting`); a permanent phase
+        gives no such static is skipped: phase did not parse the grant."""
+        oid = self.object_id(alias)
+        statics = (self.game.object(oid) or {}).get("static_definitions") or []
+        if not any("CastWithAlternativeCost" in (st.get("mode") or {}) for st in statics
+                   if isinstance(st.get("mode"), dict)):
+            raise Skip(f"alternative {alias!r}: phase gives that permanent no "
+                       "CastWithAlternativeCost static (phase-python 0.103.0)")
+
+    def free_permissions(self, oid: int) -> list[int]:
+        """The indexes of the casting permissions phase gives object ``oid`` that cast it
+        without paying its mana cost (Spelljack's "you may play it without paying its mana
+        cost", CR 118.9: phase's ``ExileWithAltCost`` permission with a cost of zero)."""
+        perms = (self.game.object(oid) or {}).get("casting_permissions") or []
+        out = []
+        for i, perm in enumerate(perms):
+            cost = perm.get("cost") or {}
+            if perm.get("type") == "ExileWithAltCost" and (
+                    cost.get("type") == "NoCost" or (cost.get("type") == "Cost"
+                                                     and not cost.get("shards")
+                                                     and not cost.get("generic"))):
+                out.append(i)
+        return out
+
+    def check_permission(self, seat: int, inp: dict, data: dict) -> None:
+        """The casting permission phase casts the card with (``casting_permission_index`` of
+        its pending cast) checked against the input: ``without_paying`` needs one of the free
+        permissions (:meth:`free_permissions`), a cast without it one of the others. phase's
+        ``CastSpell`` names no permission, so a mismatch is skipped."""
+        if self.casting is None or inp.get("action") != "cast" or "free" not in self.casting:
+            return
+        index = (data.get("pending_cast") or {}).get("casting_permission_index")
+        if not isinstance(index, int) or self.casting.get("permission_checked"):
+            return
+        self.casting["permission_checked"] = True
+        free = index in self.casting["free"]
+        if free != (inp.get("alternative") == "without_paying"):
+            self.cancel(seat)
+            raise Skip(f"phase casts the card with its casting permission #{index} "
+                       f"({'without' if free else 'paying'} its mana cost); its CastSpell "
+                       "names no permission, so the input's cast cannot be asked of it")
 
     def cast_offered(self, seat: int, oid: int, inp: dict) -> None:
         """A ``cast`` answering a ``may_cast`` decision (FORMAT §10: suspend's last time counter
@@ -481,6 +540,7 @@ class Casting(RunCore):
                     self.cancel(seat)
                     raise Skip(f"phase casts the card with its {variant} variant, the input "
                                f"asks for {inp.get('alternative')}")
+            self.check_permission(seat, inp, data)
             if kind == "AlternativeCastChoice":
                 # phase asks whether to cast the card for an alternative cost; its
                 # ``keyword`` says which: ``FaceDown`` is morph's face-down cast (CR 702.37c)
@@ -496,6 +556,14 @@ class Casting(RunCore):
                 if take_alt and self.casting is not None:
                     self.casting["alternative"] = wanted_alt
                 continue
+            if inp.get("alternative") in self.alias.values() and kind in \
+                    ("ManaPayment", "Priority") and self.casting is not None:
+                # phase has the permanent's CastWithAlternativeCost static
+                # (:meth:`check_granted_cost`) but asked no choice of that cost
+                self.cancel(seat)
+                raise Rejected("invalid_alternative", f"phase offers no choice of the "
+                                                      f"alternative cost "
+                                                      f"{inp.get('alternative')} grants")
             if inp.get("alternative") in self.ALTERNATIVE_KEYWORD.values() and kind in \
                     ("ManaPayment", "Priority") and self.casting is not None \
                     and self.casting.get("alternative") != inp.get("alternative"):

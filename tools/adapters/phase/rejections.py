@@ -65,6 +65,8 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"Cannot pay activation cost", "cannot_pay"),
     (r"Mana unit cannot pay any part of this cost", "invalid_payment"),
     (r"Must choose at least \d+ modes, got 0", "invalid_mode"),
+    # CR 305.9: a land card (its main face a land) is played, never cast
+    (r"Lands are played, not cast", "is_a_land"),
 ]
 
 #: messages whose code depends on the input they refuse: ``{message: {input action: code}}``
