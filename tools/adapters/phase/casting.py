@@ -88,7 +88,7 @@ class Casting(RunCore):
         granted = alt in self.alias.values() or alt == "without_paying"
         extra = sorted(k for k in inp if k not in self.CAST_FIELDS
                        and not (k == "alternative" and (alt in self.ALTERNATIVES or granted)))
-        if alt in self.alias.values():
+        if isinstance(alt, str) and alt in self.alias.values():
             self.check_granted_cost(alt)
         if extra:
             raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
