@@ -176,11 +176,59 @@ def build_face(card: dict) -> dict:
     return cast(dict, face)
 
 
+def build_meld(card: dict, result: dict | None) -> dict:
+    """phase card-database entries for a meld card (FORMAT §5.1, CR 712.4): as phase's
+    generator files MTGJSON's meld cards, the card (``face_index`` 0) and its melded face,
+    the ``meld_result`` card the scenario brings with it (``face_index`` 1), both of layout
+    ``meld`` and built with one oracle id. phase's meld effect (its parser's ``Meld``,
+    "exile them, then meld them into N") names the result by name. Raises :class:`Skip`
+    (no result card, a part phase does not implement)."""
+    if result is None:
+        raise Skip(f"{card['name']}: its meld result {((card.get('meld') or {}).get('result'))!r} "
+                   "is not among the scenario's cards")
+    key = "meld:" + card_key(card) + card_key(result)
+    if key not in _FACES:
+        try:
+            front = dict(mtgjson_card(dict(card, layout="normal")), layout="meld", side="a")
+            back = dict(mtgjson_card(dict(result, layout="normal")), layout="meld", side="b",
+                        faceName=result["name"])
+            # phase finds a back face by its front's oracle id (the one other face filed
+            # under it); the database ignores its entries' keys, so the melded face is
+            # entered once per card of the pair, each time with that card's oracle id
+            oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + card["name"]))
+            built = [phase.build_oracle_face_multi(f, oracle_id) for f in (front, back)]
+        except Skip as exc:
+            _FACES[key] = exc
+        except Exception as exc:  # noqa: BLE001 - phase refuses the card
+            _FACES[key] = Skip(f"phase cannot build {card['name']}: {exc}")
+        else:
+            missing = [m for f in built for m in _unimplemented(f)]
+            _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
+                                f"text: {'; '.join(missing)}") if missing else
+                           {(f["name"] if i == 0 else f"{f['name']} (melded from "
+                             f"{card['name']})").lower(): dict(f, layout="meld", face_index=i)
+                            for i, f in enumerate(built)})
+    entries = _FACES[key]
+    if isinstance(entries, Skip):
+        raise entries
+    return cast(dict, entries)
+
+
 def build_engine(cards: dict[str, dict]) -> Any:
-    """A phase ``Engine`` whose card database holds exactly ``cards`` (cached)."""
+    """A phase ``Engine`` whose card database holds exactly ``cards`` (cached). A meld card
+    brings its melded face (:func:`build_meld`); a ``meld_result`` card is entered only
+    that way."""
     key = tuple(sorted((name, card_key(card)) for name, card in cards.items()))
     if key not in _ENGINES:
-        faces = {k: v for card in cards.values() for k, v in build_entries(card).items()}
+        faces: dict[str, Any] = {}
+        for card in cards.values():
+            if card.get("layout") == "meld_result":
+                continue
+            if card.get("layout") == "meld":
+                result = cards.get((card.get("meld") or {}).get("result"))
+                faces.update(build_meld(card, result))
+                continue
+            faces.update(build_entries(card))
         _ENGINES[key] = phase.Engine.from_json(json.dumps(faces))
         if len(_ENGINES) > 64:
             _ENGINES.pop(next(iter(_ENGINES)))
