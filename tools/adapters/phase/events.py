@@ -56,7 +56,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import COUNTER_NAME, PHASE_COLOR, PHASE_TO_STEP, STEP_PHASE, ZONE_NAME
 
@@ -102,21 +101,20 @@ class Events(RunCore):
                     ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
                 owner = record.get("owner")
                 if d.get("from") is None:  # a token coming into being: token_created says it
-                    if not record.get("name") and not self.probing:
-                        # the protocol has no nameless object (a token's name, CR 111.4)
-                        raise Skip("phase created a token with an empty name, which the "
-                                   "protocol cannot carry")
+                    # phase may create a token with an empty name (CR 111.4 names it by its
+                    # subtypes and "Token"): reported as phase made it, a token with no name
+                    # (``name: null``)
                     if oid not in self.tokens:
                         self.tokens[oid] = f"token#{len(self.tokens) + 1}"
                     new = self.ref(oid)
                     if dst == "battlefield":
                         ctrl = record.get("controller", owner)
                         out.append({"type": "permanent_entered", "object": new,
-                                    "card": self.card(oid), "name": record.get("name"),
+                                    "card": self.card(oid), "name": record.get("name") or None,
                                     "controller": self.player(ctrl) if isinstance(ctrl, int)
                                     else None})
                     continue
-                name = record.get("name")
+                name = record.get("name") or None
                 cause = None
                 if src == "stack" and dst != "stack":
                     # phase's record names the object that left (the Omen spell); FORMAT §5.1
@@ -150,7 +148,7 @@ class Events(RunCore):
                     ctrl = record.get("controller", owner)
                     out.append({"type": "permanent_entered", "object": new,
                                 "card": self.card(oid),
-                                "name": None if now_down else record.get("name"),
+                                "name": None if now_down else record.get("name") or None,
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
             elif kind == "Transformed":
@@ -378,7 +376,7 @@ class Events(RunCore):
                 obj = self.game.object(oid) or {}
                 ctrl = obj.get("controller")
                 ev = {"type": "token_created", "object": self.tokens[oid],
-                      "card": self.tokens[oid], "name": d.get("name"),
+                      "card": self.tokens[oid], "name": d.get("name") or None,
                       "controller": self.player(ctrl) if isinstance(ctrl, int) else None}
                 if obj.get("tapped"):
                     ev["tapped"] = True

@@ -351,6 +351,36 @@ class Inputs(RunCore):
                                                      "card": self.card(src),
                                                      "name": chosen[-1]})
             return
+        if kind == "ReplacementChoice" and (data.get("kind") or {}).get("type") == \
+                "OptionalBranch" and isinstance(choice, str):
+            # "you may have ~ enter as a copy of any creature" (Clone, CR 707.2, 614.1c;
+            # PROTOCOL §10 reason ``copy``): phase asks first whether the optional
+            # replacement applies (its other candidate is "Decline"), then which creature
+            # is copied (``CopyTargetChoice``)
+            names = [c.get("description") for c in data.get("candidates") or []]
+            decline = names.index("Decline") if "Decline" in names else None
+            if decline is None or len(names) != 2:
+                raise Skip(f"choose {choice!r}: phase's optional replacement offers "
+                           f"{names}, not one replacement and Decline")
+            self.apply(seat, action("ChooseReplacement", {
+                "index": decline if choice == "no" else 1 - decline}))
+            if choice != "no" and self.waiting().get("type") == "CopyTargetChoice":
+                self.apply(seat, action("ChooseTarget", {
+                    "target": {"Object": self.object_id(choice)}}))
+            return
+        if kind == "CopyTargetChoice" and isinstance(choice, str):
+            self.apply(seat, action("ChooseTarget", {"target": {"Object": self.object_id(choice)}}))
+            return
+        if kind == "MeldPairChoice" and isinstance(choice, str):
+            # a meld effect with two or more permanents of the partner's name (CR 701.42a;
+            # PROTOCOL §10 reason ``meld_partner``): phase's ChooseMeldPair of the partner
+            # the input names, with the source phase's choices give
+            sources = {c.get("source_id") for c in data.get("choices") or []}
+            if len(sources) != 1:
+                raise Skip(f"choose {choice!r}: phase's meld choices have {len(sources)} sources")
+            self.apply(seat, action("ChooseMeldPair", {"source_id": sources.pop(),
+                                                       "partner_id": self.object_id(choice)}))
+            return
         if kind == "DamageSourceChoice":
             self.apply(seat, action("ChooseDamageSource", {"source": self.object_id(choice)}))
             return

@@ -78,7 +78,7 @@ class State(RunCore):
             o = objs[str(oid)]
             key = self.card(oid)
             types = list((o.get("card_types") or {}).get("core_types", []))
-            entry = {"object": self.ref(oid), "name": o.get("name"),
+            entry = {"object": self.ref(oid), "name": o.get("name") or None,
                      "owner": self.player(o["owner"]),
                      "controller": self.player(o["controller"]),
                      "tapped": bool(o.get("tapped")),
