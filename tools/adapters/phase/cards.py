@@ -225,7 +225,7 @@ def build_engine(cards: dict[str, dict]) -> Any:
             if card.get("layout") == "meld_result":
                 continue
             if card.get("layout") == "meld":
-                result = cards.get((card.get("meld") or {}).get("result"))
+                result = cards.get(str((card.get("meld") or {}).get("result")))
                 faces.update(build_meld(card, result))
                 continue
             faces.update(build_entries(card))
