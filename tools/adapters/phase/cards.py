@@ -226,7 +226,15 @@ def build_engine(cards: dict[str, dict]) -> Any:
                 continue
             if card.get("layout") == "meld":
                 result = cards.get(str((card.get("meld") or {}).get("result")))
-                faces.update(build_meld(card, result))
+                entries = build_meld(card, result)
+                faces.update(entries)
+                if result is not None:
+                    # phase's meld effect finds the melded face by its name: it is also
+                    # filed under that name, with an oracle id of its own (as Scryfall gives
+                    # the melded card one)
+                    back = next(v for v in entries.values() if v.get("face_index") == 1)
+                    faces[result["name"].lower()] = dict(back, scryfall_oracle_id=str(
+                        uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + result["name"])))
                 continue
             faces.update(build_entries(card))
         _ENGINES[key] = phase.Engine.from_json(json.dumps(faces))

@@ -119,6 +119,9 @@ class RunCore:
         #: cards being suspended (:meth:`.casting.Casting.do_suspend`): object id -> (seat,
         #: mana paid), until phase puts their time counters on them
         self.suspending: dict[int, tuple[int, dict]] = {}
+        #: the two cards of a melded permanent (FORMAT §11.6), each phase id -> the other's,
+        #: from phase's ``Melded`` event until each card leaves the battlefield
+        self.melded_with: dict[int, int] = {}
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
         #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack

@@ -71,6 +71,7 @@ class Events(RunCore):
         ref: str | None  # a prepared copy's reference (two branches below)
         out: list[dict] = []
         resolved_at = len(self.events)
+        effect_start = 0  # where the events of the effect resolving now begin in ``out``
         for e in events or []:
             kind = e.get("type")
             d: Any = e.get("data") or {}
@@ -100,7 +101,14 @@ class Events(RunCore):
                 src, dst = ZONE_NAME.get(d.get("from"), str(d.get("from")).lower()), \
                     ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
                 owner = record.get("owner")
-                if d.get("from") is None:  # a token coming into being: token_created says it
+                melded = oid in self.melded_with and src != "exile"
+                if d.get("from") is None and oid in self.melded_with:
+                    # the other card of a melded permanent as it leaves (CR 712.4, FORMAT
+                    # §11.6): phase moves it out of the permanent's components, from no zone
+                    src = "battlefield"
+                if melded:
+                    self.melded_with.pop(oid, None)
+                if d.get("from") is None and not melded:  # a token coming into being: token_created says it
                     # phase may create a token with an empty name (CR 111.4 names it by its
                     # subtypes and "Token"): reported as phase made it, a token with no name
                     # (``name: null``)
@@ -140,7 +148,8 @@ class Events(RunCore):
                             "card": self.card(oid), "name": name or None,
                             "owner": self.player(owner) if isinstance(owner, int) else None,
                             "from": src, "to": dst, **({"cause": cause} if cause else {}),
-                            **({"face_down": True} if down or now_down else {})})
+                            **({"face_down": True} if down or now_down else {}),
+                            **({"melded": True} if melded else {})})
                 if down and not now_down:
                     out.append({"type": "card_revealed", "player": out[-1]["owner"],
                                 "object": new, "card": self.card(oid), "name": name})
@@ -210,6 +219,46 @@ class Events(RunCore):
                             "original_card": self.card(orig),
                             "controller": self.player(ctrl) if isinstance(ctrl, int) else None,
                             "targets": self.stack_targets(oid)})
+            elif kind == "Melded":
+                # CR 701.42a, FORMAT §11.6: phase puts the source card onto the battlefield
+                # as the melded permanent (its ZoneChanged, already translated) and reports
+                # the partner card it melded with it (``partner_id``: phase moves it into the
+                # permanent, its ``merged_components``, with no ZoneChanged of its own): the
+                # partner's move is that event's, then ``melded``
+                oid, pid = d.get("object_id"), d.get("partner_id")
+                at = next((j for j in range(len(out) - 1, -1, -1)
+                           if out[j]["type"] == "zone_changed" and out[j]["card"] == self.card(oid)
+                           and out[j]["from"] == "exile" and out[j]["to"] == "battlefield"), None)
+                name = (self.game.object(oid) or {}).get("name")
+                added = []
+                if at is not None:
+                    out[at]["melded"] = True
+                    name = out[at]["name"]
+                if isinstance(pid, int) and isinstance(oid, int):
+                    self.melded_with[oid], self.melded_with[pid] = pid, oid
+                if isinstance(pid, int):
+                    partner_old = self.ref(pid)
+                    if pid in self.alias:
+                        self.count[pid] = self.count.get(pid, 1) + 1
+                    owner = (self.game.object(pid) or {}).get("owner")
+                    added.append({"type": "zone_changed", "object": partner_old,
+                                  "new_object": self.ref(pid), "card": self.card(pid),
+                                  "name": name,
+                                  "owner": self.player(owner) if isinstance(owner, int) else None,
+                                  "from": "exile", "to": "battlefield", "melded": True})
+                added.append({"type": "melded", "object": self.ref(oid), "card": self.card(oid),
+                              "cards": [self.card(oid)] + ([self.card(pid)] if isinstance(pid, int)
+                                                           else []),
+                              "name": name})
+                out[(at + 1 if at is not None else len(out)):(at + 1 if at is not None
+                                                                 else len(out))] = added
+            elif kind == "EffectResolved" and d.get("kind") == "Meld":
+                # the cards phase's meld effect exiled (its events since the previous effect
+                # resolved) were exiled by the meld (FORMAT §11.6 cause ``meld``)
+                for x in out[effect_start:]:
+                    if x["type"] == "zone_changed" and x["from"] == "battlefield" \
+                            and x["to"] == "exile" and "cause" not in x:
+                        x["cause"] = "meld"
             elif kind == "EffectResolved" and d.get("kind") == "Behold":
                 # a behold effect (FORMAT §11.5): the card phase revealed for it is beheld
                 sid = d.get("source_id")
@@ -448,6 +497,8 @@ class Events(RunCore):
                 out.append({"type": "game_ended", "winners": winners,
                             "losers": [p for p in self.players if p not in winners],
                             "draw": not winners})
+            if kind in ("EffectResolved", "StackResolved"):
+                effect_start = len(out)
         self.events.extend(out)
         del resolved_at
 

@@ -100,6 +100,9 @@ class State(RunCore):
                 entry["face_down"], entry["name"] = True, None  # CR 708.2, FORMAT §4
             if o.get("transformed"):
                 entry["face"] = "back"  # FORMAT §11.6: absent with the front face up
+            if len(o.get("merged_components") or []) > 1:
+                # a melded permanent (FORMAT §11.6, CR 712.4): the cards phase merged into it
+                entry["melded"] = [self.card(c) for c in o["merged_components"]]
             if o.get("prepared"):
                 entry["prepared"] = True
                 if oid in self.prepared:
