@@ -314,6 +314,9 @@ class Casting(RunCore):
         card_name = self.game.object(oid)["name"] if oid is not None else None
         ours = [a for a in self.card_data(card_name).get("abilities", [])]
         index = inp.get("ability", 0)
+        if index in self.HAND_KEYWORDS:
+            self.activate_ability(seat, oid, inp, index, self.hand_keyword_ability(oid, index))
+            return
         if not isinstance(index, int):
             raise Skip(f"ability {index!r} (not an index into the card's abilities) is not "
                        "translated for phase")
@@ -329,6 +332,30 @@ class Casting(RunCore):
         if len(theirs) != sum(1 for kd in kinds if kd in ("activated", "mana")):
             raise Skip(f"{card_name}: phase parsed {len(theirs)} activated abilities, the "
                        f"card file lists {sum(1 for kd in kinds if kd in ('activated', 'mana'))}")
+        self.activate_ability(seat, oid, inp, index, theirs[k])
+
+    #: the keyword abilities an ``activate`` names by keyword (FORMAT §3.2: activated from the
+    #: hand, CR 702.29) -> the effect of the ability phase synthesises for it
+    HAND_KEYWORDS: dict[Any, str] = {"cycling": "Draw", "landcycling": "SearchLibrary"}
+
+    def hand_keyword_ability(self, oid: int, keyword: str) -> int:
+        """The index among phase's abilities of object ``oid`` of the ability phase makes for
+        its ``keyword`` (``cycling``, ``landcycling``: an ``Activated`` ability of activation
+        zone ``Hand`` whose effect is ``Draw`` / ``SearchLibrary``). Raises
+        :class:`Rejected` (``no_such_ability``) when our card file has no such keyword,
+        :class:`Skip` when phase's abilities do not have exactly one."""
+        if not self.has_keyword(oid, keyword):
+            raise Rejected("no_such_ability", f"{self.ref(oid)} has no {keyword}")
+        found = [j for j, a in enumerate((self.game.object(oid) or {}).get("abilities") or [])
+                 if a.get("kind") == "Activated" and a.get("activation_zone") == "Hand"
+                 and (a.get("effect") or {}).get("type") == self.HAND_KEYWORDS[keyword]]
+        if len(found) != 1:
+            raise Skip(f"{keyword}: phase has {len(found)} hand abilities that could be it")
+        return found[0]
+
+    def activate_ability(self, seat: int, oid: int, inp: dict, index: Any, phase_index: int) -> None:
+        """``ActivateAbility`` of phase's ability ``phase_index`` of object ``oid`` (our
+        ``ability`` ``index``), its prompts answered, then ``ability_activated``."""
         self.expect_prompt(("Priority",), None, "activate")
         self.cast_targets = {}
         self.pending_activation = {"type": "ability_activated", "player": self.player(seat),
@@ -338,7 +365,7 @@ class Casting(RunCore):
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
         try:
             self.apply(seat, action("ActivateAbility", {"source_id": oid,
-                                                        "ability_index": theirs[k]}))
+                                                        "ability_index": phase_index}))
             self.answer_casting(seat, oid, inp)
             ev = self.pending_activation
             if self.pending_stack is not None:

@@ -219,6 +219,17 @@ class Events(RunCore):
                             "original_card": self.card(orig),
                             "controller": self.player(ctrl) if isinstance(ctrl, int) else None,
                             "targets": self.stack_targets(oid)})
+            elif kind == "Cycled":
+                # CR 702.29a: the card cycled, named by its reference in the hand (FORMAT §6
+                # card_cycled; phase reports it after the discard that paid the cost)
+                oid = d.get("object_id")
+                alias = self.alias.get(oid)
+                n = self.count.get(oid, 1) - 1
+                hand_ref = self.ref(oid) if alias is None else (alias if n <= 1 else f"{alias}#{n}")
+                pid = d.get("player_id")
+                out.append({"type": "card_cycled",
+                            "player": self.player(pid) if isinstance(pid, int) else None,
+                            "object": hand_ref, "card": self.card(oid)})
             elif kind == "Melded":
                 # CR 701.42a, FORMAT §11.6: phase puts the source card onto the battlefield
                 # as the melded permanent (its ZoneChanged, already translated) and reports
