@@ -85,6 +85,15 @@ class Casting(RunCore):
             self.cast_offered(self.seat_of(inp), self.object_id(inp["card"]), inp)
             return
         alt = inp.get("alternative")
+        if alt == "madness":
+            # no madness offer now (CR 702.35a: a madness cast is made as its trigger
+            # resolves): phase is asked all the same, and says why it refuses
+            oid = self.object_id(inp["card"])
+            self.expect_prompt(("Priority",), None, "cast")
+            self.apply(self.seat_of(inp), action("CastSpellAsMadness", {
+                "object_id": oid, "card_id": oid, "payment_mode": {"type": "Manual"}}))
+            self.cancel(self.seat_of(inp))
+            raise Skip("phase accepted a madness cast outside its madness offer")
         granted = alt in self.alias.values() or alt == "without_paying"
         extra = sorted(k for k in inp if k not in self.CAST_FIELDS
                        and not (k == "alternative" and (alt in self.ALTERNATIVES or granted)))

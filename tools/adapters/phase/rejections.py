@@ -67,6 +67,8 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"Must choose at least \d+ modes, got 0", "invalid_mode"),
     # CR 305.9: a land card (its main face a land) is played, never cast
     (r"Lands are played, not cast", "is_a_land"),
+    # a madness cast (CR 702.35a) asked of phase outside its madness CastOffer
+    (r"Cannot perform CastSpellAsMadness .* while waiting for Priority", "invalid_alternative"),
     # ChooseMeldPair of a permanent phase's MeldPairChoice does not offer (CR 701.42a)
     (r"meld selection is not one of the offered pairs", "invalid_choice"),
 ]
