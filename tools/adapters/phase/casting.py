@@ -770,22 +770,20 @@ class Casting(RunCore):
 
     def check_mana_paid(self, inp: dict, paid: dict) -> None:
         """The input's ``mana`` (FORMAT §3.2: exactly which pool mana pays) against what phase
-        took: phase commits the named units first (:meth:`pin_pool_mana`) and pays the rest
-        of the cost itself. Without ``pay_with``: when phase took mana the input does not
-        name, the named mana does not pay phase's cost (``invalid_payment``, FORMAT §8);
-        when it took only part of it, its total
-        cost was lower than the input's (phase determined the cost, CR 601.2f): reported as
-        phase paid. With ``pay_with`` as well, any difference is skipped (the adapter cannot
-        tell the sources' mana from the pool's)."""
+        took: phase commits the named units first (:meth:`pin_pool_mana`), then takes what
+        its total cost needs (CR 601.2f-h: phase determines the cost), tapping or spending
+        more itself, or leaving pinned units in the pool. Without ``pay_with``, mana that is
+        not exactly what phase took does not pay phase's cost: ``invalid_payment`` (FORMAT
+        §8, "the named mana doesn't pay it"; the input is undone). With ``pay_with`` as
+        well, any difference is skipped (the adapter cannot tell the sources' mana from the
+        pool's)."""
         want = {c: n for c, n in (inp.get("mana") or {}).items() if n}
         if not want or paid == dict(sorted(want.items())):
             return
         if inp.get("pay_with"):
             raise Skip(f"phase paid {paid} where the input's mana is {want} (and pay_with)")
-        over = {c: n - want.get(c, 0) for c, n in paid.items() if n > want.get(c, 0)}
-        if over:
-            raise Rejected("invalid_payment", f"the cost needs more mana than the input's: phase "
-                                         f"paid {paid}, the input's mana is {want}")
+        raise Rejected("invalid_payment", f"the input's mana {want} does not pay phase's total "
+                                          f"cost: phase took {paid}")
 
     def cancel(self, seat: int) -> None:
         """Cancel the cast phase is in the middle of (``CancelCast``; a refusal is ignored)."""
