@@ -24,7 +24,7 @@ import uuid
 from typing import Any, cast
 
 from mtg_judge.tools.adapters.common import Skip
-from mtg_judge.tools.adapters.phase.binding import phase
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION, phase
 from mtg_judge.tools.adapters.phase.vocabulary import COLOR_LETTER
 
 
@@ -147,7 +147,8 @@ def build_entries(card: dict) -> dict:
             missing = [m for f in built for m in _unimplemented(f)]
             layout = PHASE_LAYOUTS[card["layout"]]
             _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
-                                f"text: {'; '.join(missing)}") if missing else
+                                f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
+                           if missing else
                            {f["name"].lower(): dict(f, layout=layout, face_index=i)
                             for i, f in enumerate(built)})
     entries = _FACES[key]
@@ -169,7 +170,8 @@ def build_face(card: dict) -> dict:
         else:
             missing = _unimplemented(face)
             _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
-                                f"text: {'; '.join(missing)}") if missing else face)
+                                f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
+                           if missing else face)
     face = _FACES[key]
     if isinstance(face, Skip):
         raise face
@@ -204,7 +206,8 @@ def build_meld(card: dict, result: dict | None) -> dict:
         else:
             missing = [m for f in built for m in _unimplemented(f)]
             _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
-                                f"text: {'; '.join(missing)}") if missing else
+                                f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
+                           if missing else
                            {(f["name"] if i == 0 else f"{f['name']} (melded from "
                              f"{card['name']})").lower(): dict(f, layout="meld", face_index=i)
                             for i, f in enumerate(built)})

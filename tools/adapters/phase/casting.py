@@ -47,7 +47,7 @@ import json
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
-from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION, action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected
 from mtg_judge.tools.adapters.phase.stack import described
@@ -112,7 +112,8 @@ class Casting(RunCore):
         if alt in self.VARIANT and zone != "Graveyard":
             # phase's CastSpell names no casting variant: from another zone it would cast the
             # card some other way
-            raise Skip(f"a {alt} cast from {zone}: phase's CastSpell cannot ask for it")
+            raise Skip(f"a {alt} cast from {zone}: phase's CastSpell names no casting variant, "
+                       f"and casts {alt} only from the graveyard (phase-python {PHASE_VERSION})")
         free = self.free_permissions(oid)
         if alt == "without_paying" and not free:
             raise Rejected("invalid_alternative", f"phase gives {inp['card']} no permission to "
@@ -170,7 +171,7 @@ class Casting(RunCore):
         if not any("CastWithAlternativeCost" in (st.get("mode") or {}) for st in statics
                    if isinstance(st.get("mode"), dict)):
             raise Skip(f"alternative {alias!r}: phase gives that permanent no "
-                       "CastWithAlternativeCost static (phase-python 0.103.0)")
+                       f"CastWithAlternativeCost static (phase-python {PHASE_VERSION})")
 
     def free_permissions(self, oid: int) -> list[int]:
         """The indexes of the casting permissions phase gives object ``oid`` that cast it
@@ -264,7 +265,7 @@ class Casting(RunCore):
                                              "prepared permanent linked to it)")
         if inp.get("alternative") is not None or inp.get("face") is not None:
             raise Skip("an alternative or face for a prepared copy's cast: phase's "
-                       "CastPreparedCopy takes none")
+                       f"CastPreparedCopy takes none (phase-python {PHASE_VERSION})")
         self.expect_prompt(("Priority",), None, "cast")
         self.cast_targets = {}
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None,
@@ -456,7 +457,7 @@ class Casting(RunCore):
             self.apply(seat, self.mana_selection(sid, color))
         if inp.get("mana"):
             raise Skip("turn_face_up with 'mana': phase's TurnFaceUp pays from the pool "
-                       "itself, with no say in which mana")
+                       f"itself, with no say in which mana (phase-python {PHASE_VERSION})")
         self.apply(seat, action("TurnFaceUp", {"object_id": oid, "x": 0}))
         named = {self.ref(self.object_id(src["source"] if isinstance(src, dict) else src))
                  for src in inp.get("pay_with") or []}
@@ -570,8 +571,9 @@ class Casting(RunCore):
                     # phase casts this card from the graveyard only with this variant, which
                     # the input does not ask for; phase's CastSpell cannot ask otherwise
                     self.cancel(seat)
-                    raise Skip(f"phase casts the card with {variant} (its only way from the "
-                               f"graveyard); a cast without it cannot be asked of phase")
+                    raise Skip(f"phase's CastSpell names no casting variant: from the graveyard "
+                               f"it casts the card with {variant}, and has no way to ask for "
+                               f"a cast without it (phase-python {PHASE_VERSION})")
                 if wanted and variant != wanted:
                     self.cancel(seat)
                     raise Skip(f"phase casts the card with its {variant} variant, the input "
@@ -732,8 +734,9 @@ class Casting(RunCore):
                 if not self.has_keyword(oid, keyword):
                     raise Rejected("invalid_alternative", f"the card has no {keyword}, and "
                                                           f"phase asks for none")
-                raise Skip(f"phase did not ask for the {keyword} cost the input pays (it "
-                           "does not say why: an unpayable cost, or none parsed)")
+                raise Skip(f"phase did not ask for the {keyword} cost the input pays, and "
+                           "says no reason (an unpayable cost, or none parsed; phase-python "
+                           f"{PHASE_VERSION})")
         if kicker and (len(set(kicker)) != len(kicker) or max(kicker) >= kicker_asked):
             self.cancel(seat)
             raise Rejected("invalid_choice", f"kicker {kicker}: phase asks each of its "

@@ -14,6 +14,7 @@ import json
 from typing import Any, Callable
 
 from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION
 from mtg_judge.tools.adapters.phase.cards import build_engine
 from mtg_judge.tools.adapters.phase.rejections import Rejected, classify
 
@@ -72,7 +73,8 @@ class RunCore:
         self.setup: dict = scenario.get("setup", {})
         players = self.setup.get("players", [])
         if len(players) != 2:
-            raise Skip("phase-python games are set up for two players here")
+            raise Skip("phase-python's Engine.new_game takes two decks (player, opponent): it "
+                       f"has no game of {len(players)} players (phase-python {PHASE_VERSION})")
         self.players: list[str] = [p["id"] for p in players]
         self.seat: dict[Any, int] = {pid: i for i, pid in enumerate(self.players)}
         self.cards: dict[str, dict] = scenario.get("cards", {})

@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
-from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION, action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected, ScriptError
 from mtg_judge.tools.adapters.phase.stack import described
@@ -216,7 +216,9 @@ class Inputs(RunCore):
 
     def do_random(self, inp: dict) -> None:
         """``random``: always :class:`Skip` (phase's random outcomes cannot be fixed)."""
-        raise Skip("phase's random outcomes cannot be fixed by the script")
+        raise Skip("phase has no action that fixes a random outcome (a shuffle, a random "
+                   "discard): it draws them from its own seeded generator (phase-python "
+                   f"{PHASE_VERSION})")
 
     def do_choose(self, inp: dict) -> None:
         """``choose``: the answer to phase's current choice prompt (see the module docstring for
@@ -456,8 +458,9 @@ class Inputs(RunCore):
         for ref in order:
             if isinstance(ref, str) and ref.startswith("ability#"):
                 if not alike:
-                    raise Skip("order_triggers by trigger references: phase's waiting "
-                               "triggers have none yet, and they differ")
+                    raise Skip("order_triggers by trigger references: phase's OrderTriggers "
+                               "prompt gives its waiting triggers no reference (they have no "
+                               f"stack object yet), and they differ (phase-python {PHASE_VERSION})")
                 indices.append(len(indices))
                 continue
             sid = self.object_id(ref)
