@@ -10,7 +10,9 @@ is two card-database entries with ``layout`` and ``face_index``, as phase's gene
 (``phase/gen.py``) makes them (an Omen is filed as ``adventure``), built by
 ``build_oracle_face_multi`` with one oracle id shared by both faces (a fixed UUID made from
 the card's name): phase joins the faces of a card by that id, and without it the card has no
-back face to cast. Our machine-readable
+back face to cast. A ``meld`` card is filed as phase's generator files MTGJSON's meld
+cards: the card and its melded face (the ``meld_result`` card the scenario brings), layout
+``meld``, face indexes 0 and 1 (:func:`build_meld`). Our machine-readable
 ``abilities`` are ignored: phase plays what its parser makes of the Oracle text. A card
 whose text phase parses (even partly) as ``Unimplemented`` is not guessed at: every scenario
 that uses it is skipped, naming the card and the text.

@@ -35,10 +35,22 @@ is ``CastSpellAsMadness`` at a madness ``CastOffer`` (CR 702.35a) or accepting s
 "you may cast it" ``OptionalEffectChoice`` (CR 702.62a), whatever ``alternative`` it gives.
 ``suspend`` activates phase's suspend ability from the hand (phase models the special action
 as an ability that uses the stack, CR 116.2f says it does not: left as phase does it);
-``turn_face_up`` is ``TurnFaceUp`` after tapping ``pay_with``. Any other ``cast`` field
-(``alternative`` ``without_paying`` outside a may-cast, a permanent granting an alternative
-cost, which phase's ``CastSpell`` offers no choice of, ...) is not translated: the case is
-skipped, never cast as if the field were absent.
+``turn_face_up`` is ``TurnFaceUp`` after tapping ``pay_with``. ``alternative:
+"without_paying"`` outside a may-cast is phase's ``CastSpell`` of a card phase gives a free
+casting permission (``ExileWithAltCost`` of cost zero in the object's
+``casting_permissions``: Spelljack's exiled spell, CR 118.9); the permission phase's pending
+cast names (``casting_permission_index``) must be free for it and not free for a cast
+without it (else skipped: ``CastSpell`` names no permission); a card with no free permission
+is ``invalid_alternative``. An ``alternative`` naming a permanent (Fist of Suns' granted
+cost, CR 118.9) goes to phase when phase gives that permanent its
+``CastWithAlternativeCost`` static: phase-python 0.103.0's ``CastSpell`` then asks no choice
+of that cost, which is ``invalid_alternative`` (phase's behaviour, reported; a card with no
+mana cost phase refuses outright). ``alternative: "madness"`` outside phase's madness offer
+is asked of phase (``CastSpellAsMadness``), whose refusal is ``invalid_alternative``. The
+input's ``mana`` must be exactly what phase took for its total cost (``invalid_payment``
+otherwise: phase determines the cost). ``activate`` with ``ability: "cycling"`` /
+``"landcycling"`` is the hand ability phase synthesises for that keyword. Any other ``cast``
+field is not translated: the case is skipped, never cast as if the field were absent.
 """
 
 from __future__ import annotations

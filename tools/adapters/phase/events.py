@@ -27,7 +27,16 @@ cast; otherwise ``effect``, followed by ``copy_ceased_to_exist`` ``after: "unpre
 ``copy_ceased_to_exist`` is also logged for a prepared copy leaving the stack and, ``after:
 "left_battlefield"``, before the zone change of a prepared permanent leaving the battlefield
 (phase has no copy object then: these are read off its flag). An Adventure moving stack ->
-exile as it resolves has ``cause: "adventure"``. ``PlayerLost``,
+exile as it resolves has ``cause: "adventure"``. Meld (FORMAT §11.6, CR 701.42a): the
+cards phase's meld effect exiles (its events before its ``EffectResolved`` of kind ``Meld``)
+have ``cause: "meld"``; ``Melded`` (source, ``partner_id``) marks the source's move onto
+the battlefield ``melded: true`` and stands for the partner card's move into the melded
+permanent (phase moves it into the permanent's ``merged_components`` with no ``ZoneChanged``
+of its own): its ``zone_changed`` exile -> battlefield, then ``melded``; each card leaving
+the melded permanent is ``melded: true`` (phase moves the partner "from" no zone).
+``Cycled`` -> ``card_cycled`` (the card's reference in the hand). An object phase gives an
+empty name (the endure Spirit token, a copy of a face-down creature) is reported nameless,
+``name: null``. ``PlayerLost``,
 ``GameOver``, ... Two events are read off phase's state, as phase records them without an
 event: ``beheld`` for a behold cost (the spell's ``cost_paid_object`` on phase's stack,
 logged before ``spell_cast``) and ``card_name_chosen`` (the ``CardName`` that phase's
