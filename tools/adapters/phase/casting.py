@@ -152,9 +152,9 @@ class Casting(RunCore):
                                "be told from phase's")
                 if self.casting.get("face"):
                     ev["face"] = self.casting["face"]
-                for alt, variant in self.VARIANT.items():
+                for alt_name, variant in self.VARIANT.items():
                     if self.casting.get("variant") == variant:
-                        ev["alternative"] = alt
+                        ev["alternative"] = alt_name
                 if self.casting.get("alternative"):
                     ev["alternative"] = self.casting["alternative"]
                 if alt == "without_paying":
