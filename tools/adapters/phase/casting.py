@@ -508,6 +508,34 @@ class Casting(RunCore):
             pool[letter] = pool.get(letter, 0) + 1
         return pool
 
+    def pay_from(self, seat: int, oid: int, color: str | None) -> None:
+        """Tap mana source ``oid`` during phase's ``ManaPayment`` for ``color`` (a letter, or
+        ``None`` for the one color it makes). A land is phase's ``TapLandForMana``
+        (:meth:`mana_selection`); a nonland source (a creature with a mana ability, a
+        Sliver's granted one) is the ``ActivateAbility`` phase lists for it then, its
+        ``ChooseManaColor`` prompt answered with ``color``. Raises :class:`Rejected`,
+        :class:`Skip` (several colors, none named)."""
+        obj: Any = self.game.object(oid) or {}
+        if "Land" not in ((obj.get("card_types") or {}).get("core_types") or []):
+            offered = [a for a in self.game.actions() if a.kind == "ActivateAbility"
+                       and (a.data or {}).get("source_id") == oid]
+            if len(offered) == 1:
+                self.apply(seat, offered[0])
+                wf = self.waiting()
+                if wf.get("type") == "ChooseManaColor":
+                    choice = (wf.get("data") or {}).get("choice") or {}
+                    options = (choice.get("data") or {}).get("options") or []
+                    want = LETTER_PHASE_COLOR.get(color) if color else \
+                        (options[0] if len(options) == 1 else None)
+                    if choice.get("type") != "SingleColor" or want is None:
+                        self.cancel(seat)
+                        raise Skip(f"{self.ref(oid)}: phase asks for a mana choice "
+                                   f"{choice.get('type')} the input does not answer")
+                    self.apply(seat, action("ChooseManaColor", {
+                        "choice": {"type": "SingleColor", "data": want}, "count": 1}))
+                return
+        self.apply(seat, self.mana_selection(oid, color))
+
     def mana_selection(self, oid: int, color: str | None) -> Any:
         """The ``TapLandForMana`` action for mana source ``oid`` (its first mana ability), making
         ``color`` (a letter) or the one color it makes. Raises :class:`Rejected` for an unknown
@@ -712,7 +740,7 @@ class Casting(RunCore):
                         sid, color = self.object_id(src["source"]), src.get("color")
                     else:
                         sid, color = self.object_id(src), None
-                    self.apply(seat, self.mana_selection(sid, color))
+                    self.pay_from(seat, sid, color)
                 if inp.get("mana"):
                     self.pin_pool_mana(seat, inp["mana"])
                 paid = True
