@@ -370,8 +370,10 @@ class Inputs(RunCore):
                 self.apply(seat, action("ChooseTarget", {
                     "target": {"Object": self.object_id(choice)}}))
             return
-        if kind == "CopyTargetChoice" and isinstance(choice, str):
-            self.apply(seat, action("ChooseTarget", {"target": {"Object": self.object_id(choice)}}))
+        if kind in ("CopyTargetChoice", "ReturnAsAuraTarget") and isinstance(choice, str):
+            # the creature a Clone copies; what an Aura returned to the battlefield enchants
+            # (CR 303.4f: chosen as it enters, not targeted)
+            self.apply(seat, action("ChooseTarget", {"target": self.target_of(choice)}))
             return
         if kind == "MeldPairChoice" and isinstance(choice, str):
             # a meld effect with two or more permanents of the partner's name (CR 701.42a;

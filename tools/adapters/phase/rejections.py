@@ -69,6 +69,8 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"Lands are played, not cast", "is_a_land"),
     # a madness cast (CR 702.35a) asked of phase outside its madness CastOffer
     (r"Cannot perform CastSpellAsMadness .* while waiting for Priority", "invalid_alternative"),
+    # what a returned Aura enchants (CR 303.4f), answered with an object phase does not offer
+    (r"ReturnAsAuraTarget: invalid or missing legal target", "invalid_choice"),
     # ChooseMeldPair of a permanent phase's MeldPairChoice does not offer (CR 701.42a)
     (r"meld selection is not one of the offered pairs", "invalid_choice"),
 ]
