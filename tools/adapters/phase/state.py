@@ -27,11 +27,12 @@ class State(RunCore):
     :class:`~.core.RunCore`'s)."""
 
     def attached_ref(self, value: Any) -> str | None:
-        """Our reference of what phase's ``attached_to`` value names (an object or a player)."""
+        """What phase's ``attached_to`` value names in the state (FORMAT §4): a permanent's
+        card alias (the key the battlefield has it under), or a player."""
         if isinstance(value, int):
-            return self.ref(value)
+            return self.card(value)
         if isinstance(value, dict) and isinstance(value.get("data"), int):
-            return self.ref(value["data"]) if value.get("type") == "Object" \
+            return self.card(value["data"]) if value.get("type") == "Object" \
                 else self.player(value["data"])
         return None
 
