@@ -121,6 +121,9 @@ class RunCore:
         #: cards being suspended (:meth:`.casting.Casting.do_suspend`): object id -> (seat,
         #: mana paid), until phase puts their time counters on them
         self.suspending: dict[int, tuple[int, dict]] = {}
+        #: the object a Clone entering as a copy was told to copy (the ``choose`` answering
+        #: phase's CopyTargetChoice): phase id of the entering object -> the input's reference
+        self.copy_choice: dict[Any, str] = {}
         #: the two cards of a melded permanent (FORMAT §11.6), each phase id -> the other's,
         #: from phase's ``Melded`` event until each card leaves the battlefield
         self.melded_with: dict[int, int] = {}

@@ -66,6 +66,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_judge.tools.adapters.phase.core import RunCore
+from mtg_judge.tools.adapters.phase.rejections import Rejected
 from mtg_judge.tools.adapters.phase.vocabulary import COUNTER_NAME, PHASE_COLOR, PHASE_TO_STEP, STEP_PHASE, ZONE_NAME
 
 
@@ -272,6 +273,23 @@ class Events(RunCore):
                               "name": name})
                 out[(at + 1 if at is not None else len(out)):(at + 1 if at is not None
                                                                  else len(out))] = added
+            elif kind == "EffectResolved" and d.get("kind") == "BecomeCopy" \
+                    and d.get("source_id") in self.copy_choice:
+                # "you may have ~ enter as a copy of" (CR 707.2, 614.1c): phase's copy effect
+                # of the entering permanent, whose copied creature the input chose (phase's
+                # CopyTargetChoice): entered_as_copy, before that permanent's zone change
+                sid = d["source_id"]
+                copied = self.copy_choice.pop(sid)
+                at = next((j for j in range(len(out) - 1, -1, -1)
+                           if out[j]["type"] == "zone_changed" and out[j]["card"] == self.card(sid)
+                           and out[j]["to"] == "battlefield"), len(out))
+                try:
+                    copied_card = self.card(self.object_id(copied))
+                except Rejected:  # not an object phase knows: the input's reference as given
+                    copied_card = copied
+                out.insert(at, {"type": "entered_as_copy", "object": self.ref(sid),
+                                "card": self.card(sid), "copied": copied_card,
+                                "name": (self.game.object(sid) or {}).get("name") or None})
             elif kind == "EffectResolved" and d.get("kind") == "Meld":
                 # the cards phase's meld effect exiled (its events since the previous effect
                 # resolved) were exiled by the meld (FORMAT §11.6 cause ``meld``)

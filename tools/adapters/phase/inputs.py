@@ -366,11 +366,15 @@ class Inputs(RunCore):
                            f"{names}, not one replacement and Decline")
             self.apply(seat, action("ChooseReplacement", {
                 "index": decline if choice == "no" else 1 - decline}))
-            if choice != "no" and self.waiting().get("type") == "CopyTargetChoice":
+            wf = self.waiting()
+            if choice != "no" and wf.get("type") == "CopyTargetChoice":
+                self.copy_choice[(wf.get("data") or {}).get("source_id")] = choice
                 self.apply(seat, action("ChooseTarget", {
                     "target": {"Object": self.object_id(choice)}}))
             return
         if kind in ("CopyTargetChoice", "ReturnAsAuraTarget") and isinstance(choice, str):
+            if kind == "CopyTargetChoice":
+                self.copy_choice[data.get("source_id")] = choice
             # the creature a Clone copies; what an Aura returned to the battlefield enchants
             # (CR 303.4f: chosen as it enters, not targeted)
             self.apply(seat, action("ChooseTarget", {"target": self.target_of(choice)}))

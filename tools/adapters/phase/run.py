@@ -72,6 +72,7 @@ class PhaseRun(Setup, Inputs, Casting, Stack, Events, State, Bridge508):
         other.x_values = dict(self.x_values)
         other.suspending = dict(self.suspending)
         other.melded_with = dict(self.melded_with)
+        other.copy_choice = dict(self.copy_choice)
         return other
 
     def probe(self, act: dict) -> dict:
