@@ -33,13 +33,13 @@ One module per part of the translation, each documenting its part:
 Coverage and cost (measured December 2, 2026, phase-python 0.103.0)
 -------------------------------------------------------------------
 Of the suite's 570 ``modern`` cases, ``mtg-judge run --engine ... -n 2 --validate-protocol``
-plays 519 (91.1%: 317 passed, 202 failed, 0 errored; 51 skipped, each naming what phase
+plays 519 (91.1%: 319 passed, 200 failed, 0 errored; 51 skipped, each naming what phase
 lacks or what the adapter cannot ask of it), measured December 2, 2026; just before this
 round, 467 (81.9%: 294 passed, 173 failed, 103 skipped); before issue 24's work, 373 of 565
 (66.0%, 81 errored). Translated in this round: meld cards (phase's meld layout, ``Melded``,
 ``MeldPairChoice``), ``without_paying`` through phase's free casting permissions, a
 permanent's granted alternative cost (phase parses it and never offers it:
-``invalid_alternative``), Clone's optional copy replacement, a returned Aura's
+``invalid_alternative``), Clone's optional copy replacement (and its ``entered_as_copy``), a returned Aura's
 ``ReturnAsAuraTarget``, cycling and landcycling by keyword, madness outside its offer, the
 input's pool mana against phase's cost, a nonland mana source (``ActivateAbility`` and
 ``ChooseManaColor``), the delayed trigger of a card's one ability that makes one, tokens
