@@ -39,8 +39,8 @@ round, 467 (81.9%: 294 passed, 173 failed, 103 skipped); before issue 24's work,
 (66.0%, 81 errored). Translated in this round: meld cards (phase's meld layout, ``Melded``,
 ``MeldPairChoice``), ``without_paying`` through phase's free casting permissions, a
 permanent's granted alternative cost (phase parses it and never offers it:
-``invalid_alternative``), Clone's optional copy replacement (and its ``entered_as_copy``), a returned Aura's
-``ReturnAsAuraTarget``, cycling and landcycling by keyword, madness outside its offer, the
+``invalid_alternative``), Clone's optional copy replacement (and its
+``entered_as_copy``), a returned Aura's ``ReturnAsAuraTarget``, cycling and landcycling by keyword, madness outside its offer, the
 input's pool mana against phase's cost, a nonland mana source (``ActivateAbility`` and
 ``ChooseManaColor``), the delayed trigger of a card's one ability that makes one, tokens
 phase leaves nameless (``name: null``). The skips left (groups): random outcomes (7: phase
