@@ -44,6 +44,11 @@ def scenario(fixture_id: str, ruleset: str = "modern") -> dict:
             cards = {name: json.loads((FIXTURES / "cards" / f"{slug(name)}.json")
                                       .read_text(encoding="utf-8"))
                      for name in cards_used(fixture)}
+            for card in list(cards.values()):  # a meld card brings its melded face's card
+                result = (card.get("meld") or {}).get("result")
+                if result:
+                    cards[result] = json.loads((FIXTURES / "cards" / f"{slug(result)}.json")
+                                               .read_text(encoding="utf-8"))
             return for_ruleset(build_scenario(fixture, cards), ruleset)
     pytest.skip(f"fixture {fixture_id} is not in this checkout")
 
@@ -149,6 +154,13 @@ def test_phase_translates_tarkir_casts(phase_adapter, fixture_id):
     "classic.triggers.controller-chooses-order-of-own-triggers",  # OrderTriggers
     "classic.legend.controller-chooses-which-to-keep",  # ChooseLegend
     "classic.combat.tapped-creature-cannot-attack",  # {attacker, target} in a probe
+    "timespiral.flash.works-from-any-zone-it-can-be-cast-from",  # a free casting permission
+    "classic.casting.mana-cost-is-paid-from-the-hand",  # without_paying, no permission
+    "finalfantasy.meld.melded-permanent-dies-both-cards-to-the-graveyard",  # Melded, both leave
+    "finalfantasy.meld.naming-the-melded-face",  # the melded face built as phase's meld layout
+    "timespiral.landcycling.swampcycling-searches-for-a-swamp-and-counts-as-cycling",  # keyword
+    "timespiral.madness.madness-cost-only-as-the-trigger-resolves",  # CastSpellAsMadness refused
+    "strixhaven.flashback.x-counts-in-the-total-cost-before-reductions",  # mana vs phase's cost
 ])
 def test_phase_translates_what_its_api_offers(phase_adapter, fixture_id):
     """Each of these cases passes through a translation of issue 24 (the comment names it);
@@ -210,6 +222,31 @@ def test_phase_object_references_follow_zone_changes(phase_adapter):
              if e["type"] == "zone_changed" and e["card"] == "blast"]
     assert moves == [("blast", "blast#2", "hand", "stack"),
                      ("blast#2", "blast#3", "stack", "graveyard")]
+
+
+def test_phase_granted_alternative_cost_it_never_offers_is_rejected(phase_adapter):
+    """Fist of Suns: phase parses its CastWithAlternativeCost static but its CastSpell offers
+    no choice of that cost (phase-python 0.103.0): the cast with ``alternative: "fist"`` is
+    refused (invalid_alternative), never cast as if the field were absent."""
+    sc = scenario("tarkir.omen.omen-may-be-cast-for-an-alternative-cost")
+    result = phase_adapter.play(sc, "modern")
+    rejected = [e for e in result["events"] if e["type"] == "action_rejected"]
+    assert rejected and rejected[0]["at"] == 0
+    assert rejected[0]["code"] == "invalid_alternative"
+    assert "fist" in rejected[0]["message"]
+    assert not [e for e in result["events"] if e["type"] == "spell_cast"]
+
+
+def test_phase_nameless_token_is_reported_nameless(phase_adapter):
+    """phase's endure Spirit token has an empty name (CR 111.4 would name it "Spirit
+    Token"): reported as phase made it, with ``name: null`` (valid under the schema)."""
+    from mtg_judge.conformance.loader import validate
+
+    sc = scenario("tarkir.endure.endure-n-puts-n-counters-or-creates-an-n-n-spirit")
+    result = phase_adapter.play(sc, "modern")
+    assert not validate({"seq": 1, **result}, "protocol-run-reply", "<reply>")
+    created = [e for e in result["events"] if e["type"] == "token_created"]
+    assert created and all(e["name"] is None for e in created)
 
 
 def test_phase_skips_what_it_cannot_express(phase_adapter):

@@ -10,7 +10,9 @@ is two card-database entries with ``layout`` and ``face_index``, as phase's gene
 (``phase/gen.py``) makes them (an Omen is filed as ``adventure``), built by
 ``build_oracle_face_multi`` with one oracle id shared by both faces (a fixed UUID made from
 the card's name): phase joins the faces of a card by that id, and without it the card has no
-back face to cast. Our machine-readable
+back face to cast. A ``meld`` card is filed as phase's generator files MTGJSON's meld
+cards: the card and its melded face (the ``meld_result`` card the scenario brings), layout
+``meld``, face indexes 0 and 1 (:func:`build_meld`). Our machine-readable
 ``abilities`` are ignored: phase plays what its parser makes of the Oracle text. A card
 whose text phase parses (even partly) as ``Unimplemented`` is not guessed at: every scenario
 that uses it is skipped, naming the card and the text.
@@ -24,7 +26,7 @@ import uuid
 from typing import Any, cast
 
 from mtg_judge.tools.adapters.common import Skip
-from mtg_judge.tools.adapters.phase.binding import phase
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION, phase
 from mtg_judge.tools.adapters.phase.vocabulary import COLOR_LETTER
 
 
@@ -147,7 +149,8 @@ def build_entries(card: dict) -> dict:
             missing = [m for f in built for m in _unimplemented(f)]
             layout = PHASE_LAYOUTS[card["layout"]]
             _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
-                                f"text: {'; '.join(missing)}") if missing else
+                                f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
+                           if missing else
                            {f["name"].lower(): dict(f, layout=layout, face_index=i)
                             for i, f in enumerate(built)})
     entries = _FACES[key]
@@ -169,18 +172,76 @@ def build_face(card: dict) -> dict:
         else:
             missing = _unimplemented(face)
             _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
-                                f"text: {'; '.join(missing)}") if missing else face)
+                                f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
+                           if missing else face)
     face = _FACES[key]
     if isinstance(face, Skip):
         raise face
     return cast(dict, face)
 
 
+def build_meld(card: dict, result: dict | None) -> dict:
+    """phase card-database entries for a meld card (FORMAT §5.1, CR 712.4): as phase's
+    generator files MTGJSON's meld cards, the card (``face_index`` 0) and its melded face,
+    the ``meld_result`` card the scenario brings with it (``face_index`` 1), both of layout
+    ``meld`` and built with one oracle id. phase's meld effect (its parser's ``Meld``,
+    "exile them, then meld them into N") names the result by name. Raises :class:`Skip`
+    (no result card, a part phase does not implement)."""
+    if result is None:
+        raise Skip(f"{card['name']}: its meld result {((card.get('meld') or {}).get('result'))!r} "
+                   "is not among the scenario's cards")
+    key = "meld:" + card_key(card) + card_key(result)
+    if key not in _FACES:
+        try:
+            front = dict(mtgjson_card(dict(card, layout="normal")), layout="meld", side="a")
+            back = dict(mtgjson_card(dict(result, layout="normal")), layout="meld", side="b",
+                        faceName=result["name"])
+            # phase finds a back face by its front's oracle id (the one other face filed
+            # under it); the database ignores its entries' keys, so the melded face is
+            # entered once per card of the pair, each time with that card's oracle id
+            oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + card["name"]))
+            built = [phase.build_oracle_face_multi(f, oracle_id) for f in (front, back)]
+        except Skip as exc:
+            _FACES[key] = exc
+        except Exception as exc:  # noqa: BLE001 - phase refuses the card
+            _FACES[key] = Skip(f"phase cannot build {card['name']}: {exc}")
+        else:
+            missing = [m for f in built for m in _unimplemented(f)]
+            _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
+                                f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
+                           if missing else
+                           {(f["name"] if i == 0 else f"{f['name']} (melded from "
+                             f"{card['name']})").lower(): dict(f, layout="meld", face_index=i)
+                            for i, f in enumerate(built)})
+    entries = _FACES[key]
+    if isinstance(entries, Skip):
+        raise entries
+    return cast(dict, entries)
+
+
 def build_engine(cards: dict[str, dict]) -> Any:
-    """A phase ``Engine`` whose card database holds exactly ``cards`` (cached)."""
+    """A phase ``Engine`` whose card database holds exactly ``cards`` (cached). A meld card
+    brings its melded face (:func:`build_meld`); a ``meld_result`` card is entered only
+    that way."""
     key = tuple(sorted((name, card_key(card)) for name, card in cards.items()))
     if key not in _ENGINES:
-        faces = {k: v for card in cards.values() for k, v in build_entries(card).items()}
+        faces: dict[str, Any] = {}
+        for card in cards.values():
+            if card.get("layout") == "meld_result":
+                continue
+            if card.get("layout") == "meld":
+                result = cards.get(str((card.get("meld") or {}).get("result")))
+                entries = build_meld(card, result)
+                faces.update(entries)
+                if result is not None:
+                    # phase's meld effect finds the melded face by its name: it is also
+                    # filed under that name, with an oracle id of its own (as Scryfall gives
+                    # the melded card one)
+                    back = next(v for v in entries.values() if v.get("face_index") == 1)
+                    faces[result["name"].lower()] = dict(back, scryfall_oracle_id=str(
+                        uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + result["name"])))
+                continue
+            faces.update(build_entries(card))
         _ENGINES[key] = phase.Engine.from_json(json.dumps(faces))
         if len(_ENGINES) > 64:
             _ENGINES.pop(next(iter(_ENGINES)))

@@ -35,10 +35,22 @@ is ``CastSpellAsMadness`` at a madness ``CastOffer`` (CR 702.35a) or accepting s
 "you may cast it" ``OptionalEffectChoice`` (CR 702.62a), whatever ``alternative`` it gives.
 ``suspend`` activates phase's suspend ability from the hand (phase models the special action
 as an ability that uses the stack, CR 116.2f says it does not: left as phase does it);
-``turn_face_up`` is ``TurnFaceUp`` after tapping ``pay_with``. Any other ``cast`` field
-(``alternative`` ``without_paying`` outside a may-cast, a permanent granting an alternative
-cost, which phase's ``CastSpell`` offers no choice of, ...) is not translated: the case is
-skipped, never cast as if the field were absent.
+``turn_face_up`` is ``TurnFaceUp`` after tapping ``pay_with``. ``alternative:
+"without_paying"`` outside a may-cast is phase's ``CastSpell`` of a card phase gives a free
+casting permission (``ExileWithAltCost`` of cost zero in the object's
+``casting_permissions``: Spelljack's exiled spell, CR 118.9); the permission phase's pending
+cast names (``casting_permission_index``) must be free for it and not free for a cast
+without it (else skipped: ``CastSpell`` names no permission); a card with no free permission
+is ``invalid_alternative``. An ``alternative`` naming a permanent (Fist of Suns' granted
+cost, CR 118.9) goes to phase when phase gives that permanent its
+``CastWithAlternativeCost`` static: phase-python 0.103.0's ``CastSpell`` then asks no choice
+of that cost, which is ``invalid_alternative`` (phase's behaviour, reported; a card with no
+mana cost phase refuses outright). ``alternative: "madness"`` outside phase's madness offer
+is asked of phase (``CastSpellAsMadness``), whose refusal is ``invalid_alternative``. The
+input's ``mana`` must be exactly what phase took for its total cost (``invalid_payment``
+otherwise: phase determines the cost). ``activate`` with ``ability: "cycling"`` /
+``"landcycling"`` is the hand ability phase synthesises for that keyword. Any other ``cast``
+field is not translated: the case is skipped, never cast as if the field were absent.
 """
 
 from __future__ import annotations
@@ -47,7 +59,7 @@ import json
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
-from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION, action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected
 from mtg_judge.tools.adapters.phase.stack import described
@@ -84,17 +96,21 @@ class Casting(RunCore):
             # a cast answering a may_cast decision: its cast is the one offered (PROTOCOL §10.2)
             self.cast_offered(self.seat_of(inp), self.object_id(inp["card"]), inp)
             return
-        extra = sorted(k for k in inp if k not in self.CAST_FIELDS
-                       and not (k == "alternative" and inp[k] in self.ALTERNATIVES))
         alt = inp.get("alternative")
-        if extra == ["alternative"] and alt in self.alias.values():
-            # an alternative cost a permanent grants (Fist of Suns, FORMAT §10)
-            raise Skip(f"alternative {alt!r}: phase's CastSpell offers no alternative cost a "
-                       "permanent grants (it asks no AlternativeCastChoice for it)")
-        if extra == ["alternative"] and alt == "without_paying":
-            raise Skip("alternative 'without_paying' outside a may-cast: phase casts without "
-                       "paying only through an effect's permission (CastSpellForFree names "
-                       "its source), and none offers one here")
+        if alt == "madness":
+            # no madness offer now (CR 702.35a: a madness cast is made as its trigger
+            # resolves): phase is asked all the same, and says why it refuses
+            oid = self.object_id(inp["card"])
+            self.expect_prompt(("Priority",), None, "cast")
+            self.apply(self.seat_of(inp), action("CastSpellAsMadness", {
+                "object_id": oid, "card_id": oid, "payment_mode": {"type": "Manual"}}))
+            self.cancel(self.seat_of(inp))
+            raise Skip("phase accepted a madness cast outside its madness offer")
+        granted = alt in self.alias.values() or alt == "without_paying"
+        extra = sorted(k for k in inp if k not in self.CAST_FIELDS
+                       and not (k == "alternative" and (alt in self.ALTERNATIVES or granted)))
+        if isinstance(alt, str) and alt in self.alias.values():
+            self.check_granted_cost(alt)
         if extra:
             raise Skip(f"cast field(s) {', '.join(f'{k}={inp[k]!r}' if k == 'alternative' else k for k in extra)} are not translated for phase")
         seat = self.seat_of(inp)
@@ -108,9 +124,16 @@ class Casting(RunCore):
         if alt in self.VARIANT and zone != "Graveyard":
             # phase's CastSpell names no casting variant: from another zone it would cast the
             # card some other way
-            raise Skip(f"a {alt} cast from {zone}: phase's CastSpell cannot ask for it")
+            raise Skip(f"a {alt} cast from {zone}: phase's CastSpell names no casting variant, "
+                       f"and casts {alt} only from the graveyard (phase-python {PHASE_VERSION})")
+        free = self.free_permissions(oid)
+        if alt == "without_paying" and not free:
+            raise Rejected("invalid_alternative", f"phase gives {inp['card']} no permission to "
+                                                  "be cast without paying its mana cost (its "
+                                                  "casting_permissions hold none)")
         self.cast_targets = {}
-        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
+        self.casting = {"pool": self.pool(seat), "added": {}, "modes": None,
+                        "free": free}
         try:
             self.apply(seat, action("CastSpell", {"object_id": oid, "card_id": oid,
                                                   "targets": [],
@@ -119,13 +142,23 @@ class Casting(RunCore):
             ev = self.casting.get("event")
             if ev is not None:
                 self.finish_cast_event(seat, inp, ev)
+                if free and not self.casting.get("permission_checked") and \
+                        bool(ev["mana_paid"]) == (alt == "without_paying"):
+                    # phase asked nothing that names the permission it used (no pending cast
+                    # seen): what it took is the only evidence, and it contradicts the input
+                    raise Skip("phase cast the card from a zone it may be cast from without "
+                               "paying, asking nothing that names the permission it used, and "
+                               f"took {ev['mana_paid'] or 'no mana'}: the input's cast cannot "
+                               "be told from phase's")
                 if self.casting.get("face"):
                     ev["face"] = self.casting["face"]
-                for alt, variant in self.VARIANT.items():
+                for alt_name, variant in self.VARIANT.items():
                     if self.casting.get("variant") == variant:
-                        ev["alternative"] = alt
+                        ev["alternative"] = alt_name
                 if self.casting.get("alternative"):
                     ev["alternative"] = self.casting["alternative"]
+                if alt == "without_paying":
+                    ev["alternative"] = "without_paying"
                 if self.casting.get("alternative") == "morph":
                     ev["face_down"], ev["name"] = True, None  # FORMAT §10
                 if self.casting.get("beheld"):
@@ -136,6 +169,54 @@ class Casting(RunCore):
                     ev["buyback"] = True
         finally:
             self.casting = None
+
+    def check_granted_cost(self, alias: str) -> None:
+        """An ``alternative`` naming a permanent that grants an alternative cost (Fist of
+        Suns, FORMAT §10; CR 118.9): phase parses such a static as
+        ``CastWithAlternativeCost``, but its ``CastSpell`` offers no choice of it in
+        phase-python 0.103.0 (no ``AlternativeCastChoice``, no action names it). When the
+        permanent has that static, the cast goes to phase, and phase offering no choice of
+        that cost is ``invalid_alternative`` (:meth:`_answer_casting`); a permanent phase
+        gives no such static is skipped: phase did not parse the grant."""
+        oid = self.object_id(alias)
+        statics = (self.game.object(oid) or {}).get("static_definitions") or []
+        if not any("CastWithAlternativeCost" in (st.get("mode") or {}) for st in statics
+                   if isinstance(st.get("mode"), dict)):
+            raise Skip(f"alternative {alias!r}: phase gives that permanent no "
+                       f"CastWithAlternativeCost static (phase-python {PHASE_VERSION})")
+
+    def free_permissions(self, oid: int) -> list[int]:
+        """The indexes of the casting permissions phase gives object ``oid`` that cast it
+        without paying its mana cost (Spelljack's "you may play it without paying its mana
+        cost", CR 118.9: phase's ``ExileWithAltCost`` permission with a cost of zero)."""
+        perms = (self.game.object(oid) or {}).get("casting_permissions") or []
+        out = []
+        for i, perm in enumerate(perms):
+            cost = perm.get("cost") or {}
+            if perm.get("type") == "ExileWithAltCost" and (
+                    cost.get("type") == "NoCost" or (cost.get("type") == "Cost"
+                                                     and not cost.get("shards")
+                                                     and not cost.get("generic"))):
+                out.append(i)
+        return out
+
+    def check_permission(self, seat: int, inp: dict, data: dict) -> None:
+        """The casting permission phase casts the card with (``casting_permission_index`` of
+        its pending cast) checked against the input: ``without_paying`` needs one of the free
+        permissions (:meth:`free_permissions`), a cast without it one of the others. phase's
+        ``CastSpell`` names no permission, so a mismatch is skipped."""
+        if self.casting is None or inp.get("action") != "cast" or "free" not in self.casting:
+            return
+        index = (data.get("pending_cast") or {}).get("casting_permission_index")
+        if not isinstance(index, int) or self.casting.get("permission_checked"):
+            return
+        self.casting["permission_checked"] = True
+        free = index in self.casting["free"]
+        if free != (inp.get("alternative") == "without_paying"):
+            self.cancel(seat)
+            raise Skip(f"phase casts the card with its casting permission #{index} "
+                       f"({'without' if free else 'paying'} its mana cost); its CastSpell "
+                       "names no permission, so the input's cast cannot be asked of it")
 
     def cast_offered(self, seat: int, oid: int, inp: dict) -> None:
         """A ``cast`` answering a ``may_cast`` decision (FORMAT §10: suspend's last time counter
@@ -196,7 +277,7 @@ class Casting(RunCore):
                                              "prepared permanent linked to it)")
         if inp.get("alternative") is not None or inp.get("face") is not None:
             raise Skip("an alternative or face for a prepared copy's cast: phase's "
-                       "CastPreparedCopy takes none")
+                       f"CastPreparedCopy takes none (phase-python {PHASE_VERSION})")
         self.expect_prompt(("Priority",), None, "cast")
         self.cast_targets = {}
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None,
@@ -255,6 +336,9 @@ class Casting(RunCore):
         card_name = self.game.object(oid)["name"] if oid is not None else None
         ours = [a for a in self.card_data(card_name).get("abilities", [])]
         index = inp.get("ability", 0)
+        if index in self.HAND_KEYWORDS:
+            self.activate_ability(seat, oid, inp, index, self.hand_keyword_ability(oid, index))
+            return
         if not isinstance(index, int):
             raise Skip(f"ability {index!r} (not an index into the card's abilities) is not "
                        "translated for phase")
@@ -270,6 +354,30 @@ class Casting(RunCore):
         if len(theirs) != sum(1 for kd in kinds if kd in ("activated", "mana")):
             raise Skip(f"{card_name}: phase parsed {len(theirs)} activated abilities, the "
                        f"card file lists {sum(1 for kd in kinds if kd in ('activated', 'mana'))}")
+        self.activate_ability(seat, oid, inp, index, theirs[k])
+
+    #: the keyword abilities an ``activate`` names by keyword (FORMAT §3.2: activated from the
+    #: hand, CR 702.29) -> the effect of the ability phase synthesises for it
+    HAND_KEYWORDS: dict[Any, str] = {"cycling": "Draw", "landcycling": "SearchLibrary"}
+
+    def hand_keyword_ability(self, oid: int, keyword: str) -> int:
+        """The index among phase's abilities of object ``oid`` of the ability phase makes for
+        its ``keyword`` (``cycling``, ``landcycling``: an ``Activated`` ability of activation
+        zone ``Hand`` whose effect is ``Draw`` / ``SearchLibrary``). Raises
+        :class:`Rejected` (``no_such_ability``) when our card file has no such keyword,
+        :class:`Skip` when phase's abilities do not have exactly one."""
+        if not self.has_keyword(oid, keyword):
+            raise Rejected("no_such_ability", f"{self.ref(oid)} has no {keyword}")
+        found = [j for j, a in enumerate((self.game.object(oid) or {}).get("abilities") or [])
+                 if a.get("kind") == "Activated" and a.get("activation_zone") == "Hand"
+                 and (a.get("effect") or {}).get("type") == self.HAND_KEYWORDS[keyword]]
+        if len(found) != 1:
+            raise Skip(f"{keyword}: phase has {len(found)} hand abilities that could be it")
+        return found[0]
+
+    def activate_ability(self, seat: int, oid: int, inp: dict, index: Any, phase_index: int) -> None:
+        """``ActivateAbility`` of phase's ability ``phase_index`` of object ``oid`` (our
+        ``ability`` ``index``), its prompts answered, then ``ability_activated``."""
         self.expect_prompt(("Priority",), None, "activate")
         self.cast_targets = {}
         self.pending_activation = {"type": "ability_activated", "player": self.player(seat),
@@ -279,7 +387,7 @@ class Casting(RunCore):
         self.casting = {"pool": self.pool(seat), "added": {}, "modes": None}
         try:
             self.apply(seat, action("ActivateAbility", {"source_id": oid,
-                                                        "ability_index": theirs[k]}))
+                                                        "ability_index": phase_index}))
             self.answer_casting(seat, oid, inp)
             ev = self.pending_activation
             if self.pending_stack is not None:
@@ -361,7 +469,7 @@ class Casting(RunCore):
             self.apply(seat, self.mana_selection(sid, color))
         if inp.get("mana"):
             raise Skip("turn_face_up with 'mana': phase's TurnFaceUp pays from the pool "
-                       "itself, with no say in which mana")
+                       f"itself, with no say in which mana (phase-python {PHASE_VERSION})")
         self.apply(seat, action("TurnFaceUp", {"object_id": oid, "x": 0}))
         named = {self.ref(self.object_id(src["source"] if isinstance(src, dict) else src))
                  for src in inp.get("pay_with") or []}
@@ -399,6 +507,34 @@ class Casting(RunCore):
             letter = PHASE_COLOR.get(unit.get("color"), "C")
             pool[letter] = pool.get(letter, 0) + 1
         return pool
+
+    def pay_from(self, seat: int, oid: int, color: str | None) -> None:
+        """Tap mana source ``oid`` during phase's ``ManaPayment`` for ``color`` (a letter, or
+        ``None`` for the one color it makes). A land is phase's ``TapLandForMana``
+        (:meth:`mana_selection`); a nonland source (a creature with a mana ability, a
+        Sliver's granted one) is the ``ActivateAbility`` phase lists for it then, its
+        ``ChooseManaColor`` prompt answered with ``color``. Raises :class:`Rejected`,
+        :class:`Skip` (several colors, none named)."""
+        obj: Any = self.game.object(oid) or {}
+        if "Land" not in ((obj.get("card_types") or {}).get("core_types") or []):
+            offered = [a for a in self.game.actions() if a.kind == "ActivateAbility"
+                       and (a.data or {}).get("source_id") == oid]
+            if len(offered) == 1:
+                self.apply(seat, offered[0])
+                wf = self.waiting()
+                if wf.get("type") == "ChooseManaColor":
+                    choice = (wf.get("data") or {}).get("choice") or {}
+                    options = (choice.get("data") or {}).get("options") or []
+                    want = LETTER_PHASE_COLOR.get(color) if color else \
+                        (options[0] if len(options) == 1 else None)
+                    if choice.get("type") != "SingleColor" or want is None:
+                        self.cancel(seat)
+                        raise Skip(f"{self.ref(oid)}: phase asks for a mana choice "
+                                   f"{choice.get('type')} the input does not answer")
+                    self.apply(seat, action("ChooseManaColor", {
+                        "choice": {"type": "SingleColor", "data": want}, "count": 1}))
+                return
+        self.apply(seat, self.mana_selection(oid, color))
 
     def mana_selection(self, oid: int, color: str | None) -> Any:
         """The ``TapLandForMana`` action for mana source ``oid`` (its first mana ability), making
@@ -475,12 +611,14 @@ class Casting(RunCore):
                     # phase casts this card from the graveyard only with this variant, which
                     # the input does not ask for; phase's CastSpell cannot ask otherwise
                     self.cancel(seat)
-                    raise Skip(f"phase casts the card with {variant} (its only way from the "
-                               f"graveyard); a cast without it cannot be asked of phase")
+                    raise Skip(f"phase's CastSpell names no casting variant: from the graveyard "
+                               f"it casts the card with {variant}, and has no way to ask for "
+                               f"a cast without it (phase-python {PHASE_VERSION})")
                 if wanted and variant != wanted:
                     self.cancel(seat)
                     raise Skip(f"phase casts the card with its {variant} variant, the input "
                                f"asks for {inp.get('alternative')}")
+            self.check_permission(seat, inp, data)
             if kind == "AlternativeCastChoice":
                 # phase asks whether to cast the card for an alternative cost; its
                 # ``keyword`` says which: ``FaceDown`` is morph's face-down cast (CR 702.37c)
@@ -496,6 +634,14 @@ class Casting(RunCore):
                 if take_alt and self.casting is not None:
                     self.casting["alternative"] = wanted_alt
                 continue
+            if inp.get("alternative") in self.alias.values() and kind in \
+                    ("ManaPayment", "Priority") and self.casting is not None:
+                # phase has the permanent's CastWithAlternativeCost static
+                # (:meth:`check_granted_cost`) but asked no choice of that cost
+                self.cancel(seat)
+                raise Rejected("invalid_alternative", f"phase offers no choice of the "
+                                                      f"alternative cost "
+                                                      f"{inp.get('alternative')} grants")
             if inp.get("alternative") in self.ALTERNATIVE_KEYWORD.values() and kind in \
                     ("ManaPayment", "Priority") and self.casting is not None \
                     and self.casting.get("alternative") != inp.get("alternative"):
@@ -594,7 +740,7 @@ class Casting(RunCore):
                         sid, color = self.object_id(src["source"]), src.get("color")
                     else:
                         sid, color = self.object_id(src), None
-                    self.apply(seat, self.mana_selection(sid, color))
+                    self.pay_from(seat, sid, color)
                 if inp.get("mana"):
                     self.pin_pool_mana(seat, inp["mana"])
                 paid = True
@@ -628,8 +774,9 @@ class Casting(RunCore):
                 if not self.has_keyword(oid, keyword):
                     raise Rejected("invalid_alternative", f"the card has no {keyword}, and "
                                                           f"phase asks for none")
-                raise Skip(f"phase did not ask for the {keyword} cost the input pays (it "
-                           "does not say why: an unpayable cost, or none parsed)")
+                raise Skip(f"phase did not ask for the {keyword} cost the input pays, and "
+                           "says no reason (an unpayable cost, or none parsed; phase-python "
+                           f"{PHASE_VERSION})")
         if kicker and (len(set(kicker)) != len(kicker) or max(kicker) >= kicker_asked):
             self.cancel(seat)
             raise Rejected("invalid_choice", f"kicker {kicker}: phase asks each of its "
@@ -665,11 +812,21 @@ class Casting(RunCore):
                 self.apply(seat, action("SpendPoolMana", {"pip_id": unit["pip_id"]}))
 
     def check_mana_paid(self, inp: dict, paid: dict) -> None:
-        """phase pays the rest of a cost itself once the named units are committed: when what
-        it took is not exactly the input's ``mana``, the input's payment was not phase's."""
+        """The input's ``mana`` (FORMAT §3.2: exactly which pool mana pays) against what phase
+        took: phase commits the named units first (:meth:`pin_pool_mana`), then takes what
+        its total cost needs (CR 601.2f-h: phase determines the cost), tapping or spending
+        more itself, or leaving pinned units in the pool. Without ``pay_with``, mana that is
+        not exactly what phase took does not pay phase's cost: ``invalid_payment`` (FORMAT
+        §8, "the named mana doesn't pay it"; the input is undone). With ``pay_with`` as
+        well, any difference is skipped (the adapter cannot tell the sources' mana from the
+        pool's)."""
         want = {c: n for c, n in (inp.get("mana") or {}).items() if n}
-        if want and paid != dict(sorted(want.items())):
-            raise Skip(f"phase paid {paid} where the input's mana is {want}")
+        if not want or paid == dict(sorted(want.items())):
+            return
+        if inp.get("pay_with"):
+            raise Skip(f"phase paid {paid} where the input's mana is {want} (and pay_with)")
+        raise Rejected("invalid_payment", f"the input's mana {want} does not pay phase's total "
+                                          f"cost: phase took {paid}")
 
     def cancel(self, seat: int) -> None:
         """Cancel the cast phase is in the middle of (``CancelCast``; a refusal is ignored)."""

@@ -14,6 +14,7 @@ import json
 from typing import Any, Callable
 
 from mtg_judge.tools.adapters.common import Skip
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION
 from mtg_judge.tools.adapters.phase.cards import build_engine
 from mtg_judge.tools.adapters.phase.rejections import Rejected, classify
 
@@ -72,7 +73,8 @@ class RunCore:
         self.setup: dict = scenario.get("setup", {})
         players = self.setup.get("players", [])
         if len(players) != 2:
-            raise Skip("phase-python games are set up for two players here")
+            raise Skip("phase-python's Engine.new_game takes two decks (player, opponent): it "
+                       f"has no game of {len(players)} players (phase-python {PHASE_VERSION})")
         self.players: list[str] = [p["id"] for p in players]
         self.seat: dict[Any, int] = {pid: i for i, pid in enumerate(self.players)}
         self.cards: dict[str, dict] = scenario.get("cards", {})
@@ -119,6 +121,12 @@ class RunCore:
         #: cards being suspended (:meth:`.casting.Casting.do_suspend`): object id -> (seat,
         #: mana paid), until phase puts their time counters on them
         self.suspending: dict[int, tuple[int, dict]] = {}
+        #: the object a Clone entering as a copy was told to copy (the ``choose`` answering
+        #: phase's CopyTargetChoice): phase id of the entering object -> the input's reference
+        self.copy_choice: dict[Any, str] = {}
+        #: the two cards of a melded permanent (FORMAT §11.6), each phase id -> the other's,
+        #: from phase's ``Melded`` event until each card leaves the battlefield
+        self.melded_with: dict[int, int] = {}
         #: stack ability id -> its source's reference when it was put on the stack
         self.ability_sources: dict[int, str | None] = {}
         #: spells cast as a face (FORMAT §5.1): object id -> face role, while on the stack

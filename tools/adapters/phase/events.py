@@ -27,7 +27,16 @@ cast; otherwise ``effect``, followed by ``copy_ceased_to_exist`` ``after: "unpre
 ``copy_ceased_to_exist`` is also logged for a prepared copy leaving the stack and, ``after:
 "left_battlefield"``, before the zone change of a prepared permanent leaving the battlefield
 (phase has no copy object then: these are read off its flag). An Adventure moving stack ->
-exile as it resolves has ``cause: "adventure"``. ``PlayerLost``,
+exile as it resolves has ``cause: "adventure"``. Meld (FORMAT §11.6, CR 701.42a): the
+cards phase's meld effect exiles (its events before its ``EffectResolved`` of kind ``Meld``)
+have ``cause: "meld"``; ``Melded`` (source, ``partner_id``) marks the source's move onto
+the battlefield ``melded: true`` and stands for the partner card's move into the melded
+permanent (phase moves it into the permanent's ``merged_components`` with no ``ZoneChanged``
+of its own): its ``zone_changed`` exile -> battlefield, then ``melded``; each card leaving
+the melded permanent is ``melded: true`` (phase moves the partner "from" no zone).
+``Cycled`` -> ``card_cycled`` (the card's reference in the hand). An object phase gives an
+empty name (the endure Spirit token, a copy of a face-down creature) is reported nameless,
+``name: null``. ``PlayerLost``,
 ``GameOver``, ... Two events are read off phase's state, as phase records them without an
 event: ``beheld`` for a behold cost (the spell's ``cost_paid_object`` on phase's stack,
 logged before ``spell_cast``) and ``card_name_chosen`` (the ``CardName`` that phase's
@@ -56,8 +65,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtg_judge.tools.adapters.common import Skip
 from mtg_judge.tools.adapters.phase.core import RunCore
+from mtg_judge.tools.adapters.phase.rejections import Rejected
 from mtg_judge.tools.adapters.phase.vocabulary import COUNTER_NAME, PHASE_COLOR, PHASE_TO_STEP, STEP_PHASE, ZONE_NAME
 
 
@@ -72,6 +81,7 @@ class Events(RunCore):
         ref: str | None  # a prepared copy's reference (two branches below)
         out: list[dict] = []
         resolved_at = len(self.events)
+        effect_start = 0  # where the events of the effect resolving now begin in ``out``
         for e in events or []:
             kind = e.get("type")
             d: Any = e.get("data") or {}
@@ -101,22 +111,28 @@ class Events(RunCore):
                 src, dst = ZONE_NAME.get(d.get("from"), str(d.get("from")).lower()), \
                     ZONE_NAME.get(d.get("to"), str(d.get("to")).lower())
                 owner = record.get("owner")
-                if d.get("from") is None:  # a token coming into being: token_created says it
-                    if not record.get("name") and not self.probing:
-                        # the protocol has no nameless object (a token's name, CR 111.4)
-                        raise Skip("phase created a token with an empty name, which the "
-                                   "protocol cannot carry")
+                melded = oid in self.melded_with and src != "exile"
+                if d.get("from") is None and oid in self.melded_with:
+                    # the other card of a melded permanent as it leaves (CR 712.4, FORMAT
+                    # §11.6): phase moves it out of the permanent's components, from no zone
+                    src = "battlefield"
+                if melded:
+                    self.melded_with.pop(oid, None)
+                if d.get("from") is None and not melded:  # a token coming into being: token_created says it
+                    # phase may create a token with an empty name (CR 111.4 names it by its
+                    # subtypes and "Token"): reported as phase made it, a token with no name
+                    # (``name: null``)
                     if oid not in self.tokens:
                         self.tokens[oid] = f"token#{len(self.tokens) + 1}"
                     new = self.ref(oid)
                     if dst == "battlefield":
                         ctrl = record.get("controller", owner)
                         out.append({"type": "permanent_entered", "object": new,
-                                    "card": self.card(oid), "name": record.get("name"),
+                                    "card": self.card(oid), "name": record.get("name") or None,
                                     "controller": self.player(ctrl) if isinstance(ctrl, int)
                                     else None})
                     continue
-                name = record.get("name")
+                name = record.get("name") or None
                 cause = None
                 if src == "stack" and dst != "stack":
                     # phase's record names the object that left (the Omen spell); FORMAT §5.1
@@ -142,7 +158,8 @@ class Events(RunCore):
                             "card": self.card(oid), "name": name or None,
                             "owner": self.player(owner) if isinstance(owner, int) else None,
                             "from": src, "to": dst, **({"cause": cause} if cause else {}),
-                            **({"face_down": True} if down or now_down else {})})
+                            **({"face_down": True} if down or now_down else {}),
+                            **({"melded": True} if melded else {})})
                 if down and not now_down:
                     out.append({"type": "card_revealed", "player": out[-1]["owner"],
                                 "object": new, "card": self.card(oid), "name": name})
@@ -150,7 +167,7 @@ class Events(RunCore):
                     ctrl = record.get("controller", owner)
                     out.append({"type": "permanent_entered", "object": new,
                                 "card": self.card(oid),
-                                "name": None if now_down else record.get("name"),
+                                "name": None if now_down else record.get("name") or None,
                                 "controller": self.player(ctrl) if isinstance(ctrl, int)
                                 else None})
             elif kind == "Transformed":
@@ -212,6 +229,74 @@ class Events(RunCore):
                             "original_card": self.card(orig),
                             "controller": self.player(ctrl) if isinstance(ctrl, int) else None,
                             "targets": self.stack_targets(oid)})
+            elif kind == "Cycled":
+                # CR 702.29a: the card cycled, named by its reference in the hand (FORMAT §6
+                # card_cycled; phase reports it after the discard that paid the cost)
+                oid = d.get("object_id")
+                alias = self.alias.get(oid)
+                n = self.count.get(oid, 1) - 1
+                hand_ref = self.ref(oid) if alias is None else (alias if n <= 1 else f"{alias}#{n}")
+                pid = d.get("player_id")
+                out.append({"type": "card_cycled",
+                            "player": self.player(pid) if isinstance(pid, int) else None,
+                            "object": hand_ref, "card": self.card(oid)})
+            elif kind == "Melded":
+                # CR 701.42a, FORMAT §11.6: phase puts the source card onto the battlefield
+                # as the melded permanent (its ZoneChanged, already translated) and reports
+                # the partner card it melded with it (``partner_id``: phase moves it into the
+                # permanent, its ``merged_components``, with no ZoneChanged of its own): the
+                # partner's move is that event's, then ``melded``
+                oid, pid = d.get("object_id"), d.get("partner_id")
+                at = next((j for j in range(len(out) - 1, -1, -1)
+                           if out[j]["type"] == "zone_changed" and out[j]["card"] == self.card(oid)
+                           and out[j]["from"] == "exile" and out[j]["to"] == "battlefield"), None)
+                name = (self.game.object(oid) or {}).get("name")
+                added = []
+                if at is not None:
+                    out[at]["melded"] = True
+                    name = out[at]["name"]
+                if isinstance(pid, int) and isinstance(oid, int):
+                    self.melded_with[oid], self.melded_with[pid] = pid, oid
+                if isinstance(pid, int):
+                    partner_old = self.ref(pid)
+                    if pid in self.alias:
+                        self.count[pid] = self.count.get(pid, 1) + 1
+                    owner = (self.game.object(pid) or {}).get("owner")
+                    added.append({"type": "zone_changed", "object": partner_old,
+                                  "new_object": self.ref(pid), "card": self.card(pid),
+                                  "name": name,
+                                  "owner": self.player(owner) if isinstance(owner, int) else None,
+                                  "from": "exile", "to": "battlefield", "melded": True})
+                added.append({"type": "melded", "object": self.ref(oid), "card": self.card(oid),
+                              "cards": [self.card(oid)] + ([self.card(pid)] if isinstance(pid, int)
+                                                           else []),
+                              "name": name})
+                out[(at + 1 if at is not None else len(out)):(at + 1 if at is not None
+                                                                 else len(out))] = added
+            elif kind == "EffectResolved" and d.get("kind") == "BecomeCopy" \
+                    and d.get("source_id") in self.copy_choice:
+                # "you may have ~ enter as a copy of" (CR 707.2, 614.1c): phase's copy effect
+                # of the entering permanent, whose copied creature the input chose (phase's
+                # CopyTargetChoice): entered_as_copy, before that permanent's zone change
+                sid = d["source_id"]
+                copied = self.copy_choice.pop(sid)
+                at = next((j for j in range(len(out) - 1, -1, -1)
+                           if out[j]["type"] == "zone_changed" and out[j]["card"] == self.card(sid)
+                           and out[j]["to"] == "battlefield"), len(out))
+                try:
+                    copied_card = self.card(self.object_id(copied))
+                except Rejected:  # not an object phase knows: the input's reference as given
+                    copied_card = copied
+                out.insert(at, {"type": "entered_as_copy", "object": self.ref(sid),
+                                "card": self.card(sid), "copied": copied_card,
+                                "name": (self.game.object(sid) or {}).get("name") or None})
+            elif kind == "EffectResolved" and d.get("kind") == "Meld":
+                # the cards phase's meld effect exiled (its events since the previous effect
+                # resolved) were exiled by the meld (FORMAT §11.6 cause ``meld``)
+                for x in out[effect_start:]:
+                    if x["type"] == "zone_changed" and x["from"] == "battlefield" \
+                            and x["to"] == "exile" and "cause" not in x:
+                        x["cause"] = "meld"
             elif kind == "EffectResolved" and d.get("kind") == "Behold":
                 # a behold effect (FORMAT §11.5): the card phase revealed for it is beheld
                 sid = d.get("source_id")
@@ -378,7 +463,7 @@ class Events(RunCore):
                 obj = self.game.object(oid) or {}
                 ctrl = obj.get("controller")
                 ev = {"type": "token_created", "object": self.tokens[oid],
-                      "card": self.tokens[oid], "name": d.get("name"),
+                      "card": self.tokens[oid], "name": d.get("name") or None,
                       "controller": self.player(ctrl) if isinstance(ctrl, int) else None}
                 if obj.get("tapped"):
                     ev["tapped"] = True
@@ -450,6 +535,8 @@ class Events(RunCore):
                 out.append({"type": "game_ended", "winners": winners,
                             "losers": [p for p in self.players if p not in winners],
                             "draw": not winners})
+            if kind in ("EffectResolved", "StackResolved"):
+                effect_start = len(out)
         self.events.extend(out)
         del resolved_at
 

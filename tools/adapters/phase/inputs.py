@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
-from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION, action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.rejections import Rejected, ScriptError
 from mtg_judge.tools.adapters.phase.stack import described
@@ -216,7 +216,9 @@ class Inputs(RunCore):
 
     def do_random(self, inp: dict) -> None:
         """``random``: always :class:`Skip` (phase's random outcomes cannot be fixed)."""
-        raise Skip("phase's random outcomes cannot be fixed by the script")
+        raise Skip("phase has no action that fixes a random outcome (a shuffle, a random "
+                   "discard): it draws them from its own seeded generator (phase-python "
+                   f"{PHASE_VERSION})")
 
     def do_choose(self, inp: dict) -> None:
         """``choose``: the answer to phase's current choice prompt (see the module docstring for
@@ -351,6 +353,42 @@ class Inputs(RunCore):
                                                      "card": self.card(src),
                                                      "name": chosen[-1]})
             return
+        if kind == "ReplacementChoice" and (data.get("kind") or {}).get("type") == \
+                "OptionalBranch" and isinstance(choice, str):
+            # "you may have ~ enter as a copy of any creature" (Clone, CR 707.2, 614.1c;
+            # PROTOCOL §10 reason ``copy``): phase asks first whether the optional
+            # replacement applies (its other candidate is "Decline"), then which creature
+            # is copied (``CopyTargetChoice``)
+            names = [c.get("description") for c in data.get("candidates") or []]
+            decline = names.index("Decline") if "Decline" in names else None
+            if decline is None or len(names) != 2:
+                raise Skip(f"choose {choice!r}: phase's optional replacement offers "
+                           f"{names}, not one replacement and Decline")
+            self.apply(seat, action("ChooseReplacement", {
+                "index": decline if choice == "no" else 1 - decline}))
+            wf = self.waiting()
+            if choice != "no" and wf.get("type") == "CopyTargetChoice":
+                self.copy_choice[(wf.get("data") or {}).get("source_id")] = choice
+                self.apply(seat, action("ChooseTarget", {
+                    "target": {"Object": self.object_id(choice)}}))
+            return
+        if kind in ("CopyTargetChoice", "ReturnAsAuraTarget") and isinstance(choice, str):
+            if kind == "CopyTargetChoice":
+                self.copy_choice[data.get("source_id")] = choice
+            # the creature a Clone copies; what an Aura returned to the battlefield enchants
+            # (CR 303.4f: chosen as it enters, not targeted)
+            self.apply(seat, action("ChooseTarget", {"target": self.target_of(choice)}))
+            return
+        if kind == "MeldPairChoice" and isinstance(choice, str):
+            # a meld effect with two or more permanents of the partner's name (CR 701.42a;
+            # PROTOCOL §10 reason ``meld_partner``): phase's ChooseMeldPair of the partner
+            # the input names, with the source phase's choices give
+            sources = {c.get("source_id") for c in data.get("choices") or []}
+            if len(sources) != 1:
+                raise Skip(f"choose {choice!r}: phase's meld choices have {len(sources)} sources")
+            self.apply(seat, action("ChooseMeldPair", {"source_id": sources.pop(),
+                                                       "partner_id": self.object_id(choice)}))
+            return
         if kind == "DamageSourceChoice":
             self.apply(seat, action("ChooseDamageSource", {"source": self.object_id(choice)}))
             return
@@ -426,8 +464,9 @@ class Inputs(RunCore):
         for ref in order:
             if isinstance(ref, str) and ref.startswith("ability#"):
                 if not alike:
-                    raise Skip("order_triggers by trigger references: phase's waiting "
-                               "triggers have none yet, and they differ")
+                    raise Skip("order_triggers by trigger references: phase's OrderTriggers "
+                               "prompt gives its waiting triggers no reference (they have no "
+                               f"stack object yet), and they differ (phase-python {PHASE_VERSION})")
                 indices.append(len(indices))
                 continue
             sid = self.object_id(ref)

@@ -65,6 +65,14 @@ REJECTIONS: list[tuple[str, str]] = [
     (r"Cannot pay activation cost", "cannot_pay"),
     (r"Mana unit cannot pay any part of this cost", "invalid_payment"),
     (r"Must choose at least \d+ modes, got 0", "invalid_mode"),
+    # CR 305.9: a land card (its main face a land) is played, never cast
+    (r"Lands are played, not cast", "is_a_land"),
+    # a madness cast (CR 702.35a) asked of phase outside its madness CastOffer
+    (r"Cannot perform CastSpellAsMadness .* while waiting for Priority", "invalid_alternative"),
+    # what a returned Aura enchants (CR 303.4f), answered with an object phase does not offer
+    (r"ReturnAsAuraTarget: invalid or missing legal target", "invalid_choice"),
+    # ChooseMeldPair of a permanent phase's MeldPairChoice does not offer (CR 701.42a)
+    (r"meld selection is not one of the offered pairs", "invalid_choice"),
 ]
 
 #: messages whose code depends on the input they refuse: ``{message: {input action: code}}``

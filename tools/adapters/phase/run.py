@@ -41,14 +41,15 @@ class PhaseRun(Setup, Inputs, Casting, Stack, Events, State, Bridge508):
                 self.turn, copy.deepcopy(self.targets), dict(self.x_values),
                 dict(self.faces_cast), self.searching, self.last_resolved, dict(self.copies),
                 dict(self.prepared), self.prepared_n, dict(self.prepared_by),
-                dict(self.suspending))
+                dict(self.suspending), dict(self.melded_with))
 
     def restore(self, saved: tuple) -> None:
         """Undo back to :meth:`save`'s ``saved`` (a rejected input changes nothing, FORMAT §3.2)."""
         actions, n, self.count, self.tokens, self.abilities, self.stack_seen, \
             self.ability_count, self.step, self.turn, self.targets, self.x_values, \
             self.faces_cast, self.searching, self.last_resolved, self.copies, \
-            self.prepared, self.prepared_n, self.prepared_by, self.suspending = saved
+            self.prepared, self.prepared_n, self.prepared_by, self.suspending, \
+            self.melded_with = saved
         self.replay(actions)
         del self.events[n:]
         self.pending_activation = None
@@ -70,6 +71,8 @@ class PhaseRun(Setup, Inputs, Casting, Stack, Events, State, Bridge508):
         other.ability_sources = dict(self.ability_sources)
         other.x_values = dict(self.x_values)
         other.suspending = dict(self.suspending)
+        other.melded_with = dict(self.melded_with)
+        other.copy_choice = dict(self.copy_choice)
         return other
 
     def probe(self, act: dict) -> dict:

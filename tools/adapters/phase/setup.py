@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_judge.tools.adapters.common import Skip
-from mtg_judge.tools.adapters.phase.binding import action
+from mtg_judge.tools.adapters.phase.binding import PHASE_VERSION, action
 from mtg_judge.tools.adapters.phase.core import RunCore
 from mtg_judge.tools.adapters.phase.vocabulary import (
     LETTER_PHASE_COLOR,
@@ -66,6 +66,17 @@ class Setup(RunCore):
     KNOWN_OBJECT = {"alias", "card", "tapped", "damage", "counters", "controller",
                     "summoning_sick", "attached_to", "face_down", "chosen_name", "prepared"}
 
+    #: why a setup field is not given to phase (the skip message names it)
+    WHY_NOT = {
+        "start_of_game": "phase-python's Engine.new_game shuffles the decks and deals the "
+                         f"opening hands itself, with no way to give it a library order "
+                         f"(phase-python {PHASE_VERSION})",
+        "deck_rules": f"phase-python has no deck-construction check to ask (phase-python "
+                      f"{PHASE_VERSION})",
+        "transformed": "a permanent set up with its back face up: not translated (phase "
+                       "keeps a transformed flag, but the adapter sets up no swapped faces)",
+    }
+
     def build(self) -> None:
         """Start phase's game at the setup (FORMAT §3.1; see the module docstring): a new game,
         its state edited and loaded at the end of the step before the setup step, both players
@@ -78,7 +89,8 @@ class Setup(RunCore):
                          "graveyard", "exile", "battlefield") for e in p.get(z, [])
                          for k in e} - self.KNOWN_OBJECT)
         if extra:
-            raise Skip(f"setup field(s) {', '.join(extra)} have no phase equivalent here")
+            raise Skip(f"setup field(s) {', '.join(extra)}: "
+                       + "; ".join(self.WHY_NOT.get(k, "not translated for phase") for k in extra))
         turn = setup.get("turn", 1)
         step = setup.get("step", "precombat_main")
         if step not in PREVIOUS_STEP or PREVIOUS_STEP[step] is None:

@@ -130,20 +130,26 @@ class Stack(RunCore):
         found = [i for i, a in enumerate(ours) if a.get("kind") in kinds]
         return found[k] if k < len(found) else k
 
-    def delayed_key(self, oid: int) -> str:
+    def delayed_key(self, oid: int) -> Any:
         """``ability`` of a delayed triggered ability (FORMAT §11.4): the keyword of its
         source that creates delayed triggers (mobilize), ``delayed`` for an instant or sorcery
-        source. phase's stack entry does not say which ability created it: any other source is
-        skipped."""
+        source, the index of the one printed ability of a permanent's card file that creates
+        delayed triggers (Flickerwisp's). phase's stack entry does not say which ability
+        created it: any other source (several abilities that could) is skipped."""
         obj = self.game.object(oid) or {}
         card = self.card_data(obj.get("name"))
         kws = [kw if isinstance(kw, str) else kw.get("keyword") for kw in card.get("keywords", [])]
         found = [k for k in kws if k in DELAYED_BY_KEYWORD]
-        printed = [a for a in card.get("abilities", []) if "delayed" in json.dumps(a)]
+        # the printed abilities that create a delayed trigger (create_delayed_trigger, or
+        # exile_and_return_later's return, FORMAT §11.4, §13.3)
+        printed = [a for a in card.get("abilities", []) if "delayed" in json.dumps(a)
+                   or "exile_and_return_later" in json.dumps(a)]
         if len(found) == 1 and not printed:
             return found[0]
         if {"Instant", "Sorcery"} & set(card.get("types", [])) and not found:
             return "delayed"
+        if len(printed) == 1 and not found:
+            return card["abilities"].index(printed[0])
         raise Skip(f"a delayed trigger of {obj.get('name')}: phase does not say which ability "
                    "created it")
 

@@ -27,11 +27,12 @@ class State(RunCore):
     :class:`~.core.RunCore`'s)."""
 
     def attached_ref(self, value: Any) -> str | None:
-        """Our reference of what phase's ``attached_to`` value names (an object or a player)."""
+        """What phase's ``attached_to`` value names in the state (FORMAT §4): a permanent's
+        card alias (the key the battlefield has it under), or a player."""
         if isinstance(value, int):
-            return self.ref(value)
+            return self.card(value)
         if isinstance(value, dict) and isinstance(value.get("data"), int):
-            return self.ref(value["data"]) if value.get("type") == "Object" \
+            return self.card(value["data"]) if value.get("type") == "Object" \
                 else self.player(value["data"])
         return None
 
@@ -78,7 +79,7 @@ class State(RunCore):
             o = objs[str(oid)]
             key = self.card(oid)
             types = list((o.get("card_types") or {}).get("core_types", []))
-            entry = {"object": self.ref(oid), "name": o.get("name"),
+            entry = {"object": self.ref(oid), "name": o.get("name") or None,
                      "owner": self.player(o["owner"]),
                      "controller": self.player(o["controller"]),
                      "tapped": bool(o.get("tapped")),
@@ -100,6 +101,9 @@ class State(RunCore):
                 entry["face_down"], entry["name"] = True, None  # CR 708.2, FORMAT §4
             if o.get("transformed"):
                 entry["face"] = "back"  # FORMAT §11.6: absent with the front face up
+            if len(o.get("merged_components") or []) > 1:
+                # a melded permanent (FORMAT §11.6, CR 712.4): the cards phase merged into it
+                entry["melded"] = [self.card(c) for c in o["merged_components"]]
             if o.get("prepared"):
                 entry["prepared"] = True
                 if oid in self.prepared:
