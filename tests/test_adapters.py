@@ -249,6 +249,27 @@ def test_phase_nameless_token_is_reported_nameless(phase_adapter):
     assert created and all(e["name"] is None for e in created)
 
 
+def test_phase_any_colour_mana_ability_activated_by_an_activate_input(phase_adapter):
+    """An ``activate`` of a mana ability of any colour (Birds of Paradise) with ``color``
+    (FORMAT §3.2): phase asks ChooseManaColor after its ActivateAbility, the adapter answers
+    with the input's colour, and the mana pays the next spell (the sharded campaign's
+    ``rejection:cast:accepted/rejected:wrong_decision``, seed 2417: phase was left waiting)."""
+    fixture = {"id": "t.birds", "rulesets": ["modern"], "setup": {
+        "turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+            {"id": "alice", "battlefield": [{"alias": "birds", "card": "Birds of Paradise", "summoning_sick": False}],
+             "hand": [{"alias": "shift", "card": "Cloudshift"}]},
+            {"id": "bob"}]},
+        "script": [{"action": "activate", "player": "alice", "source": "birds", "ability": 0, "color": "W"},
+                   {"action": "cast", "player": "alice", "card": "shift", "targets": ["birds"]}],
+        "expect": {}}
+    cards = {name: json.loads((FIXTURES / "cards" / f"{slug(name)}.json").read_text(encoding="utf-8"))
+             for name in ("Birds of Paradise", "Cloudshift")}
+    result = phase_adapter.play(build_scenario(fixture, cards), "modern")
+    assert not [e for e in result["events"] if e["type"] == "action_rejected"], result["events"][-3:]
+    cast = [e for e in result["events"] if e["type"] == "spell_cast"]
+    assert len(cast) == 1 and cast[0]["mana_paid"] == {"W": 1}
+
+
 def test_phase_skips_what_it_cannot_express(phase_adapter):
     sc = scenario("classic.stack.last-in-first-out")
     with pytest.raises(Skip, match="ruleset classic-1999"):

@@ -388,6 +388,8 @@ class Casting(RunCore):
         try:
             self.apply(seat, action("ActivateAbility", {"source_id": oid,
                                                         "ability_index": phase_index}))
+            # a mana ability of any colour (Birds of Paradise): the input's color (FORMAT §3.2)
+            self.answer_mana_color(seat, oid, inp.get("color"))
             self.answer_casting(seat, oid, inp)
             ev = self.pending_activation
             if self.pending_stack is not None:
@@ -521,20 +523,27 @@ class Casting(RunCore):
                        and (a.data or {}).get("source_id") == oid]
             if len(offered) == 1:
                 self.apply(seat, offered[0])
-                wf = self.waiting()
-                if wf.get("type") == "ChooseManaColor":
-                    choice = (wf.get("data") or {}).get("choice") or {}
-                    options = (choice.get("data") or {}).get("options") or []
-                    want = LETTER_PHASE_COLOR.get(color) if color else \
-                        (options[0] if len(options) == 1 else None)
-                    if choice.get("type") != "SingleColor" or want is None:
-                        self.cancel(seat)
-                        raise Skip(f"{self.ref(oid)}: phase asks for a mana choice "
-                                   f"{choice.get('type')} the input does not answer")
-                    self.apply(seat, action("ChooseManaColor", {
-                        "choice": {"type": "SingleColor", "data": want}, "count": 1}))
+                self.answer_mana_color(seat, oid, color)
                 return
         self.apply(seat, self.mana_selection(oid, color))
+
+    def answer_mana_color(self, seat: int, oid: int, color: str | None) -> None:
+        """Answer phase's ``ChooseManaColor`` prompt, if it asks one after a mana ability of
+        object ``oid`` was activated, with ``color`` (a letter; ``None``: the one option it
+        offers). Raises :class:`Skip` (a choice that is not one colour, or several colours and
+        none named; the activation is cancelled)."""
+        wf = self.waiting()
+        if wf.get("type") != "ChooseManaColor":
+            return
+        choice = (wf.get("data") or {}).get("choice") or {}
+        options = (choice.get("data") or {}).get("options") or []
+        want = LETTER_PHASE_COLOR.get(color) if color else (options[0] if len(options) == 1 else None)
+        if choice.get("type") != "SingleColor" or want is None:
+            self.cancel(seat)
+            raise Skip(f"{self.ref(oid)}: phase asks for a mana choice "
+                       f"{choice.get('type')} the input does not answer")
+        self.apply(seat, action("ChooseManaColor", {
+            "choice": {"type": "SingleColor", "data": want}, "count": 1}))
 
     def mana_selection(self, oid: int, color: str | None) -> Any:
         """The ``TapLandForMana`` action for mana source ``oid`` (its first mana ability), making
