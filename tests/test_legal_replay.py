@@ -143,6 +143,12 @@ KNOWN_GAPS = {
         "a card exiled by Spelljack is offered cast only as its main face, not its Adventure (CR 715.3)",
     ("tarkir.omen.spelljacked-omen-cast-without-paying-is-shuffled-into-owners-library[modern]", 5):
         "a card exiled by Spelljack is offered cast only as its main face, not its Omen (tarkir.omen.05)",
+    ("classic.resolving.a-choice-made-on-resolution-is-one-of-those-the-ability-offers[modern]", 4):
+        "a pt_choice is offered in its [power, toughness] form only, not as the text \"+2/-2\" that FORMAT §5 accepts too",
+    ("classic.resolving.a-choice-made-on-resolution-is-one-of-those-the-ability-offers[timespiral-2006]", 4):
+        "a pt_choice is offered in its [power, toughness] form only, not as the text \"+2/-2\" that FORMAT §5 accepts too",
+    ("classic.resolving.a-choice-made-on-resolution-is-one-of-those-the-ability-offers[classic-1999]", 4):
+        "a pt_choice is offered in its [power, toughness] form only, not as the text \"+2/-2\" that FORMAT §5 accepts too",
 }
 
 
