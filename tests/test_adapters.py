@@ -270,6 +270,31 @@ def test_phase_any_colour_mana_ability_activated_by_an_activate_input(phase_adap
     assert len(cast) == 1 and cast[0]["mana_paid"] == {"W": 1}
 
 
+def test_phase_discard_cost_of_an_activated_ability(phase_adapter):
+    """Trespasser il-Vec's "Discard a card: ..." (CR 118.3, 602.2b): phase asks PayCost
+    (Discard) after its ActivateAbility, the adapter answers with the input's ``discard``;
+    without one it is ``cannot_pay``, as on the reference engine (the campaign's
+    ``state:players.graveyard`` and ``rejection:pass:accepted/rejected:wrong_decision``)."""
+    def play(activate):
+        fixture = {"id": "t.trespasser", "rulesets": ["modern"], "setup": {
+            "turn": 3, "active_player": "alice", "step": "precombat_main", "players": [
+                {"id": "alice", "battlefield": [{"alias": "rogue", "card": "Trespasser il-Vec"}],
+                 "hand": [{"alias": "forest", "card": "Forest"}]},
+                {"id": "bob"}]},
+            "script": [activate, {"action": "pass", "player": "alice"}], "expect": {}}
+        cards = {name: json.loads((FIXTURES / "cards" / f"{slug(name)}.json").read_text(encoding="utf-8"))
+                 for name in ("Trespasser il-Vec", "Forest")}
+        return phase_adapter.play(build_scenario(fixture, cards), "modern")
+
+    result = play({"action": "activate", "player": "alice", "source": "rogue", "ability": 0, "discard": ["forest"]})
+    types = [e["type"] for e in result["events"]]
+    assert "action_rejected" not in types and "card_discarded" in types and "ability_activated" in types
+    assert result["state"]["players"]["alice"]["graveyard"] == ["forest"]  # the card alias (FORMAT §6)
+    result = play({"action": "activate", "player": "alice", "source": "rogue", "ability": 0})
+    rejected = [e for e in result["events"] if e["type"] == "action_rejected"]
+    assert rejected and rejected[0]["at"] == 0 and rejected[0]["code"] == "cannot_pay"
+
+
 def test_phase_skips_what_it_cannot_express(phase_adapter):
     sc = scenario("classic.stack.last-in-first-out")
     with pytest.raises(Skip, match="ruleset classic-1999"):

@@ -692,6 +692,19 @@ class Casting(RunCore):
                 behold_offered = True
                 self.apply(seat, action("DecideOptionalCost", {"pay": behold is not None}))
                 continue
+            if kind == "PayCost" and (data.get("kind") or {}).get("type") == "Discard":
+                # a discard cost ("Discard a card: ...", CR 118.3, 602.2b): the input's discard
+                cards = list(inp.get("discard") or [])
+                if len(cards) != data.get("count", 1):
+                    self.cancel(seat)
+                    raise Rejected("cannot_pay", f"discard {data.get('count', 1)} card(s): name them "
+                                                 "in 'discard'")
+                ids = [self.object_id(c) for c in cards]
+                if any(i not in (data.get("choices") or []) for i in ids):
+                    self.cancel(seat)
+                    raise Rejected("not_in_hand", f"phase offers none of {cards} to discard")
+                self.apply(seat, action("SelectCards", {"cards": ids}))
+                continue
             if kind == "PayCost" and (data.get("kind") or {}).get("type") == "Behold":
                 behold_offered = True
                 if behold is None:
