@@ -1253,7 +1253,8 @@ def _make_command():
 
     def _finish(report: Report, out: Path | None, save: Path | None, json_out: bool) -> None:
         """Write the drafts (``--out``) and the record (``--save``), print the figures, exit
-        1 with a divergence, else 0."""
+        1 with a divergence or when games were due and none was played (every one skipped:
+        nothing was compared, as ``run`` exits 1 when no case passed), else 0."""
         if out is not None:
             try:
                 for p in write_drafts(report, out):
@@ -1272,6 +1273,11 @@ def _make_command():
             click.echo(json.dumps(report.figures(), indent=2, sort_keys=True))
         else:
             click.echo(report.table())
+        figures = report.figures()
+        if figures["games"] and not figures["played"]:
+            click.echo(f"fuzz: none of the {figures['games']} games was played (each was skipped): "
+                       "nothing was compared", err=True)
+            sys.exit(1)
         sys.exit(1 if report.divergent else 0)
 
     return fuzz

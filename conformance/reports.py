@@ -560,12 +560,40 @@ def _who(report: Report) -> str:
     return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
 
 
+def _selection_text(report: Report) -> str:
+    sel = report.header.get("selection") or {}
+    parts = [f"-k {sel['keyword']!r}" if sel.get("keyword") else "every case"]
+    if sel.get("rulesets"):
+        parts.append("rulesets " + ", ".join(sel["rulesets"]))
+    if sel.get("shard"):
+        parts.append(f"shard {sel['shard']}")
+    return ", ".join(parts)
+
+
+def comparison_warnings(before: Report, after: Report, before_name: str = "A",
+                        after_name: str = "B") -> list[str]:
+    """``warning: ...`` lines for a comparison whose ``(absent)`` cases may not be status
+    changes: the two reports ran different selections (``selection``), or one was
+    interrupted (its footer's ``interrupted``, PROTOCOL §6). ``[]`` otherwise."""
+    out = []
+    if (before.header.get("selection") or {}) != (after.header.get("selection") or {}):
+        out.append(f"warning: the reports ran different selections ({before_name}: "
+                   f"{_selection_text(before)}; {after_name}: {_selection_text(after)}): a case "
+                   "one of them did not select shows as (absent)")
+    for name, report in ((before_name, before), (after_name, after)):
+        if report.footer.get("interrupted"):
+            out.append(f"warning: {name} is the report of an interrupted run: the cases it "
+                       "did not reach show as (absent)")
+    return out
+
+
 def format_changes(changes: list[Change], before: Report, after: Report,
                    before_name: str = "A", after_name: str = "B") -> str:
     """The text of :func:`compare`: a heading, one line per change grouped as regressions,
     fixes and other changes, and a count line."""
     lines = [f"from {before_name} ({_who(before)}, {before.counts['total']} cases) "
              f"to {after_name} ({_who(after)}, {after.counts['total']} cases):"]
+    lines += comparison_warnings(before, after, before_name, after_name)
     titles = {"regression": "regressions (passed, now not)", "fix": "fixes (now passed)",
               "other": "other changes"}
     for kind, title in titles.items():

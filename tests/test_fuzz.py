@@ -338,3 +338,19 @@ def test_the_phase_campaign_document_matches_its_shard_files():
         (g["signature"], g["games"], g["first_seed"]) for g in figures["by_signature"]]
     for key in ("games", "played", "inputs", "checkpoints_compared", "divergences", "distinct"):
         assert f"| {key} | {figures[key]:,} |" in text, key
+
+
+def test_a_campaign_that_plays_no_game_exits_1(tmp_path):
+    """An engine that skips every game (here: every run request) compared nothing: the
+    campaign exits 1 saying so, as ``run`` exits 1 when no case passed (a new user's
+    finding: phase's adapter skipping 3 of 3 games gave exit 0)."""
+    from test_plugin import SKIP_ALL_ENGINE
+
+    engine = tmp_path / "lazy.py"
+    engine.write_text(SKIP_ALL_ENGINE)
+    proc = _cli("fuzz", "--engine", f"{sys.executable} {engine}", "--games", "2", "--turn-cap", "2",
+                "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    figures = json.loads(proc.stdout)
+    assert figures["games"] == 2 and figures["played"] == 0 and figures["skipped"] == 2
+    assert "none of the 2 games was played" in proc.stderr

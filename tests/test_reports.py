@@ -346,6 +346,21 @@ def test_compare(tmp_path):
     assert "5 cases changed: 2 regressions, 2 fixes, 1 other" in result.output
     same = invoke("report", old, "--compare", old)
     assert same.exit_code == 0 and "no case changed status" in same.output
+    assert "warning" not in result.output + same.output  # the same selection, neither interrupted
+
+
+def test_compare_warns_about_different_selections_and_an_interrupted_run(tmp_path):
+    """A case one report did not select, or an interrupted run did not reach, shows as
+    (absent): the comparison says so before its changes."""
+    a = reports.read_report(saved(tmp_path, "a.jsonl", {"classic.a.x": "passed"}, "1.0"))
+    b = reports.read_report(saved(tmp_path, "b.jsonl", {"classic.a.y": "passed"}, "1.0"))
+    b.header["selection"] = {"rulesets": None, "keyword": "stack"}
+    b.footer["interrupted"] = True
+    text = reports.format_changes(reports.compare(a, b), a, b, "A", "B")
+    assert text.splitlines()[1] == ("warning: the reports ran different selections (A: every case; "
+                                    "B: -k 'stack'): a case one of them did not select shows as (absent)")
+    assert text.splitlines()[2] == ("warning: B is the report of an interrupted run: the cases it did "
+                                    "not reach show as (absent)")
 
 
 # --------------------------------------------------------------------------------------------
