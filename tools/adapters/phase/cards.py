@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Callable
 from typing import Any, cast
 
 from mtg_judge.tools.adapters.common import Skip
@@ -132,26 +133,32 @@ def build_entries(card: dict) -> dict:
     and ``face_index``, as phase's generator makes them. Raises :class:`Skip`."""
     if card.get("layout", "normal") == "normal":
         return {card["name"].lower(): build_face(card)}
-    key = "multi:" + card_key(card)
+    layout = PHASE_LAYOUTS.get(card["layout"], card["layout"])  # an unknown one: mtgjson_faces' Skip
+    return _built_faces("multi:" + card_key(card), card["name"], lambda: mtgjson_faces(card),
+                        lambda i, f: f["name"], layout)
+
+
+def _built_faces(key: str, name: str, faces: Callable[[], list[dict]],
+                 entry_name: Callable[[int, dict], str], layout: str) -> dict:
+    """The card-database entries of the faces ``faces()`` of the card ``name``, built with
+    one oracle id (phase joins the faces of one card by it: a fixed id made from the name
+    stands in for Scryfall's), each under ``entry_name(index, face).lower()`` with
+    ``layout`` and ``face_index``; cached in ``_FACES`` under ``key``. Raises :class:`Skip`
+    (a face phase refuses or does not implement)."""
     if key not in _FACES:
         try:
-            faces = mtgjson_faces(card)
-            # phase joins the faces of one card by their shared oracle id (its card database
-            # keys a back face by it): a fixed id made from the card's name stands in for
-            # Scryfall's
-            oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + card["name"]))
-            built = [phase.build_oracle_face_multi(f, oracle_id) for f in faces]
+            oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + name))
+            built = [phase.build_oracle_face_multi(f, oracle_id) for f in faces()]
         except Skip as exc:
             _FACES[key] = exc
         except Exception as exc:  # noqa: BLE001 - phase refuses the card
-            _FACES[key] = Skip(f"phase cannot build {card['name']}: {exc}")
+            _FACES[key] = Skip(f"phase cannot build {name}: {exc}")
         else:
             missing = [m for f in built for m in _unimplemented(f)]
-            layout = PHASE_LAYOUTS[card["layout"]]
-            _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
+            _FACES[key] = (Skip(f"phase does not implement part of {name}'s Oracle "
                                 f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
                            if missing else
-                           {f["name"].lower(): dict(f, layout=layout, face_index=i)
+                           {entry_name(i, f).lower(): dict(f, layout=layout, face_index=i)
                             for i, f in enumerate(built)})
     entries = _FACES[key]
     if isinstance(entries, Skip):
@@ -190,33 +197,18 @@ def build_meld(card: dict, result: dict | None) -> dict:
     if result is None:
         raise Skip(f"{card['name']}: its meld result {((card.get('meld') or {}).get('result'))!r} "
                    "is not among the scenario's cards")
-    key = "meld:" + card_key(card) + card_key(result)
-    if key not in _FACES:
-        try:
-            front = dict(mtgjson_card(dict(card, layout="normal")), layout="meld", side="a")
-            back = dict(mtgjson_card(dict(result, layout="normal")), layout="meld", side="b",
-                        faceName=result["name"])
-            # phase finds a back face by its front's oracle id (the one other face filed
-            # under it); the database ignores its entries' keys, so the melded face is
-            # entered once per card of the pair, each time with that card's oracle id
-            oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "mtg-judge:" + card["name"]))
-            built = [phase.build_oracle_face_multi(f, oracle_id) for f in (front, back)]
-        except Skip as exc:
-            _FACES[key] = exc
-        except Exception as exc:  # noqa: BLE001 - phase refuses the card
-            _FACES[key] = Skip(f"phase cannot build {card['name']}: {exc}")
-        else:
-            missing = [m for f in built for m in _unimplemented(f)]
-            _FACES[key] = (Skip(f"phase does not implement part of {card['name']}'s Oracle "
-                                f"text (phase-python {PHASE_VERSION}): {'; '.join(missing)}")
-                           if missing else
-                           {(f["name"] if i == 0 else f"{f['name']} (melded from "
-                             f"{card['name']})").lower(): dict(f, layout="meld", face_index=i)
-                            for i, f in enumerate(built)})
-    entries = _FACES[key]
-    if isinstance(entries, Skip):
-        raise entries
-    return cast(dict, entries)
+    def faces() -> list[dict]:
+        front = dict(mtgjson_card(dict(card, layout="normal")), layout="meld", side="a")
+        back = dict(mtgjson_card(dict(result, layout="normal")), layout="meld", side="b",
+                    faceName=result["name"])
+        return [front, back]
+
+    # phase finds a back face by its front's oracle id (the one other face filed under it);
+    # the database ignores its entries' keys, so the melded face is entered once per card of
+    # the pair, each time with that card's oracle id
+    return _built_faces("meld:" + card_key(card) + card_key(result), card["name"], faces,
+                        lambda i, f: f["name"] if i == 0 else f"{f['name']} (melded from {card['name']})",
+                        "meld")
 
 
 def build_engine(cards: dict[str, dict]) -> Any:
