@@ -1131,7 +1131,7 @@ def _make_command():
                   help="start: each scenario starts at the start of the game (start_of_game: shuffles, "
                        "mulligans); kept: at turn 1's upkeep, from the libraries and hands the reference "
                        "engine's mulligans left (for engines that can't start a game).")
-    @workers_option(1, "", what="games")
+    @workers_option(1, "", what="games", engine=True)
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
                   help="Write each shrunk divergence as a fixture draft into DIR, with both engines' logs.")
     @click.option("--json", "json_out", is_flag=True, help="Print the figures as JSON instead of the table.")
@@ -1150,7 +1150,8 @@ def _make_command():
     def fuzz(ctx, records, command, games, seed, ruleset, turn_cap, checkpoint_every, deck_paths, deck_size,
              hostile_rate, timeout, shrink_tests, no_events, opening, workers, out, json_out, shard_text, save,
              merge, partial):
-        """Differential fuzzing: random games on the reference engine, replayed on ENGINE.
+        """Differential fuzzing: random games on the reference engine, replayed on the
+        --engine COMMAND.
 
         Each game (self-play's driver, decks and seeds, up to --turn-cap) becomes a scenario
         with a checkpoint every --checkpoint-every inputs; both engines play it and the first
@@ -1203,7 +1204,9 @@ def _make_command():
         try:
             sp.load_decks(deck_paths or None)
         except sp.DeckError as exc:
-            raise click.UsageError(str(exc)) from None
+            from mtg_judge.conformance.cli_errors import BadInput
+
+            raise BadInput(str(exc)) from None
         fz = FuzzSettings(games=games, seed=seed, ruleset=ruleset, turn_cap=turn_cap,
                           checkpoint_every=checkpoint_every, deck_paths=tuple(str(p) for p in deck_paths),
                           deck_size=deck_size, hostile_rate=hostile_rate, timeout=timeout,
@@ -1238,7 +1241,9 @@ def _make_command():
         try:
             decks = tuple(sp.load_decks(paths or None))
         except sp.DeckError as exc:
-            raise click.UsageError(str(exc)) from None
+            from mtg_judge.conformance.cli_errors import BadInput
+
+            raise BadInput(str(exc)) from None
         fz = FuzzSettings(**{**fz.__dict__, "deck_paths": paths, "decks": decks, "shrink": True,
                              "shrink_tests": shrink_tests, "timeout": timeout})
         if decks_digest(fz) != report.decks_digest:

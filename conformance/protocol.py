@@ -267,9 +267,28 @@ def _handle(msg: Any, started: bool, implementation: dict,
     return Run.CMD, reply
 
 
+#: The longest request line ``serve`` reads (bytes, newline included): 16 MiB, some hundred
+#: times the largest scenario of the suite. A longer line is read to its end and dropped, and
+#: answered ``errored`` (PROTOCOL §3), so that one runaway request can't take the memory.
+MAX_REQUEST_BYTES = 16 * 1024 * 1024
+
+
+def _read_request(reader: IO, limit: int) -> tuple[bytes | str, bool]:
+    """One request line of ``reader`` (bytes or text) and whether it was longer than
+    ``limit`` (then what is returned is only its start: the rest, up to the next newline or
+    the end of input, has been read and dropped, a chunk at a time)."""
+    raw = reader.readline(limit + 1)
+    if len(raw) <= limit or raw[-1:] in (b"\n", "\n"):
+        return raw, False
+    while True:
+        chunk = reader.readline(1 << 20)
+        if not chunk or chunk[-1:] in (b"\n", "\n"):
+            return raw[:64], True
+
+
 def serve(stdin: IO | None = None, stdout: IO | None = None, *,
           implementation: dict | None = None,
-          run: Callable[..., dict] | None = None) -> int:
+          run: Callable[..., dict] | None = None, max_request: int = MAX_REQUEST_BYTES) -> int:
     """Serve protocol v1 for the reference engine until ``stop`` or end of input.
 
     ``stdin``/``stdout`` are text (or binary) streams, by default ``sys.stdin`` and
@@ -285,6 +304,10 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
       -> ``{"seq": <seq or null>, "errored": true, "context": {"message", "type"?,
       "traceback"?}}``, and the server goes on reading.
 
+    A request line longer than ``max_request`` bytes (:data:`MAX_REQUEST_BYTES`) is dropped
+    unread and answered ``{"seq": null, "errored": true, "context": {"message": "request
+    line longer than N bytes ..."}}``.
+
     ``implementation`` and ``run`` replace the reference engine (for tests and adapters).
     Returns 0 after ``stop`` or end of input, 1 if the output pipe is closed.
     """
@@ -296,19 +319,23 @@ def serve(stdin: IO | None = None, stdout: IO | None = None, *,
     reader = getattr(stdin, "buffer", stdin)
     started = False
     while True:
-        raw = reader.readline()
+        raw, too_long = _read_request(reader, max_request)
         if not raw:
             return 0
         line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         if not line.strip():
             continue
         reply: dict | None
-        try:
-            msg = json.loads(line)
-        except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
-            cmd, reply = "", Errored.of(None, f"invalid JSON: {type(exc).__name__}: {exc}").to_json()
+        if too_long:
+            cmd, reply = "", Errored.of(None, f"request line longer than {max_request} bytes "
+                                              f"(starting {line[:40]!r}): dropped").to_json()
         else:
-            cmd, reply = _handle(msg, started, implementation, run)
+            try:
+                msg = json.loads(line)
+            except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
+                cmd, reply = "", Errored.of(None, f"invalid JSON: {type(exc).__name__}: {exc}").to_json()
+            else:
+                cmd, reply = _handle(msg, started, implementation, run)
         if cmd == "stop":
             return 0
         started = started or cmd == "start"

@@ -1479,7 +1479,9 @@ def _make_command():
         try:
             load_decks(deck_paths or None)
         except DeckError as exc:
-            raise click.ClickException(str(exc)) from None
+            from mtg_judge.conformance.cli_errors import BadInput
+
+            raise BadInput(str(exc)) from None
         spec = RunSpec(games, seed, tuple(rulesets) or RULESETS, tuple(str(p) for p in deck_paths), settings)
         start = time.perf_counter()
         failures = [0]

@@ -42,12 +42,15 @@ def cap_workers(requested: int, tasks: int | None = None, what: str = "cases",
     return cap
 
 
-def workers_option(default: int | None, default_text: str, what: str = "cases") -> Callable:
+def workers_option(default: int | None, default_text: str, what: str = "cases",
+                   engine: bool = False) -> Callable:
     """The click option ``-n/--workers N`` of a command (``workers`` in its parameters):
-    ``N`` at least 1; ``default`` (None: the command decides, ``default_text`` says how)."""
+    ``N`` at least 1; ``default`` (None: the command decides, ``default_text`` says how);
+    ``engine``: the command can run an engine command (``--engine``), one process per
+    worker, and the help says so."""
+    processes = "worker processes; with an engine command, engine processes" if engine else "worker processes"
     return click.option(
         "-n", "--workers", "workers", type=click.IntRange(min=1), default=default,
         show_default=default_text if default is None else True,
-        help=f"How many {what} run at the same time (worker processes; with an engine "
-             f"command, engine processes). Lowered, with a warning, to at most "
-             f"{PER_CORE} x the cores and the number of {what}.")
+        help=f"How many {what} run at the same time ({processes}). Lowered, with a warning, "
+             f"to at most {PER_CORE} x the cores and the number of {what}.")

@@ -187,7 +187,7 @@ MISUSE = [
     (["run", "--validate-protocol"], 2, "--validate-protocol checks protocol messages: it needs --engine"),
     (["run", "--engine", ""], 2, "Invalid value for --engine"),
     (["run", "--engine", "no-such-engine-command-xyz", "-k", "last-in-first-out"], 2, "cannot run the engine"),  # issue 25: exit 2 as fuzz, show
-    (["run", "-k", "no-fixture-has-this-name"], 1, "no cases selected"),
+    (["run", "-k", "no-fixture-has-this-name"], 2, "no cases selected"),  # bad input: exit 2 (conformance/cli_errors.py)
     (["show", "no.such.fixture"], 2, "no fixture with id or path 'no.such.fixture'"),
     (["show", "classic.stack.last-in-first-out", "--ruleset", "vintage"], 2, "Invalid value for '--ruleset'"),
     (["diff-rulesets", "modern", "vintage"], 2, "Invalid value for 'B'"),
@@ -207,19 +207,19 @@ def test_cli_misuse_exit_codes(args, code, fragment):
     assert fragment in proc.stderr
 
 
-def test_a_malformed_report_exits_1_naming_the_file_and_line(tmp_path):
+def test_a_malformed_report_exits_2_naming_the_file_and_line(tmp_path):
     report = tmp_path / "report.jsonl"
     report.write_text('{"kind": "header", "report_version": 1}\nnot json\n', encoding="utf-8")
     proc = cli("report", str(report))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert str(report) in proc.stderr and ":2" in proc.stderr
 
 
-def test_a_deck_with_an_unknown_card_exits_1(tmp_path):
+def test_a_deck_with_an_unknown_card_exits_2(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("# a deck\n17 Forest\n23 Grizzly Baers\n", encoding="utf-8")
     proc = cli("selfplay", "--games", "1", "--decks", str(deck))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stderr.strip() == f"Error: {deck}:3: unknown card 'Grizzly Baers' (did you mean 'Grizzly Bears'?)"
 
 
@@ -302,3 +302,21 @@ def test_run_names_no_exception_and_warns_about_the_card_files_it_skipped(tmp_pa
     assert "FixtureError" not in proc.stderr and "duplicate fixture id" in proc.stderr
     assert proc.stderr.strip().endswith("Error: fixtures/classic/stack/twin.json: $.id: duplicate fixture id "
                                         "'classic.stack.good': fixtures/classic/stack/good.json uses it too")
+
+
+def test_ctrl_c_in_any_command_exits_130_like_run(monkeypatch):
+    """A KeyboardInterrupt that reaches the group (a command without its own handling:
+    self-play, fuzz, mutants, snapshots update) exits 130 with "interrupted", not click's
+    "Aborted!" and 1 (README, "Exit codes")."""
+    from click.testing import CliRunner
+
+    from mtg_judge.conformance import selfplay as sp
+    from mtg_judge.tools.cli import main
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sp, "load_decks", interrupted)
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1"])
+    assert result.exit_code == 130, result.output
+    assert "interrupted" in result.output and "Aborted" not in result.output

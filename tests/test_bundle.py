@@ -148,7 +148,7 @@ def test_export_filters_and_refusals(tmp_path):
     assert invoke("export", tmp_path / "x", "--format", "tar").exit_code == 2
     assert invoke("export", tmp_path / "x", "-k", "a and (").exit_code == 2
     none = invoke("export", tmp_path / "y", "-k", "no-such-case")
-    assert none.exit_code == 1 and "no cases selected" in none.output
+    assert none.exit_code == 2 and "no cases selected" in none.output
 
 
 def test_export_refuses_a_fixture_with_an_unknown_card(tmp_path):
@@ -173,35 +173,35 @@ def test_a_damaged_or_foreign_bundle_is_named(tmp_path):
     case = next((out / "cases").rglob("*.json"))
     case.write_text(case.read_text(encoding="utf-8").replace("alice", "alicia"), encoding="utf-8")
     result = invoke("run", "--bundle", out)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert str(case.relative_to(out)) in result.output and "sha256 differs" in result.output
     # a fixtures folder is not a bundle
     result = invoke("run", "--bundle", FIXTURES_DIR)
-    assert result.exit_code == 1 and "no manifest.json" in result.output
+    assert result.exit_code == 2 and "no manifest.json" in result.output
     # a newer bundle_version
     newer = tmp_path / "newer"
     assert invoke("export", newer, "-k", "last-in-first-out").exit_code == 0
     manifest = json.loads((newer / "manifest.json").read_text(encoding="utf-8"))
     (newer / "manifest.json").write_text(json.dumps({**manifest, "bundle_version": 99}))
     result = invoke("run", "--bundle", newer)
-    assert result.exit_code == 1 and "bundle_version 99" in result.output
+    assert result.exit_code == 2 and "bundle_version 99" in result.output
     # a missing file
     missing = tmp_path / "missing"
     assert invoke("export", missing, "-k", "last-in-first-out").exit_code == 0
     (missing / "schema" / "card.schema.json").unlink()
     result = invoke("run", "--bundle", missing)
-    assert result.exit_code == 1 and "card.schema.json: missing" in result.output
+    assert result.exit_code == 2 and "card.schema.json: missing" in result.output
     # a case dropped from the manifest's list, its file and sha256 left
     dropped = tmp_path / "dropped"
     assert invoke("export", dropped, "-k", "last-in-first-out").exit_code == 0
     manifest = json.loads((dropped / "manifest.json").read_text(encoding="utf-8"))
     (dropped / "manifest.json").write_text(json.dumps({**manifest, "cases": manifest["cases"][1:]}))
     result = invoke("run", "--bundle", dropped)
-    assert result.exit_code == 1 and "counts.cases is 3 but 'cases' lists 2" in result.output
+    assert result.exit_code == 2 and "counts.cases is 3 but 'cases' lists 2" in result.output
     manifest["counts"]["cases"] = 2
     (dropped / "manifest.json").write_text(json.dumps({**manifest, "cases": manifest["cases"][1:]}))
     result = invoke("run", "--bundle", dropped)
-    assert result.exit_code == 1 and manifest["cases"][0]["file"] in result.output
+    assert result.exit_code == 2 and manifest["cases"][0]["file"] in result.output
     assert "a case file the manifest's 'cases' does not list" in result.output
     # --bundle and --fixtures together
     result = invoke("run", "--bundle", out, "--fixtures", FIXTURES_DIR)

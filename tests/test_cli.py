@@ -132,9 +132,9 @@ def test_run_selection_passes_and_exits_0(tree, fake_engine):
     assert "total" in result.output and "100.0%" in result.output
 
 
-def test_run_nothing_selected_exits_1(tree, fake_engine):
+def test_run_nothing_selected_exits_2(tree, fake_engine):
     result = invoke("run", "--fixtures", tree, "-k", "nothing-matches-this")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input (conformance/cli_errors.py)
     assert "no cases selected" in result.output
 
 

@@ -461,3 +461,19 @@ def test_an_engine_command_not_on_path_names_the_one_beside_this_python():
     with pytest.raises(protocol.EngineError) as info:
         engine.start()
     assert "is not on PATH" in str(info.value) and str(beside) in str(info.value)
+
+
+def test_serve_drops_a_request_line_over_the_limit_and_goes_on():
+    """A runaway line is read to its end and answered errored with seq null (PROTOCOL §3),
+    the next request is served; without its newline at the end of input, the same."""
+    requests = (b'{"cmd":"start","version":1,"seq":1}\n' + b'{"cmd":"run","seq":2,"x":"' + b"a" * 5000
+                + b'"}\n' + b'{"cmd":"nope","seq":3}\n' + b"b" * 3000)
+    out = io.BytesIO()
+    assert protocol.serve(io.BytesIO(requests), out, max_request=1000) == 0
+    replies = [json.loads(line) for line in out.getvalue().decode("utf-8").splitlines()]
+    assert [r.get("seq") for r in replies] == [None, None, 3, None]
+    assert replies[0]["version"] == 1
+    assert replies[1]["errored"] and "request line longer than 1000 bytes" in replies[1]["context"]["message"]
+    assert "unknown cmd 'nope'" in replies[2]["context"]["message"]
+    assert replies[3]["errored"] and "longer than 1000 bytes" in replies[3]["context"]["message"]
+    assert protocol.MAX_REQUEST_BYTES == 16 * 1024 * 1024

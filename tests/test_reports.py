@@ -386,7 +386,7 @@ def test_report_command_bad_file(tmp_path):
     path = tmp_path / "broken.jsonl"
     path.write_text('{"kind":"header","report_version":1}\n{oops\n', encoding="utf-8")
     result = invoke("report", path)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"{path}:2: not JSON" in result.output
     assert invoke("report", tmp_path / "missing.jsonl").exit_code == 2  # click: no such file
 

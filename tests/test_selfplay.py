@@ -449,11 +449,11 @@ def test_selfplay_usage_errors_exit_2(args, message):
     assert proc.returncode == 2 and message in proc.stderr
 
 
-def test_selfplay_bad_deck_exits_1(tmp_path):
+def test_selfplay_bad_deck_exits_2(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("40 Lightning Blot\n")
     proc = _cli("selfplay", "--games", "1", "--decks", str(deck))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert f"{deck}:1: unknown card 'Lightning Blot' (did you mean 'Lightning Bolt'?)" in proc.stderr
 
 

@@ -73,7 +73,7 @@ def test_bad_shards_are_usage_errors(value, message):
 
 def test_an_empty_shard_says_why():
     result = invoke("run", "-k", "last-in-first-out", "--shard", "4/5")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "shard 4/5 is empty: only 3 cases are selected for 5 shards" in result.output
 
 
@@ -185,7 +185,7 @@ def test_merging_different_runs_is_refused(tmp_path, change, message):
     a = _report(tmp_path, "a", "1/2", ["x.y.z[modern]"])
     b = _report(tmp_path, "b", "2/2", ["x.y.w[modern]"], **change)
     result = invoke("report", "--merge", a, b)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert str(b) in result.output and message in result.output
 
 
@@ -202,7 +202,7 @@ def test_merge_refuses_missing_repeated_and_overlapping_slices(tmp_path):
                            ((one, plain), "not a slice"),
                            ((one, other_n), "slices of different runs")]:
         result = invoke("report", "--merge", *files)
-        assert result.exit_code == 1, (files, result.output)
+        assert result.exit_code == 2, (files, result.output)
         assert message in result.output, result.output
     # slices run on different case sets: positions collide or leave a gap
     for name, positions in (("collide", (0, 0, 1)), ("gap", (0, 1, 3))):
@@ -214,7 +214,7 @@ def test_merge_refuses_missing_repeated_and_overlapping_slices(tmp_path):
             path.write_text(lines[0] + "\n" + json.dumps({**case, "position": position}) + "\n")
             paths.append(path)
         result = invoke("report", "--merge", *paths)
-        assert result.exit_code == 1 and "overlap or leave gaps" in result.output, result.output
+        assert result.exit_code == 2 and "overlap or leave gaps" in result.output, result.output
     usage = invoke("report", one, two)
     assert usage.exit_code == 2 and "--merge" in usage.output
     # unsharded reports with distinct cases join in the given order

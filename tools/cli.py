@@ -1,8 +1,10 @@
 """``mtg-judge``: the command line of the conformance suite (DESIGN §11).
 
-Exit codes: 0 success; 1 failures (a failing or erroring case, a lint problem, nothing to
-run); 2 bad usage (click's usage errors) or an engine that cannot start (run, show, fuzz;
-PROTOCOL §4); 130 a run stopped by Ctrl-C or SIGTERM (its finished cases summarised and
+Exit codes (conformance/cli_errors.py): 0 success; 1 failures (a failing or erroring case, a
+lint problem, a fixture that does not load, output that cannot be written); 2 bad usage
+(click's usage errors), an input the command cannot use (a deck, a bundle, a report, a
+selection of no case: BadInput) or an engine that cannot start (run, show, fuzz;
+PROTOCOL §4); 130 a command stopped by Ctrl-C or SIGTERM (its finished cases summarised and
 reported, PROTOCOL §6).
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 
 import click
 
+from mtg_judge.conformance.cli_errors import INTERRUPTED_EXIT, BadInput
 from mtg_judge.conformance.resources import SNAPSHOT_DIR, checkout_root
 from mtg_judge.conformance.runner import (
     DEFAULT_ROOT,
@@ -140,13 +143,13 @@ def _check_shard(ctx, param, value):
 
 
 def _bundle_cases(path: Path, **kwargs) -> list[Case]:
-    """bundle_cases() with a damaged bundle turned into a clean error (exit 1)."""
+    """bundle_cases() with a damaged bundle turned into a clean error (exit 2, :class:`BadInput`)."""
     from mtg_judge.conformance.bundle import BundleError, bundle_cases
 
     try:
         return bundle_cases(path, **kwargs)
     except BundleError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise BadInput(str(exc)) from None
 
 
 def _check_keyword(ctx, param, value):
@@ -235,8 +238,6 @@ class _CountProgress:
             self._line()
 
 
-#: The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention).
-INTERRUPTED_EXIT = 130
 
 
 @contextlib.contextmanager
@@ -320,6 +321,17 @@ class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_commands})
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """The command, with a Ctrl-C that reached it (a KeyboardInterrupt, in a command
+        without its own handling: self-play, fuzz, mutants, snapshots update...) turned into
+        exit code 130 and ``interrupted`` on stderr, as ``run`` exits (README, "Exit codes"),
+        instead of click's ``Aborted!`` and exit 1."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            raise click.exceptions.Exit(INTERRUPTED_EXIT) from None
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = self.lazy_commands.get(cmd_name)
         if target is not None and cmd_name not in self.commands:
@@ -348,7 +360,7 @@ def main() -> None:
 @click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
               help="Select cases whose '<id>[<ruleset>]' matches EXPR: substrings combined "
                    "with and/or/not and parentheses, like pytest -k.")
-@workers_option(None, "all cores in-process, 1 with --engine")
+@workers_option(None, "all cores in-process, 1 with --engine", engine=True)
 @click.option("--engine", "engine_command", metavar="COMMAND",
               help="Check this engine through protocol v1 (a command line; one engine "
                    "process per worker) instead of the in-process reference engine.")
@@ -389,7 +401,9 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic, l
     and at least one case passed.
 
     Prints a progress bar on stderr, then a table per document (passed, failed, errored,
-    skipped, compliance = passed / (passed + failed + errored)), then every failing case
+    skipped; run = passed + failed + errored of the selected cases; % of run = passed / run;
+    % of all = passed / selected, skipped and not-run cases counting against it) and the
+    headline `compliance: <run> run · <% of run> · <% of all>`, then every failing case
     with its mismatches. Skipped cases (a ruleset or capability the engine does not
     declare, a case it skips) do not fail the run, but a run where no case passed exits 1.
     A check the engine's capabilities do not cover (e.g. event patterns without 'events')
@@ -422,12 +436,12 @@ def run(ctx, rulesets, keyword, workers, engine_command, timeout, by_mechanic, l
         click.echo(f"shard {shard[0]}/{shard[1]}: {len(positions)} of {len(cases)} cases",
                    err=True)
         if cases and not positions:
-            raise click.ClickException(
+            raise BadInput(
                 f"shard {shard[0]}/{shard[1]} is empty: only {len(cases)} cases are selected for "
                 f"{shard[1]} shards; choose N at most the number of cases (docs/PROTOCOL.md §8)")
         cases = [case for case in cases if case.name in positions]
     if not cases:
-        raise click.ClickException("no cases selected (check --fixtures, --bundle, --ruleset, "
+        raise BadInput("no cases selected (check --fixtures, --bundle, --ruleset, "
                                    "-k and --shard)")
     if workers is None:
         workers = 1 if engine_command else (os.cpu_count() or 1)
@@ -775,7 +789,7 @@ def _show_on_engine(case, engine_command, timeout, validate, width, priority) ->
               help="Only this ruleset (repeatable). Default: every fixture's rulesets.")
 @click.option("-k", "keyword", metavar="EXPR", callback=_check_keyword,
               help="Select cases whose '<id>[<ruleset>]' matches EXPR, like run -k.")
-@workers_option(1, "")
+@workers_option(1, "", engine=True)
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
               show_default=True, help="Seconds to wait for each engine reply (--engine).")
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
@@ -803,7 +817,7 @@ def ladder(engine_command, report_file, rulesets, keyword, workers, timeout, as_
         try:
             saved = read_report(report_file)
         except ReportError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise BadInput(str(exc)) from None
         cases_records = [c for c in saved.cases if keyword_matches(keyword, c["name"])
                          and (not rulesets or c["ruleset"] in rulesets)]
         built = ladder_module.report_ladder(cases_records, saved.header.get("implementation"))
@@ -1078,7 +1092,7 @@ def mutants(names, keyword, workers, case_timeout, list_only, json_to, random_n,
         report = run_mutants(selected, root=fixtures_dir, keyword=keyword, workers=workers,
                              case_timeout=case_timeout, progress=lambda _name: bar.update(1))
     if not report.cases:
-        raise click.ClickException("no cases selected (check --fixtures and -k)")
+        raise BadInput("no cases selected (check --fixtures and -k)")
     text = json.dumps(report.as_json(), indent=2, sort_keys=True, ensure_ascii=False)
     if json_to == "-":
         click.echo(text)
@@ -1177,7 +1191,7 @@ def report(report_files, merge, html_out, junit_out, badge_out, jsonl_out, repor
         other = reports.read_report(compare_with) if compare_with else None
         saved = reports.merge_reports(loaded) if merge else loaded[0][1]
     except reports.ReportError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise BadInput(str(exc)) from None
     report_file = report_files[0] if not merge else "the merged report"
     if other is not None:
         changes = reports.compare(saved, other)
@@ -1254,12 +1268,12 @@ def export(out, fmt, rulesets, keyword, force, fixtures_dir):
         fmt = "zip" if out.suffix.lower() == ".zip" else "dir"
     cases = _collect(fixtures_dir, rulesets=rulesets or None, keyword=keyword)
     if not cases:
-        raise click.ClickException("no cases selected (check --fixtures, --ruleset and -k)")
+        raise BadInput("no cases selected (check --fixtures, --ruleset and -k)")
     try:
         files = bundle_files(cases, {"rulesets": list(rulesets) or None, "keyword": keyword},
                              root=fixtures_dir)
         write_bundle(files, out, fmt, force=force)
-    except BundleError as exc:
+    except BundleError as exc:  # a fixture it cannot export, a folder in the way: exit 1
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"cannot write {out}: {exc}") from None
