@@ -218,7 +218,7 @@ WALKED_BY_SHAPES = {"filter": "filter", "condition": "condition", "cost": "cost"
 
 #: Card fields that are text for people (DESIGN §6: adapters may build cards from the Oracle
 #: text; the reference engine reads the machine-readable part).
-TEXT_FIELDS = {("card", "notes"), ("face", "notes")}
+TEXT_FIELDS = {("card", "notes"), ("face", "notes"), ("card", "unexpressed")}
 
 #: Fields ``validate`` refuses in card data (the engine never reads them there): a card with
 #: one, the JSON path and words of the refusal.
