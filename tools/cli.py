@@ -872,16 +872,37 @@ def ladder(engine_command, report_file, rulesets, keyword, workers, timeout, as_
               help="List the missing ruling ids, the audited units not claims checked and "
                    "the open claims.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--cards", "cards", is_flag=True,
+              help="Instead: the breadth of the card vocabulary, how many of the cards the seeds "
+                   "name and the decks hold are fully expressible (no suite run).")
 @fixtures_option
-def coverage(list_missing, as_json, fixtures_dir):
+def coverage(list_missing, as_json, cards, fixtures_dir):
     """Run the suite in-process (all cores) and report, per document, the ruling ids covered
     by a passing fixture, listed as untestable (fixtures/untestable.json), and missing; and,
     apart from being cited, the units whose every claim the citation audits
     (fixtures/audit/*.json) find checked by a passing fixture or untestable ('claims checked'),
-    and how many audited claims are open (testable in principle, not expressible yet)."""
+    and how many audited claims are open (testable in principle, not expressible yet).
+
+    --cards: the breadth figure instead (conformance/breadth.py). The named cards are those
+    the seed documents name (conformance/named_cards.json, from the glossary) and those of
+    the self-play and fuzz decks (fixtures/decks/); each is expressed (its card file lists
+    nothing in `unexpressed`, FORMAT §5), unexpressed (something is left out or approximated)
+    or absent (no card file). A table per source, the figure (expressed / named real cards;
+    "Test ..." cards are not counted) and every card not fully expressed with what it lacks
+    (--json: {"expressed", "real", "rate", "bar", "cards": [...]})."""
     from mtg_judge.conformance.coverage import coverage_report, coverage_table, load_untestable
     from mtg_judge.conformance.loader import load_audits
 
+    if cards:
+        from mtg_judge.conformance import breadth
+
+        try:
+            measured = breadth.measure(Path(fixtures_dir) / "cards", Path(fixtures_dir) / "decks")
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        click.echo(json.dumps(breadth.breadth_json(measured), indent=2) if as_json
+                   else breadth.format_breadth(measured))
+        return
     cases = _collect(fixtures_dir)
     results = _run_with_progress(cases, "running", workers=os.cpu_count() or 1)
     report = coverage_report(results, untestable=load_untestable(fixtures_dir),
