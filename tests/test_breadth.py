@@ -92,3 +92,26 @@ def test_coverage_cards_prints_the_figure_of_the_pool():
     as_json = json.loads(CliRunner().invoke(main, ["coverage", "--cards", "--json"]).output)
     assert as_json["real"] == len([c for c in as_json["cards"] if not c["test_card"]]) > 150
     assert {c["name"] for c in as_json["cards"]} >= {"Llanowar Elves", "Terror"}
+
+
+def test_a_keyword_choice_offering_a_keyword_without_rules_is_refused(tmp_path):
+    """Issue 23 (#14's leftover): banding, bushido and provoke have no rules in the engine, so
+    ``validate`` refuses them among a ``grant_keyword_choice``'s options (they used to be
+    granted as silent no-ops); the keywords the engine knows, a chosen landwalk and a chosen
+    protection are accepted."""
+    import jsonschema
+
+    from mtg_judge.conformance.resources import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / "card.schema.json").read_text(encoding="utf-8"))
+    options = schema["$defs"]["effect_grant_keyword_choice"]["properties"]["options"]
+    resolver = {"$defs": schema["$defs"], **options}
+    ok = ["flying", {"keyword": "rampage", "n": 1}, {"keyword": "landwalk", "land_type": "chosen"},
+          {"keyword": "protection", "from": {"colors": "chosen"}}]
+    jsonschema.validate(ok, resolver)
+    for bad in ("banding", "provoke", {"keyword": "bushido", "n": 1}):
+        try:
+            jsonschema.validate(["flying", bad], resolver)
+        except jsonschema.ValidationError:
+            continue
+        raise AssertionError(f"{bad!r} accepted")

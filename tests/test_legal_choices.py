@@ -92,13 +92,17 @@ WRONG = [_choose("zz_nothing"), _choose(5), _choose([]), _choose("yes"), _choose
 def test_a_keyword_of_your_choice_offers_every_keyword_of_the_list():
     """Greater Morphling: "gains your choice of banding, bushido 1, ..., landwalk of your
     choice, protection from a color of your choice, ..." (CR 702.14c landwalk, 702.16a
-    protection): every keyword is offered, landwalk with a land type and protection with a
-    color, each accepted; wrong answers are refused as the engine refuses them."""
+    protection): every keyword of its options is offered (banding, bushido and provoke are
+    not: no rules, its card file lists them as unexpressed), landwalk with a land type and
+    protection with a color, each accepted; wrong answers are refused as the engine refuses
+    them."""
     actions = agree(MORPHLING, _morphling(0), WRONG + [_choose("landwalk"), _choose("protection"),
-                                                       _choose("bushido:2"), _choose("vigilance")])
+                                                       _choose("bushido:1"), _choose("banding"),
+                                                       _choose("vigilance")])
     choices = [a["choice"] for a in actions]
-    assert {"banding", "bushido:1", "double_strike", "fear", "flying", "first_strike", "haste", "provoke",
-            "rampage:1", "shadow", "trample"} <= set(choices)
+    assert {"double_strike", "fear", "flying", "first_strike", "haste", "rampage:1", "shadow",
+            "trample"} <= set(choices)
+    assert not {"banding", "bushido:1", "provoke"} & set(choices)
     assert any(c.startswith("landwalk:") for c in choices) and any(c.startswith("protection:") for c in choices)
     assert len(choices) == len(set(choices))
 
