@@ -533,7 +533,7 @@ def test_state_based_actions_left_undone_are_found(monkeypatch):
     decks = sp.load_decks()
     settings = sp.Settings(turn_cap=10, deck_size=24, shrink_tests=0)
     failures = [sp.play_game(i, 50 + i, (decks[2], decks[4]), "modern", settings, shrink=False).failure
-                for i in range(3, 16, 4)]  # low-life games
+                for i in range(1, 16, 4)]  # low-life games (games 1, 5, 9 with the decks of five-color.txt since Mystic Enforcer)
     assert any(f is not None and f.invariant == "state-based actions" for f in failures), failures
 
 
