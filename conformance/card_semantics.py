@@ -49,7 +49,9 @@ why the engine would do nothing with it. Nine families of checks:
    (:data:`TARGET_CONDITIONS`). Everywhere else the engine evaluates every condition the
    schema names (tests/test_field_walk.py walks the positions).
 
-7. **Replacement abilities of another object**: ``affected`` other than ``"self"``.
+7. **Replacement abilities the engine would not apply as written**: a permanent's own trip
+   to the graveyard with an ``affected`` other than ``"self"``, a draw replacement with one
+   other than ``"controller"``, the wrong form of ``instead``, a condition where none is read.
 
 8. **Labels of the engine's own decisions** (:data:`ENGINE_LABELS`): ``reason`` of a
    ``pay_or_sacrifice`` effect (the echo keyword's; nothing in the game reads it).
@@ -391,17 +393,41 @@ def _engine_label_problems(card: dict, where: list, file: str) -> list[FixtureEr
     return out
 
 
+#: What the engine reads of a replacement ability, per event: the ``affected`` it applies
+#: to, the form of ``instead`` and whether a ``condition`` is read (engine/zones.py: a
+#: permanent's own trip to the graveyard; engine/draw_replacement.py: its controller's draws).
+_REPLACEMENTS = {"put_into_graveyard_from_battlefield": ("self", "to", False),
+                 "draw": ("controller", "effects", True)}
+
+
 def _replacement_problems(card: dict, where: list, file: str) -> list[FixtureError]:
-    """Check 7 of the module docstring: the engine applies a replacement ability only to its
-    own permanent (``"affected": "self"``, engine/zones.py); any other ``affected`` is a no-op."""
+    """Check 7 of the module docstring: a replacement ability the engine would not apply as
+    written. ``put_into_graveyard_from_battlefield`` replaces only its own permanent's move
+    (``"affected": "self"``, ``instead: {"to"}``, no condition); ``draw`` replaces only its
+    controller's draws (``"affected": "controller"``, ``instead: {"effects"}``, a condition
+    read as the draw would happen). Anything else is a no-op and refused."""
     out = []
     for i, ab in enumerate(card.get("abilities") or ()):
-        if isinstance(ab, dict) and ab.get("kind") == "replacement" and ab.get("affected", "self") != "self":
+        if not (isinstance(ab, dict) and ab.get("kind") == "replacement"):
+            continue
+        affected, instead, conditioned = _REPLACEMENTS.get(str(ab.get("event")), ("self", "to", False))
+        if ab.get("affected", affected) != affected:
             out.append(FixtureError(
                 file, json_path(where + ["abilities", i, "affected"]),
-                "a replacement ability that affects another object would do nothing: the engine "
-                "applies it only to its own permanent (CR 614.1a; engine/zones.py)",
-                "\"affected\": \"self\""))
+                f"a {ab.get('event')} replacement that affects something else would do nothing: the engine "
+                f"applies it only to {'its own permanent' if affected == 'self' else 'its controller'}"
+                " (CR 614.1a; engine/zones.py, engine/draw_replacement.py)",
+                f"\"affected\": \"{affected}\""))
+        if isinstance(ab.get("instead"), dict) and instead not in ab["instead"]:
+            out.append(FixtureError(
+                file, json_path(where + ["abilities", i, "instead"]),
+                f"a {ab.get('event')} replacement is replaced by {{\"{instead}\": ...}}: the other form "
+                "would do nothing", f"\"instead\": {{\"{instead}\": ...}}"))
+        if "condition" in ab and not conditioned:
+            out.append(FixtureError(
+                file, json_path(where + ["abilities", i, "condition"]),
+                f"the engine reads no condition on a {ab.get('event')} replacement: it would always apply",
+                "no condition"))
     return out
 
 

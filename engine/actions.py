@@ -34,9 +34,17 @@ class Actions:
 
     def draw(self: Game, player: str, n: int = 1) -> None:
         """CR 121: draw the top card; drawing from an empty library makes the player lose
-        at the next state-based action check (CR 704.5b)."""
+        at the next state-based action check (CR 704.5b). A draw replacement of a permanent
+        ``player`` controls (``{"kind": "replacement", "event": "draw", "affected":
+        "controller", "condition"?, "instead": {"effects": [...]}}``, Laboratory Maniac)
+        replaces each draw its condition allows, even from an empty library (CR 614.1a,
+        614.11): the card is not drawn, the effects happen instead."""
+        from .draw_replacement import replace_draw
+
         p = self.players[player]
         for _ in range(n):
+            if replace_draw(self, player):
+                continue
             if not p.library:
                 p.drew_from_empty = True
                 self.log("draw_from_empty_library", player=player)

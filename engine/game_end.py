@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 #: the conditions this module answers (engine/conditions.py asks it)
-CONDITIONS = ("life_at_least", "life_at_most")
+CONDITIONS = ("life_at_least", "life_at_most", "library_at_most")
 
 
 def lose_game(game: "Game", player: str) -> None:
@@ -58,7 +58,10 @@ def condition(game: "Game", key: str, want: int, controller: str) -> bool:
     """The conditions of :data:`CONDITIONS` for a source controlled by ``controller``:
     ``life_at_least`` (their life total is ``want`` or more), ``life_at_most`` (``want``
     or less: "if your life total is less than or equal to half your starting life total",
-    the card giving the number, CR 103.4)."""
+    the card giving the number, CR 103.4), ``library_at_most`` (their library has ``want``
+    cards or fewer: "while your library has no cards in it", 0; Laboratory Maniac)."""
+    if key == "library_at_most":
+        return len(game.players[controller].library) <= want
     if key == "life_at_least":
         return game.players[controller].life >= want
     if key == "life_at_most":

@@ -368,6 +368,8 @@ def alternatives(defname: str, key: str, value: Any) -> list[Any]:
         return [{k: v + " Other"}]
     if key == "condition" and isinstance(value, dict):
         return [{"life_at_least": 99}]
+    if isinstance(value, dict) and set(value) == {"effects"}:  # a replacement's "instead": other effects
+        return [{"effects": [{"type": "gain_life", "player": "controller", "amount": 1}]}]
     if isinstance(value, dict) and value.get("event") == "beginning_of_step":  # another step
         steps = COMMON["step"]["enum"]
         return [{**value, "step": next(st for st in steps if st != value.get("step"))}]

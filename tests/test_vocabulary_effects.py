@@ -1111,7 +1111,7 @@ def test_conditions_that_could_never_hold_and_replacements_of_others_are_refused
     cases = [(bear, "$.abilities[0].condition.in_exile", "could never hold here"),
              (_instant(spell=spell), "$.spell.effects[0].condition.triggering_spell_mana_spent_at_least",
               "could never hold here"),
-             (replacement, "$.abilities[0].affected", "replacement ability that affects another object")]
+             (replacement, "$.abilities[0].affected", "replacement that affects something else")]
     for i, (card, path, words) in enumerate(cases):
         problems = _lint_card(tmp_path / str(i), card)
         assert [(p.path, words in p.message) for p in problems] == [(path, True)], problems
