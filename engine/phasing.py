@@ -11,7 +11,8 @@ until they phase in again, in their controller's next untap step.
   based action, combat or static ability sees it, and it leaves combat (CR 506.4).
 - CR 502.1: as the untap step begins, before anything untaps, the permanents that phased out
   directly under the active player's control phase in (with those that phased out indirectly
-  with them). The keyword phasing (CR 702.26a) is not in the card vocabulary.
+  with them). At the same time, the permanents with the keyword phasing (CR 702.26a) that
+  the active player controls phase out (those that phase in then don't phase out again).
 - Ruleset switch ``phasing_in_is_coming_under_control`` (2006: ruling timespiral.echo.04,
   echo triggers for a permanent that phased in since its controller's last upkeep): a
   permanent that phases in counts as having come under its controller's control then.
@@ -74,12 +75,20 @@ def _phase_in(game: "Game", obj: "GameObject") -> None:
 
 
 def untap_step_phasing(game: "Game") -> None:
-    """CR 502.1: the phasing turn-based action of the active player's untap step, before
-    anything untaps: the permanents that phased out directly under their control phase in
-    (the keyword phasing, CR 702.26a, which would phase permanents out then, is not in the
-    card vocabulary)."""
+    """CR 502.1, 702.26a: the phasing turn-based action of the active player's untap step,
+    before anything untaps, all at once: the phased-in permanents with phasing they control
+    phase out, and the permanents that phased out directly under their control phase in.
+    Both sets are taken before either happens, so a permanent phasing in now is not phased
+    out again. Logged: the ``phased_out`` events (timestamp order), then the ``phased_in``."""
+    from . import characteristics as ch
+
     active = game.active
-    for obj in [o for o in phased_out_objects(game) if o.phased_out_under == active and not o.phased_out_indirectly]:
+    outs = [o for o in sorted(game.battlefield, key=lambda o: o.timestamp)
+            if o.controller == active and ch.has_keyword(game, o, "phasing")]
+    ins = [o for o in phased_out_objects(game) if o.phased_out_under == active and not o.phased_out_indirectly]
+    for obj in outs:
+        phase_out(game, obj)
+    for obj in ins:
         _phase_in(game, obj)
 
 

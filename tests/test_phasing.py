@@ -50,3 +50,30 @@ def test_echo_does_not_trigger_for_a_permanent_that_phased_in_today_but_did_in_2
     assert snapshot(modern)["stack"] == []
     old, _ = position(_setup(creature="Basalt Gargoyle"), script, ruleset="timespiral-2006")
     assert [it["source"] for it in snapshot(old)["stack"]] == ["crit"]
+
+
+def _drake_setup(with_aura: bool = False):
+    battlefield = [{"alias": "drake", "card": "Teferi's Drake"}]
+    if with_aura:
+        battlefield.append({"alias": "rage", "card": "Vanishing", "attached_to": "drake"})
+    return {"seed": 1, "turn": 2, "active_player": "bob", "step": "precombat_main", "players": [
+        {"id": "alice", "library": [{"alias": f"al{i}", "card": "Island"} for i in range(8)], "battlefield": battlefield},
+        {"id": "bob", "library": [{"alias": f"bl{i}", "card": "Island"} for i in range(8)]}]}
+
+
+def test_the_phasing_keyword_phases_out_and_in_on_alternate_untap_steps():
+    """Teferi's Drake (CR 702.26a, 502.1): in Alice's untap step it phases out (with the Aura
+    on it, indirectly, CR 702.26g); in her next one it phases in and, taken before, is not
+    phased out again at once; it phases out again the untap step after. Bob's untap steps do
+    nothing to it."""
+    game, _ = position(_drake_setup(with_aura=True), [{"action": "advance", "to": "upkeep", "turn": 3}])
+    assert snapshot(game)["players"]["alice"]["phased_out"] == ["drake", "rage"]
+    outs = [e for e in game.events if e["type"] == "phased_out"]
+    assert [(e["object"], e.get("indirectly", False)) for e in outs] == [("drake", False), ("rage", True)]
+    game, _ = position(_drake_setup(), [{"action": "advance", "to": "upkeep", "turn": 4}])
+    assert snapshot(game)["players"]["alice"]["phased_out"] == ["drake"]  # bob's turn: still out
+    game, _ = position(_drake_setup(), [{"action": "advance", "to": "upkeep", "turn": 5}])
+    state = snapshot(game)
+    assert "phased_out" not in state["players"]["alice"] and "drake" in state["battlefield"]
+    game, _ = position(_drake_setup(), [{"action": "advance", "to": "upkeep", "turn": 7}])
+    assert snapshot(game)["players"]["alice"]["phased_out"] == ["drake"]

@@ -1146,3 +1146,10 @@ EXTRA_SCENARIOS.update({
     ("filter", "not_subtypes"): [_cast(_fixture_card("Croaking Counterpart"), ["frog"], bob={"battlefield": [
         "frog=Test Frog"]}, extra=[_test_card("Test Frog", ["Creature"], "", subtypes=["Frog"])])],
 })
+
+
+# The phasing keyword (CR 702.26a): Teferi's Drake phases out in its controller's untap step;
+# without the keyword it stays.
+EXTRA_SCENARIOS[("keyword", "phasing")] = [_game_builder(
+    lambda: _game({"battlefield": ["drake=Teferi's Drake"]}, {}, [{"action": "advance", "to": "upkeep", "turn": 4}],
+                  step="end", active="bob"), "_drake_phases_out")]
