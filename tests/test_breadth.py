@@ -12,7 +12,11 @@ from mtg_judge.conformance import breadth
 from mtg_judge.tools import named_cards
 from mtg_judge.tools.cli import main
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+#: The specification folder: ``shared/`` beside the checkout (CI's layout), or beside a
+#: folder above it (a git worktree under ``/work/wt/NAME``).
+SHARED = next((p / "shared" for p in Path(__file__).resolve().parents[1].parents
+               if (p / "shared" / "GLOSSARY.md").is_file()),
+              Path(__file__).resolve().parents[1].parent / "shared")
 
 
 def _card(folder: Path, name: str, **extra) -> None:
