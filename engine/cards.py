@@ -87,13 +87,6 @@ class CardDefinition:
         is immutable): most cards have none, and the layers look at every permanent's."""
         return tuple(ab for ab in self.abilities if ab.get("kind") == "static")
 
-    @cached_property
-    def adds_creature_types(self) -> bool:
-        """Has the card an ``add_creature_types`` static ability ("is a Monk in addition to
-        its other types", CR 205.1b)? Computed once: the layers ask it of every permanent."""
-        return any((ab.get("effect") or {}).get("type") == "add_creature_types"
-                   for ab in self.static_abilities)
-
     def get_face(self, role: str) -> "CardDefinition | None":
         """The face with that role (``"adventure"``, ``"omen"``, ``"prepare"``, ``"back"``),
         or None: FORMAT §5.1. The main face is the definition itself (``face`` None)."""
