@@ -349,8 +349,9 @@ def main() -> None:
 
     Fixtures encode the rulings of the seed documents as scenarios with expected event
     logs; the reference engine runs them (or any engine speaking protocol v1 over
-    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage or an engine that cannot
-    start, 130 a run interrupted (Ctrl-C, SIGTERM).
+    stdin/stdout). Exit codes: 0 success, 1 failures, 2 bad usage, an input a command
+    cannot use (a deck, a bundle, a report, a selection of no case) or an engine that
+    cannot start, 130 a command interrupted (Ctrl-C, SIGTERM).
     """
 
 
