@@ -151,19 +151,66 @@ def test_toughness_of_a_destroyed_target_is_its_last_known_information():
     assert result["state"]["players"]["alice"]["life"] == 27
 
 
+def test_a_destroyed_token_is_read_as_it_last_existed():
+    """A token keeps its reference as it goes to the graveyard (it ceases to exist only at the
+    next state-based action check, CR 704.5d), but it is no longer where it was expected to
+    be: its last known information counts (CR 608.2h), Giant Growth included, 2 + 3 = 5; the
+    token in the graveyard would have its printed toughness, 2."""
+    maker = shapes._sorcery("Test Bear Maker", [], [{"type": "create_token", "count": 1, "token": {
+        "types": ["Creature"], "subtypes": ["Bear"], "colors": ["green"], "power": 2, "toughness": 2}}])
+    script = [{"action": "cast", "player": "alice", "card": "maker"}, {"action": "resolve"},
+              {"action": "cast", "player": "alice", "card": "gg", "targets": ["token#1"]}, {"action": "resolve"},
+              {"action": "cast", "player": "alice", "card": "spell", "targets": ["token#1"]}, {"action": "resolve"}]
+    result = _play({"hand": ["maker=Test Bear Maker", "gg=Giant Growth", f"spell={SEVER['name']}"]}, {},
+                   script, [maker, SEVER])
+    assert not any(e["type"] in ("action_rejected", "script_error") for e in result["events"])
+    assert result["state"]["players"]["alice"]["life"] == 25
+
+
+def test_a_dies_trigger_reads_the_dead_creatures_last_known_power():
+    """"Whenever a creature dies, you gain life equal to its power": the creature is in the
+    graveyard as the ability resolves, so its power is its last known information (CR
+    608.2h, 603.10a): Grizzly Bears with a +1/+1 counter died as a 3/3, Alice gains 3 (the
+    card in the graveyard has its printed 2)."""
+    watcher = shapes._test_card("Test Mourner", ["Enchantment"], "…", abilities=[
+        {"kind": "triggered", "trigger": {"event": "dies", "object": {"types": ["Creature"]}},
+         "effects": [{"type": "gain_life", "player": "controller", "amount": {"power_of": "triggering_object"}}]}])
+    result = _play({"hand": ["bolt=Lightning Bolt"], "battlefield": [
+        f"w={watcher['name']}", {"alias": "bears", "card": "Grizzly Bears", "counters": {"+1/+1": 1}}]}, {},
+        [{"action": "cast", "player": "alice", "card": "bolt", "targets": ["bears"]}, {"action": "resolve"},
+         {"action": "resolve"}], [watcher])
+    assert _zone_of(result, "bears") == "graveyard"
+    assert result["state"]["players"]["alice"]["life"] == 23
+
+
 def test_a_negative_amount_counts_as_zero():
     """CR 107.1b: a calculation that yields a negative number uses 0. A -3/-0 effect makes
-    the Weakling's power -3; "damage equal to its power" deals none."""
-    shrink = shapes._sorcery("Test Shrink And Bite", [{"kind": "creature", "filter": {"controller": "you"}},
-                                                      {"kind": "creature", "filter": {"controller": "opponent"}}], [
+    the Weakling (0/3) -3/3; "it gets +0/+X where X is its power" then adds 0, not -3 (which
+    would leave it 0 toughness, put into the graveyard, CR 704.5f)."""
+    shrink = shapes._sorcery("Test Shrink", [{"kind": "creature"}], [
+        {"type": "modify_pt", "what": {"target": 0}, "power": -3, "toughness": 0, "duration": "end_of_turn"},
+        {"type": "modify_pt", "what": {"target": 0}, "power": 0, "toughness": {"power_of": {"target": 0}},
+         "duration": "end_of_turn"}])
+    result = _play({"hand": ["spell=" + shrink["name"]], "battlefield": [f"mine={WEAKLING['name']}"]}, {},
+                   [{"action": "cast", "player": "alice", "card": "spell", "targets": ["mine"]},
+                    {"action": "resolve"}], [shrink, WEAKLING])
+    assert not any(e["type"] == "script_error" for e in result["events"])
+    weakling = result["state"]["battlefield"]["mine"]
+    assert (weakling["power"], weakling["toughness"]) == (-3, 3)
+
+
+def test_power_of_a_biter_with_negative_power_deals_no_damage():
+    """CR 107.1b again, through Rabid Bite: a -3/3 biter deals 0 damage, so no damage event."""
+    shrink_and_bite = shapes._sorcery("Test Shrink And Bite", [
+        {"kind": "creature", "filter": {"controller": "you"}}, {"kind": "creature", "filter": {"controller": "opponent"}}], [
         {"type": "modify_pt", "what": {"target": 0}, "power": -3, "toughness": 0, "duration": "end_of_turn"},
         {"type": "deal_damage", "amount": {"power_of": {"target": 0}}, "from": {"target": 0}, "to": {"target": 1}}])
-    result = _play({"hand": ["spell=" + shrink["name"]], "battlefield": [f"mine={WEAKLING['name']}"]},
+    result = _play({"hand": ["spell=" + shrink_and_bite["name"]], "battlefield": [f"mine={WEAKLING['name']}"]},
                    {"battlefield": ["his=Serra Angel"]},
                    [{"action": "cast", "player": "alice", "card": "spell", "targets": ["mine", "his"]},
-                    {"action": "resolve"}], [shrink, WEAKLING])
+                    {"action": "resolve"}], [shrink_and_bite, WEAKLING])
     assert _damage(result) == []
-    assert not any(e["type"] == "script_error" for e in result["events"])
+    assert result["state"]["battlefield"]["his"]["damage"] == 0
 
 
 # ------------------------------------------------------------------ counters_on
