@@ -44,6 +44,7 @@ from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
 from .objects import ContinuousEffect, GameObject, Shield, StackItem, effect_duration
 from .rng import random_choice, shuffle_library
+from .targets import filter_with_x
 from .turn import COMBAT_STEPS
 
 if TYPE_CHECKING:
@@ -113,8 +114,8 @@ class Context:
                 return [item]
             obj = g.objects.get(ref) if ref is not None else None
             return [obj] if obj is not None else []
-        if isinstance(spec, dict) and "all" in spec:
-            return ch.all_matching(g, list(g.battlefield), spec["all"], self.controller,
+        if isinstance(spec, dict) and "all" in spec:  # "X" in the filter: this spell's X (CR 107.3)
+            return ch.all_matching(g, list(g.battlefield), filter_with_x(spec["all"], self.item.x), self.controller,
                                    self.source if isinstance(self.source, GameObject) else None)
         if spec == "self":
             src = self.source
@@ -644,7 +645,7 @@ def _search_library(ctx: Context, eff: dict[str, Any]) -> None:
     g = ctx.game
     for p in ctx.players(eff.get("player", "controller")):
         lib = g.players[p].library
-        flt = dict(eff.get("filter") or {})
+        flt = filter_with_x(dict(eff.get("filter") or {}), ctx.item.x)  # "mana value X or less"
 
         def pick(inp: dict[str, Any]) -> GameObject | None:
             choice = inp.get("choice")

@@ -12,10 +12,12 @@ import json
 from typing import Any
 
 import test_vocabulary_effects as shapes  # tests/ is on sys.path: the shape walk's builders
+from test_legal_choices import position
 
 from mtg_judge.conformance import card_semantics
 from mtg_judge.conformance.resources import CARDS_DIR
-from mtg_judge.engine import run_scenario
+from mtg_judge.engine import legal, load_card_db, run_scenario
+from mtg_judge.engine.cards import CardDefinition
 
 POOL = {"C": 9, "W": 1, "U": 1, "B": 1, "R": 1, "G": 3}
 BITE = json.loads((CARDS_DIR / "rabid-bite.json").read_text(encoding="utf-8"))
@@ -267,3 +269,127 @@ def test_the_real_cards_are_valid_and_fully_expressed():
     for card, path in ((BITE, "fixtures/cards/rabid-bite.json"), (MINE, "fixtures/cards/magma-mine.json")):
         assert card_semantics.card_problems(card, path) == []
         assert not card.get("unexpressed")
+
+
+# ------------------------------------------------------------------ "X" inside a filter
+def _x_spell(name: str, targets: list[dict], effects: list[dict]) -> dict:
+    return shapes._sorcery(name, targets, effects, mana_cost="{X}{B}")
+
+
+SMALL_KILL = _x_spell("Test Small Kill", [{"kind": "creature", "filter": {"mana_value_at_most": "X"}}],
+                      [{"type": "destroy", "what": {"target": 0}}])
+SMALL_SWEEP = _x_spell("Test Small Sweep", [], [
+    {"type": "destroy", "what": {"all": {"types": ["Creature"], "mana_value_at_most": "X"}}}])
+SMALL_SEARCH = _x_spell("Test Small Search", [], [
+    {"type": "search_library", "filter": {"types": ["Creature"], "mana_value_at_most": "X"}}])
+
+
+def _cast_x(card: dict, x: int, targets: list[str] = (), then: list[dict] = (), library: list[str] | None = None) -> dict:
+    alice: dict[str, Any] = {"hand": ["spell=" + card["name"]]}
+    if library is not None:
+        alice["library"] = library
+    return _play(alice, {"battlefield": ["bears=Grizzly Bears", "angel=Serra Angel"]},
+                 [{"action": "cast", "player": "alice", "card": "spell", "targets": list(targets), "x": x},
+                  {"action": "resolve"}, *then], [card])
+
+
+def _rejections(result: dict) -> list[str]:
+    return [e["code"] for e in result["events"] if e["type"] == "action_rejected"]
+
+
+def test_x_in_a_target_filter_is_the_spells_x():
+    """"Destroy target creature with mana value X or less" (CR 107.3, 202.3): with X = 2 the
+    Bears (mana value 2) are a legal target, Serra Angel (5) is not (invalid_target)."""
+    bears = _cast_x(SMALL_KILL, 2, ["bears"])
+    assert _zone_of(bears, "bears") == "graveyard" and _rejections(bears) == []
+    angel = _cast_x(SMALL_KILL, 2, ["angel"])
+    assert "invalid_target" in _rejections(angel) and _zone_of(angel, "angel") == "battlefield"
+
+
+def test_x_in_an_all_reference_is_the_spells_x():
+    """"Destroy each creature with mana value X or less": X = 2 destroys the Bears only; X = 5
+    both; X = 1 neither."""
+    for x, gone in ((1, set()), (2, {"bears"}), (5, {"bears", "angel"})):
+        result = _cast_x(SMALL_SWEEP, x)
+        assert {a for a in ("bears", "angel") if _zone_of(result, a) == "graveyard"} == gone, x
+
+
+def test_x_in_a_search_filter_is_the_spells_x():
+    """"Search your library for a creature card with mana value X or less": with X = 2 Serra
+    Angel can't be chosen (invalid_choice), Grizzly Bears can; the move generator offers only
+    the Bears (and finding nothing, CR 701.19b)."""
+    library = ["lb=Grizzly Bears", "la=Serra Angel", "li=Island"]
+    angel = _cast_x(SMALL_SEARCH, 2, then=[{"action": "choose", "player": "alice", "choice": "la"}], library=library)
+    assert "invalid_choice" in _rejections(angel)
+    bears = _cast_x(SMALL_SEARCH, 2, then=[{"action": "choose", "player": "alice", "choice": "lb"}], library=library)
+    assert _rejections(bears) == [] and _zone_of(bears, "lb") == "hand"
+
+    scenario, _ = shapes._game({"hand": ["spell=" + SMALL_SEARCH["name"]], "mana_pool": POOL, "library": library}, {},
+                               [], [SMALL_SEARCH])
+    db = {**load_card_db(), SMALL_SEARCH["name"]: CardDefinition.from_dict(SMALL_SEARCH)}
+    game, decision = position(scenario["setup"], [
+        {"action": "cast", "player": "alice", "card": "spell", "x": 2}, {"action": "resolve"}], cards=db)
+    assert decision.get("reason") == "search"
+    offered = sorted(str(a["choice"]) for a in legal.legal_actions(game, decision))
+    assert offered == ["lb", "none"]
+
+
+# ------------------------------------------------------------------ what validate refuses
+def _problems(card: dict) -> list[tuple[str, str]]:
+    return [(p.path, p.message) for p in card_semantics.card_problems(card, "fixtures/cards/x.json")]
+
+
+def test_amounts_that_read_nothing_are_refused_with_their_path():
+    """validate (conformance/card_semantics.py checks 5 and 10): an amount read from a player
+    (a reference word or a target player) always counts 0; ``self`` in a spell's own effects
+    names the spell on the stack; ``triggering_object`` in a spell names nothing."""
+    gain = {"type": "gain_life", "player": "controller"}
+    cases = [
+        (shapes._sorcery("Test A", [], [{**gain, "amount": {"power_of": "controller"}}]),
+         "$.spell.effects[0].amount.power_of", "a player"),
+        (shapes._sorcery("Test B", [{"kind": "player"}], [{**gain, "amount": {"toughness_of": {"target": 0}}}]),
+         "$.spell.effects[0].amount.toughness_of", "a target player"),
+        (shapes._sorcery("Test C", [], [{**gain, "amount": {"counters_on": "self"}}]),
+         "$.spell.effects[0].amount.counters_on", "names the spell itself"),
+        (shapes._sorcery("Test D", [{"kind": "player"}], [
+            {"type": "deal_damage", "amount": 1, "from": "triggering_object", "to": {"target": 0}}]),
+         "$.spell.effects[0].from", "only a triggered ability has a triggering event"),
+    ]
+    for card, path, words in cases:
+        problems = _problems(card)
+        assert [(p, words in m) for p, m in problems] == [(path, True)], problems
+
+
+def test_a_bite_from_a_target_that_may_be_a_player_is_refused():
+    """``from`` acts on objects on the battlefield only (check 2): a target ``any`` may be a
+    player, who deals no damage."""
+    card = copy.deepcopy(BITE)
+    card["spell"]["targets"][0] = {"kind": "any"}
+    assert [p for p, _ in _problems(card)] == ["$.spell.effects[0].from"]
+
+
+def test_x_in_a_filter_is_refused_where_no_x_is_chosen():
+    """An ``"X"`` in a filter is replaced only where an X is chosen (check 10): a static
+    ability's filter, a triggered ability's target and a behold filter are refused; a spell's
+    target, ``{"all"}`` reference and search filter and an activated ability's target are
+    accepted."""
+    x = {"mana_value_at_most": "X"}
+    refused = [
+        (shapes._test_card("Test Static", ["Artifact"], "…", abilities=[
+            {"kind": "static", "effect": {"type": "cost_reduction", "cost": "{1}", "filter": x}}]),
+         "$.abilities[0].effect.filter.mana_value_at_most"),
+        (shapes._test_card("Test Trigger", ["Artifact"], "…", abilities=[
+            {"kind": "triggered", "trigger": {"event": "beginning_of_step", "step": "upkeep", "player": "you"},
+             "targets": [{"kind": "creature", "filter": x}], "effects": [{"type": "destroy", "what": {"target": 0}}]}]),
+         "$.abilities[0].targets[0].filter.mana_value_at_most"),
+        (shapes._sorcery("Test Behold", [], [{"type": "behold", "filter": {"subtypes": ["Dragon"], **x},
+                                              "then": [{"type": "draw", "player": "controller", "count": 1}]}]),
+         "$.spell.effects[0].filter.mana_value_at_most"),
+    ]
+    for card, path in refused:
+        assert [p for p, _ in _problems(card)] == [path], _problems(card)
+    accepted = [SMALL_KILL, SMALL_SWEEP, SMALL_SEARCH, shapes._test_card("Test Rod", ["Artifact"], "…", abilities=[
+        {"kind": "activated", "cost": {"mana": "{X}", "tap": True}, "targets": [{"kind": "creature", "filter": x}],
+         "effects": [{"type": "destroy", "what": {"target": 0}}]}])]
+    for card in accepted:
+        assert _problems(card) == [], card["name"]

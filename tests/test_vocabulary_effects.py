@@ -117,6 +117,8 @@ def vocabulary() -> list[tuple[str, str]]:
             out.append(("static_zone", f"{stype}@self"))
     out += [("reference", w) for w in next(b["enum"] for b in d["reference"]["anyOf"] if "enum" in b)]
     out += [("amount", form) for form in amount_forms()]
+    out += [("filter_x", k) for k, spec in d["filter"]["properties"].items()  # "mana value X or less"
+            if any(b.get("const") == "X" for b in spec.get("anyOf", ()))]
     for branch in d["mana_produced"]["anyOf"]:  # "{G}", {"one_of": …}, {"any_color": n}, …
         out.append(("mana", "symbols" if branch.get("type") == "string" else next(iter(branch["required"]))))
     keywords = {k for c, k in out if c == "keyword"}
@@ -335,6 +337,13 @@ def knock_out(card: dict, category: str, name: str) -> int:
                     if k in node and amount_form(node[k]) == name:
                         node[k] = 0
                         n += 1
+        return n
+    if category == "filter_x":  # the filter key's "X" becomes 0
+        n = 0
+        for node, _ in list(_walk(card)):
+            if isinstance(node, dict) and node.get(name) == "X":
+                node[name] = 0
+                n += 1
         return n
     if category == "effect_zone":
         etype_key, zone = name.split("@")
@@ -1270,7 +1279,19 @@ def _gain_twice() -> tuple[dict, str]:
                  [{"action": "cast", "player": "alice", "card": "s"}, {"action": "resolve"}], [spell])
 
 
+def _small_sweep() -> tuple[dict, str]:
+    """"Destroy each creature with mana value X or less", X = 2: Bob's Grizzly Bears (2) die,
+    his Serra Angel (5) stays (an "X" in an {"all": F} reference, engine/targets.py
+    filter_with_x)."""
+    spell = _sorcery("Test Small Sweep", [], [
+        {"type": "destroy", "what": {"all": {"types": ["Creature"], "mana_value_at_most": "X"}}}], mana_cost="{X}{B}")
+    return _game({"hand": ["s=Test Small Sweep"], "mana_pool": {"B": 1, "C": 2}},
+                 {"battlefield": ["bears=Grizzly Bears", "angel=Serra Angel"]},
+                 [{"action": "cast", "player": "alice", "card": "s", "x": 2}, {"action": "resolve"}], [spell])
+
+
 EXTRA_SCENARIOS.update({
+    ("filter_x", "mana_value_at_most"): [_small_sweep],
     ("amount", "life_gained_this_turn"): [_gain_twice],
     ("amount", "power_of"): [_rabid_bite],
     ("amount", "toughness_of"): [_sever_and_gain],
