@@ -153,6 +153,23 @@ def test_toughness_of_a_destroyed_target_is_its_last_known_information():
     assert result["state"]["players"]["alice"]["life"] == 27
 
 
+def test_an_illegal_target_is_still_read():
+    """CR 608.2b: "the effect may still determine information about illegal targets".
+    "Target player gains life equal to target creature's toughness": Alice bolts the Bears in
+    response, so the creature is an illegal target, but the player target is legal: the
+    spell resolves and Alice gains 2 (the Bears' last known toughness)."""
+    measure = shapes._sorcery("Test Measure", [{"kind": "creature"}, {"kind": "player"}], [
+        {"type": "gain_life", "player": {"target": 1}, "amount": {"toughness_of": {"target": 0}}}])
+    measure["types"], measure["type_line"] = ["Instant"], "Instant"
+    result = _play({"hand": ["spell=" + measure["name"], "bolt=Lightning Bolt"]}, {"battlefield": ["bears=Grizzly Bears"]},
+                   [{"action": "cast", "player": "alice", "card": "spell", "targets": ["bears", "alice"]},
+                    {"action": "cast", "player": "alice", "card": "bolt", "targets": ["bears"]},
+                    {"action": "resolve"}, {"action": "resolve"}], [measure])
+    assert _zone_of(result, "bears") == "graveyard"
+    assert any(e["type"] == "spell_resolved" and e["card"] == "spell" for e in result["events"])
+    assert result["state"]["players"]["alice"]["life"] == 22
+
+
 def test_a_destroyed_token_is_read_as_it_last_existed():
     """A token keeps its reference as it goes to the graveyard (it ceases to exist only at the
     next state-based action check, CR 704.5d), but it is no longer where it was expected to
