@@ -3,7 +3,7 @@
 ``mtg-judge validate`` (:func:`mtg_judge.conformance.lint.lint`) runs :func:`card_problems`
 on every schema-valid card file. Each problem is a
 :class:`~mtg_judge.conformance.loader.FixtureError` naming the card file, the JSON path and
-why the engine would do nothing with it. Nine families of checks:
+why the engine would do nothing with it. Ten families of checks:
 
 1. **Abilities of instants and sorceries** (CR 113.6: they function only while the spell is
    on the stack unless they say otherwise). The engine applies static abilities, replacement
@@ -61,6 +61,14 @@ why the engine would do nothing with it. Nine families of checks:
    makes (``effect_params.check_card``). The schema's ``effect_*`` definitions agree with the
    declaration (tests/test_effect_params.py), so a schema-valid card meets it; it is here so
    that ``validate`` names the key should the two ever part.
+
+10. **Amounts that read nothing** (issue 23): an amount read from the game (``power_of``,
+   ``toughness_of``, ``counters_on``) of a player or of a target player or ability (it would
+   always count 0), and an ``"X"`` in a filter (``mana_value``, ``mana_value_at_most``)
+   anywhere but the targets, ``{"all": F}`` references and ``search_library`` filters of a
+   spell or an activated ability, where the engine replaces it by the X chosen (a triggered
+   or static ability has no X). Check 5 reads the references of those amounts and of
+   ``deal_damage``'s ``from`` too (``self`` in a spell's own effects).
 """
 
 from __future__ import annotations
@@ -176,6 +184,7 @@ def card_problems(card: dict, file: str) -> list[FixtureError]:
         problems += _condition_problems(data, where, file)
         problems += _replacement_problems(data, where, file)
         problems += _engine_label_problems(data, where, file)
+        problems += _amount_problems(data, where, file)
     problems += _cost_problems(card, [], file)
     for data, where in parts:
         for i, ab in enumerate(data.get("abilities") or ()):
@@ -258,8 +267,8 @@ def _context_reference_problems(card: dict, where: list, file: str) -> list[Fixt
                 out.append(FixtureError(
                     file, json_path(path),
                     "'self' in a spell's effect names the spell itself on the stack, which this "
-                    "effect does not act on (a resolving instant or sorcery goes to its graveyard "
-                    "afterwards, CR 608.2n)", "a reference other than 'self' in a spell's effects"))
+                    "effect does not act on or read from (a resolving instant or sorcery goes to its "
+                    "graveyard afterwards, CR 608.2n)", "a reference other than 'self' in a spell's effects"))
             elif node in ENGINE_REFERENCES:
                 out.append(FixtureError(
                     file, json_path(path),
@@ -431,8 +440,79 @@ def _replacement_problems(card: dict, where: list, file: str) -> list[FixtureErr
     return out
 
 
-#: Keys whose string values are references (FORMAT §5 "References").
-_REFERENCE_KEYS = frozenset({"what", "to", "player", "affected"})
+#: The keys of an amount read from the game (schema ``$defs.game_amount``; engine/effects.py).
+GAME_AMOUNT_KEYS = ("power_of", "toughness_of", "counters_on")
+#: References that name players: a player has no power, toughness or counters the engine reads.
+PLAYER_REFERENCES = frozenset({"controller", "each_player", "each_opponent", "defending_player", "triggering_player",
+                               "damage_source_controller", "enchanted_controller"})
+#: Target kinds that name no object an amount can be read from (a player; an ability on the
+#: stack has no power, toughness or counters).
+NO_OBJECT_TARGETS = frozenset({"player", "ability"})
+#: Filter keys that may be ``"X"``, and the containers where the engine replaces it by the X
+#: chosen (engine/targets.py ``filter_with_x``): a target spec's filter, an ``{"all": F}``
+#: reference of an effect, a ``search_library`` filter.
+X_FILTER_KEYS = ("mana_value", "mana_value_at_most")
+
+
+def _amount_problems(card: dict, where: list, file: str) -> list[FixtureError]:
+    """Check 10 of the module docstring: an amount read from the game from something that has
+    no such number (a player, a target player or ability: it would always count 0), and an
+    ``"X"`` in a filter where no X is known (anywhere but the targets, ``{"all": F}``
+    references and ``search_library`` filters of a spell or an activated ability: the
+    engine would compare a mana value with the letter)."""
+    out: list[FixtureError] = []
+
+    def visit(node: Any, path: list, targets: list, x_known: bool, x_place: bool) -> None:
+        if isinstance(node, list):
+            for i, value in enumerate(node):
+                visit(value, path + [i], targets, x_known, False)
+            return
+        if not isinstance(node, dict):
+            return
+        for key in GAME_AMOUNT_KEYS:
+            if key not in node:
+                continue
+            ref, kind = node[key], None
+            if isinstance(ref, dict) and isinstance(ref.get("target"), int) and ref["target"] < len(targets):
+                spec = targets[ref["target"]]
+                kind = spec.get("kind") if isinstance(spec, dict) else None
+            if (isinstance(ref, str) and ref in PLAYER_REFERENCES) or kind in NO_OBJECT_TARGETS:
+                named = f"a target {kind}" if kind else f"{ref!r}, a player"
+                out.append(FixtureError(
+                    file, json_path(path + [key]),
+                    f"{key} reads the power, toughness or counters of an object, and this reference names "
+                    f"{named}: it would always count 0 (FORMAT §5)", f"{key} of a reference to an object"))
+        for key in X_FILTER_KEYS:
+            if node.get(key) == "X" and not (x_known and x_place):
+                out.append(FixtureError(
+                    file, json_path(path + [key]),
+                    "\"X\" in this filter is no known X: the engine replaces it by the X chosen (CR 107.3) "
+                    "only in the targets, {\"all\": F} references and search_library filters of a spell or "
+                    "an activated ability", "a number, or \"X\" where an X is chosen"))
+        if "effects" in node:  # a spell, mode, kicker's effects or an ability: the targets its effects name
+            own = list(node.get("targets") or ())
+            targets = targets + own if path[-2:-1] == ["kicker_effects"] else own
+        for key, value in node.items():
+            inner_x = x_known and key not in ("token", "abilities", "trigger", "effect", "enchant", "at") and not (
+                key == "effects" and node.get("type") == "create_delayed_trigger")  # no X in those
+            place = (key == "all" or (key == "filter" and node.get("type") == "search_library")
+                     or (key == "filter" and path[-2:-1] == ["targets"]))
+            visit(value, path + [key], targets, inner_x, place)
+
+    spell = card.get("spell")
+    if isinstance(spell, dict):
+        visit(spell, where + ["spell"], [], True, False)
+    for i, ab in enumerate(card.get("abilities") or ()):
+        if isinstance(ab, dict):
+            visit(ab, where + ["abilities", i], [], ab.get("kind") == "activated", False)
+    if isinstance(card.get("enchant"), dict):
+        visit(card["enchant"], where + ["enchant"], [], False, False)
+    return out
+
+
+#: Keys whose string values are references (FORMAT §5 "References"): an effect's, and those
+#: of an amount read from the game and of deal_damage's ``from`` (issue 23).
+_REFERENCE_KEYS = frozenset({"what", "to", "player", "affected", "from", "power_of", "toughness_of", "counters_on"})
 
 
 def _cost_problems(node: Any, where: list, file: str) -> list[FixtureError]:

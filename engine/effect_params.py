@@ -45,7 +45,7 @@ def _kind(name: str, *schema: str, effects: bool = False) -> Kind:
 
 
 REFERENCE = _kind("reference", "ref:reference")  # docs/FORMAT.md §5: "self", {"target": 0}…
-AMOUNT = _kind("amount", "ref:amount")  # an int, "X", "damage_dealt", a bookkeeping amount
+AMOUNT = _kind("amount", "ref:amount")  # an int, "X", "damage_dealt", a bookkeeping or game amount
 SIGNED_AMOUNT = _kind("signed_amount", "ref:signed_amount")
 OPTIONAL_AMOUNT = _kind("amount_or_null", "anyOf:ref:amount|type:null")  # null: all (prevent_damage)
 DURATION = _kind("duration", "ref:duration", "const")  # CR 611.2a: absent = until the end of the game
@@ -103,7 +103,7 @@ def _declare(table: Mapping[str, Mapping[str, Kind | Param]]) -> dict[str, dict[
 
 #: ``{effect type: {key: Param}}``: every key each effect's handler reads (``type`` aside).
 PARAMETERS: dict[str, dict[str, Param]] = _declare({
-    "deal_damage": {"amount": AMOUNT, "to": REFERENCE},
+    "deal_damage": {"amount": AMOUNT, "to": REFERENCE, "from": Optional(REFERENCE)},
     "destroy": {"what": REFERENCE, "cant_be_regenerated": Optional(FLAG)},
     "exile": {"what": REFERENCE},
     "return_to_hand": {"what": REFERENCE},

@@ -44,6 +44,7 @@ from .errors import IllegalAction
 from .mana import COLOR_NAMES, ManaCost, parse_mana_symbols
 from .objects import ContinuousEffect, GameObject, Shield, StackItem, effect_duration
 from .rng import random_choice, shuffle_library
+from .targets import filter_with_x
 from .turn import COMBAT_STEPS
 
 if TYPE_CHECKING:
@@ -69,12 +70,19 @@ class Context:
         return self.item.obj if self.item.obj is not None else self.item.source_lki
 
     def amount(self, value: Any) -> int:
-        """An amount: an int, ``"X"`` (the value chosen on casting), ``"damage_dealt"`` (the
-        damage dealt in the triggering ``deals_damage`` event), or
-        ``{"blockers_beyond_first": n}`` (rampage: n for each creature blocking the source
-        beyond the first, counted now, CR 702.23b)."""
+        """An amount (docs/FORMAT.md §5): an int, ``"X"`` (the value chosen on casting) or
+        ``"-X"`` (its opposite: a signed amount), ``"damage_dealt"`` (the damage dealt in the
+        triggering ``deals_damage`` event), ``{"blockers_beyond_first": n}`` (rampage: n for
+        each creature blocking the source beyond the first, counted now, CR 702.23b), a
+        bookkeeping amount (FORMAT §11.1), or an amount read from the game as the effect is
+        applied (CR 608.2h, :func:`game_amount`): ``{"power_of": R}``, ``{"toughness_of": R}``,
+        ``{"counters_on": R, "counter"?: kind}``. Raises ValueError for another value."""
         if value == "X":
             return self.item.x
+        if value == "-X":
+            return -self.item.x
+        if isinstance(value, dict) and GAME_AMOUNT_KEYS & value.keys():
+            return game_amount(self, value)
         if value == "damage_dealt":  # "that much": the damage dealt in the triggering event
             dealt: int = (self.item.trigger_event or {}).get("damage_dealt", 0)
             return dealt
@@ -106,8 +114,8 @@ class Context:
                 return [item]
             obj = g.objects.get(ref) if ref is not None else None
             return [obj] if obj is not None else []
-        if isinstance(spec, dict) and "all" in spec:
-            return ch.all_matching(g, list(g.battlefield), spec["all"], self.controller,
+        if isinstance(spec, dict) and "all" in spec:  # "X" in the filter: this spell's X (CR 107.3)
+            return ch.all_matching(g, list(g.battlefield), filter_with_x(spec["all"], self.item.x), self.controller,
                                    self.source if isinstance(self.source, GameObject) else None)
         if spec == "self":
             src = self.source
@@ -161,8 +169,65 @@ class Context:
     def objects(self, spec: Any) -> list[GameObject]:
         return [o for o in self.refs(spec) if isinstance(o, GameObject)]
 
+    def known(self, spec: Any) -> list[GameObject]:
+        """The objects a reference names, to read information from (CR 608.2h): each as it is
+        now if it is still in the zone it was in, else its last known information (as it
+        last existed there, ``Game.last_known``). A target is read even if it is illegal now
+        (CR 608.2b: the effect may still determine information about illegal targets); an
+        ability's ``"self"`` is its source, or the source's last known information once it
+        has left the battlefield (CR 113.7a). Other references are read as :meth:`refs`
+        resolves them."""
+        g = self.game
+        if isinstance(spec, dict) and "target" in spec:
+            i = spec["target"]
+            ref = self.item.targets[i] if i < len(self.item.targets) else None
+            if ref is None or ref in g.players:
+                return []
+            spell = next((s for s in g.stack if s.ref == ref), None)
+            if spell is not None:
+                return [spell.obj] if spell.obj is not None else []
+            return self._as_known(ref)
+        if spec == "self" and self.item.kind == "ability" and self.item.source is not None:
+            return self._as_known(self.item.source) or ([self.item.source_lki] if self.item.source_lki else [])
+        if spec == "triggering_object":
+            ref = (self.item.trigger_event or {}).get("triggering_object")
+            return self._as_known(ref) if ref else []
+        if isinstance(spec, (list, tuple)):
+            return [o for s in spec for o in self.known(s)]
+        return self.objects(spec)
+
+    def _as_known(self, ref: str) -> list[GameObject]:
+        g = self.game
+        now, then = g.objects.get(ref), g.last_known.get(ref)
+        if now is not None and (then is None or now.zone == then.zone):
+            return [now]
+        return [then] if then is not None else []
+
+
     def players(self, spec: Any) -> list[str]:
         return [p for p in self.refs(spec) if isinstance(p, str)]
+
+
+#: The keys of an amount read from the game (``$defs.game_amount`` of schema/card.schema.json).
+GAME_AMOUNT_KEYS = frozenset({"power_of", "toughness_of", "counters_on"})
+
+
+def game_amount(ctx: Context, value: dict[str, Any]) -> int:
+    """An amount read from the game as the effect is applied (CR 608.2h; FORMAT §5):
+    ``{"power_of": R}`` / ``{"toughness_of": R}``, the power / toughness (CR 208.1, after
+    every layer, CR 613.4) of the objects reference ``R`` names, or ``{"counters_on": R}``,
+    the number of counters on them (CR 122.1), only those of kind ``"counter"`` if it is
+    given. Objects are read with :meth:`Context.known` (last known information for one that
+    left its zone); several objects count together (their sum, "the total power"); a player
+    or nothing counts 0, and so does a total below 0 (CR 107.1b)."""
+    objs = ctx.known(value.get("power_of", value.get("toughness_of", value.get("counters_on"))))
+    if "counters_on" in value:
+        kind = value.get("counter")
+        total = sum(sum(o.counters.values()) if kind is None else o.counters.get(kind, 0) for o in objs)
+    else:
+        index = 0 if "power_of" in value else 1
+        total = sum(ch.power_toughness(ctx.game, o)[index] for o in objs)
+    return max(0, total)
 
 
 def run(ctx: Context, effects: Any) -> None:
@@ -180,14 +245,23 @@ def run(ctx: Context, effects: Any) -> None:
 
 # ---------------------------------------------------------------- handlers
 def _deal_damage(ctx: Context, eff: dict[str, Any]) -> None:
+    """CR 120.3: deal ``amount`` damage to each object or player ``to`` names. The source is
+    the spell, or the ability's source (its last known information if it has left); with
+    ``from``, each object ``from`` names on the battlefield deals it instead ("target creature
+    you control deals damage equal to its power to ...", Rabid Bite), with its own lifelink
+    and deathtouch (CR 702.15b, 702.2b); an illegal target deals none (CR 608.2b). The amount
+    is computed once, before any damage is dealt (CR 608.2h)."""
     n = ctx.amount(eff["amount"])
-    source = ctx.item if ctx.item.kind == "spell" else ctx.item.source_lki
-    for target in ctx.refs(eff["to"]):
-        if isinstance(target, StackItem):
-            continue
-        if isinstance(target, GameObject) and target.zone != "battlefield":
-            continue
-        ctx.game.deal_damage(source, target, n)
+    sources: list[Any] = [ctx.item if ctx.item.kind == "spell" else ctx.item.source_lki]
+    if eff.get("from") is not None:
+        sources = [o for o in ctx.objects(eff["from"]) if o.zone == "battlefield"]
+    for source in sources:
+        for target in ctx.refs(eff["to"]):
+            if isinstance(target, StackItem):
+                continue
+            if isinstance(target, GameObject) and target.zone != "battlefield":
+                continue
+            ctx.game.deal_damage(source, target, n)
 
 
 def _destroy(ctx: Context, eff: dict[str, Any]) -> None:
@@ -571,7 +645,7 @@ def _search_library(ctx: Context, eff: dict[str, Any]) -> None:
     g = ctx.game
     for p in ctx.players(eff.get("player", "controller")):
         lib = g.players[p].library
-        flt = dict(eff.get("filter") or {})
+        flt = filter_with_x(dict(eff.get("filter") or {}), ctx.item.x)  # "mana value X or less"
 
         def pick(inp: dict[str, Any]) -> GameObject | None:
             choice = inp.get("choice")

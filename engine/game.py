@@ -110,6 +110,9 @@ class Game(TurnStructure, Priority, Casting, SpecialActions, Targeting, Costs, M
         self.paradigm_resolved: tuple[tuple[str, str | None], ...] = ()
         self.spells_cast_by: dict[str, int] = {}  # spells cast this turn per player (turn_records.py)
         self.loyalty_activations: dict[str, int] = {}  # CR 606.3: permanent ref -> turn (planeswalkers.py)
+        #: CR 608.2h, 113.7a: the last known information of each object that left a public zone,
+        #: by its old reference (a copy taken as it left; engine/zones.py, read by effects' amounts)
+        self.last_known: dict[str, GameObject] = {}
         self.asking: Question | None = None  # the decision waiting for an answer (Decisions.until_answered)
         self.layers = LayerSystem(self)  # CR 613: characteristics after continuous effects (engine/layers/)
 

@@ -17,6 +17,7 @@ from .errors import IllegalAction
 from .legal_common import CHOICE_LIMIT, Candidate, distinct, resolving_item, spread
 from .legal_mana import plan_payment
 from .mana import COLOR_NAMES, ManaCost
+from .targets import filter_with_x
 
 
 def trigger_order_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
@@ -114,7 +115,7 @@ def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
         return out
     if reason == "search":
         eff = _find_effect(effects, "search_library")
-        flt: Any = dict((eff or {}).get("filter") or {})
+        flt: Any = filter_with_x(dict((eff or {}).get("filter") or {}), item.x if item is not None else 0)
         found = distinct(o for o in game.players[player].library if ch.matches(game, o, flt, player))
         return [c(o.ref) for o in found] + [c("none")]
     if reason == "source_of_damage":

@@ -14,6 +14,15 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+def filter_with_x(flt: Any, x: int) -> Any:
+    """A filter (docs/FORMAT.md §5) with each ``"X"`` value (``mana_value``,
+    ``mana_value_at_most``: "with mana value X or less") replaced by ``x``, the X chosen for
+    the spell or ability (CR 107.3); the filter itself if it has none."""
+    if not isinstance(flt, dict) or "X" not in flt.values():
+        return flt
+    return {k: (x if v == "X" else v) for k, v in flt.items()}
+
+
 def with_x(spec: Any, x: int) -> Any:
     """A target spec with ``"X"`` in its filter replaced by the chosen X (Spell Blast)."""
     flt = spec.get("filter") if hasattr(spec, "get") else None

@@ -72,6 +72,8 @@ class Zones:
         elif frm != "stack":
             self.zone_list(obj).remove(obj)
         del self.objects[obj.ref]
+        if frm not in ("hand", "library"):  # CR 608.2h: what it was as it left a public zone
+            self.last_known[obj.ref] = obj.copy()
         if obj.is_token or obj.is_copy:  # a copy of a card keeps its reference (engine/paradigm.py)
             new_ref = obj.ref
         else:

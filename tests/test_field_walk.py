@@ -261,7 +261,13 @@ def _family(defname: str) -> tuple[str, tuple[str, ...]] | None:
                 return family, tuple(tag["enum"]) if "enum" in tag else (tag["const"],)
     if defname in ("token", "mode", "spell", "face"):
         return defname, ()
+    if defname in _GAME_AMOUNTS:  # {"counters_on": R, "counter": …}: found by its required key
+        return "amount", tuple(DEFS[defname]["required"])
     return None
+
+
+#: The object forms of an amount read from the game (``$defs.game_amount``), walked key by key.
+_GAME_AMOUNTS = frozenset(b["$ref"].rsplit("/", 1)[1] for b in DEFS["game_amount"]["anyOf"])
 
 
 def fields() -> list[tuple[str, str]]:
@@ -295,6 +301,8 @@ def occurrences(card: dict, defname: str) -> list[dict]:
         elif family in ("token", "spell") and key == family:
             found.append(node)
         elif (family, key) in (("mode", "modes"), ("face", "faces")):
+            found.append(node)
+        elif family == "amount" and all(tag in node for tag in tags):
             found.append(node)
     return found
 
@@ -817,4 +825,8 @@ FIELD_SCENARIOS.update({
     ("effect_additional_phase", "then_main"): [_extra_combat(True), _extra_combat(False)],
     ("effect_become_copy", "nonlegendary"): [_cytoshape_a_legend],
     ("ability_chapter", "optional"): [_optional_chapter],
+    # issue 23: Rabid Bite's damage is dealt by the biting creature (without "from", by the
+    # spell); Magma Mine counts only its pressure counters (2 of its 3)
+    ("effect_deal_damage", "from"): [shapes._rabid_bite],
+    ("amount_counters_on", "counter"): [shapes._magma_mine],
 })

@@ -116,6 +116,9 @@ def vocabulary() -> list[tuple[str, str]]:
         if affected.get("const") == "self":  # "This spell costs {1} less": works as it is cast
             out.append(("static_zone", f"{stype}@self"))
     out += [("reference", w) for w in next(b["enum"] for b in d["reference"]["anyOf"] if "enum" in b)]
+    out += [("amount", form) for form in amount_forms()]
+    out += [("filter_x", k) for k, spec in d["filter"]["properties"].items()  # "mana value X or less"
+            if any(b.get("const") == "X" for b in spec.get("anyOf", ()))]
     for branch in d["mana_produced"]["anyOf"]:  # "{G}", {"one_of": …}, {"any_color": n}, …
         out.append(("mana", "symbols" if branch.get("type") == "string" else next(iter(branch["required"]))))
     keywords = {k for c, k in out if c == "keyword"}
@@ -123,6 +126,54 @@ def vocabulary() -> list[tuple[str, str]]:
     for (etype, key), zones in sorted(card_semantics.EFFECT_ZONES.items()):
         out += [("effect_zone", f"{etype}.{key}@{z}") for z in sorted(zones) if z != "battlefield"]
     return sorted(set(out))
+
+
+def amount_forms() -> list[str]:
+    """The forms of an amount (``$defs.amount`` and ``$defs.signed_amount``, their ``$ref``s
+    followed): its words (``X``, ``-X``, ``damage_dealt``) and the key of each object form
+    (``blockers_beyond_first``, ``mana_spent``, ``power_of``, ``counters_on`` …); a plain
+    integer is no form (nothing to knock out)."""
+    d = _defs()
+    out: set[str] = set()
+
+    def visit(node: dict) -> None:
+        if "$ref" in node:
+            visit(d[node["$ref"].rsplit("/", 1)[1]])
+        for key in ("anyOf", "oneOf"):
+            for sub in node.get(key, ()):
+                visit(sub)
+        out.update(v for v in [node.get("const"), *node.get("enum", ())] if isinstance(v, str))
+        if node.get("type") == "object":
+            out.update(node.get("required", ()))
+
+    visit(d["amount"])
+    visit(d["signed_amount"])
+    return sorted(out)
+
+
+@lru_cache(maxsize=1)
+def amount_keys() -> dict[str, frozenset[str]]:
+    """Effect type -> the keys of that effect whose value is an amount (the schema's
+    ``effect_*`` properties that refer to ``amount`` or ``signed_amount``)."""
+    out: dict[str, set[str]] = {}
+    for name, spec in _defs().items():
+        props = spec.get("properties", {}) if name.startswith("effect_") else {}
+        tag = props.get("type", {})
+        for key, prop in props.items():
+            refs = [prop.get("$ref", "")] + [b.get("$ref", "") for b in prop.get("anyOf", ())]
+            if any(r.endswith(("/amount", "/signed_amount")) for r in refs):
+                for etype in [tag["const"]] if "const" in tag else tag.get("enum", ()):
+                    out.setdefault(etype, set()).add(key)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def amount_form(value: Any) -> str | None:
+    """The form of an amount value (:func:`amount_forms`), None for an integer."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return next((k for k in value if k in amount_forms()), None)
+    return None
 
 
 # ------------------------------------------------------------------ knock-outs
@@ -277,6 +328,22 @@ def knock_out(card: dict, category: str, name: str) -> int:
                 if form == name:
                     node["add"] = "{C}" if add != "{C}" else "{W}"
                     n += 1
+        return n
+    if category == "amount":  # every amount of that form, in an effect's amount keys, becomes 0
+        n = 0
+        for node, key in list(_walk(card)):
+            if isinstance(node, dict) and "type" in node and "kind" not in node and key != "effect":
+                for k in amount_keys().get(node["type"], ()):
+                    if k in node and amount_form(node[k]) == name:
+                        node[k] = 0
+                        n += 1
+        return n
+    if category == "filter_x":  # the filter key's "X" becomes 0
+        n = 0
+        for node, _ in list(_walk(card)):
+            if isinstance(node, dict) and node.get(name) == "X":
+                node[name] = 0
+                n += 1
         return n
     if category == "effect_zone":
         etype_key, zone = name.split("@")
@@ -1153,3 +1220,89 @@ EXTRA_SCENARIOS.update({
 EXTRA_SCENARIOS[("keyword", "phasing")] = [_game_builder(
     lambda: _game({"battlefield": ["drake=Teferi's Drake"]}, {}, [{"action": "advance", "to": "upkeep", "turn": 4}],
                   step="end", active="bob"), "_drake_phases_out")]
+
+
+# ------------------------------------------------------------------ amounts read from the game
+# Issue 23: the forms of an amount each change some game when knocked out (made 0). Rabid Bite
+# (power_of, deal_damage's from), a destroy-then-gain-its-toughness sorcery (toughness_of, read
+# from the destroyed creature's last known information, CR 608.2h), Magma Mine with pressure
+# and charge counters (counters_on and its counter), "-X/-X" and rampage's count.
+def _rabid_bite() -> tuple[dict, str]:
+    """Alice's Grizzly Bears bite Bob's Serra Angel (2 damage, from the Bears)."""
+    return _game({"hand": ["bite=Rabid Bite"], "battlefield": ["mine=Grizzly Bears"], "mana_pool": {"G": 1, "C": 1}},
+                 {"battlefield": ["his=Serra Angel"]},
+                 [{"action": "cast", "player": "alice", "card": "bite", "targets": ["mine", "his"]},
+                  {"action": "resolve"}])
+
+
+def _sever_and_gain() -> tuple[dict, str]:
+    """"Destroy target creature. You gain life equal to its toughness": Serra Angel, 4."""
+    spell = _sorcery("Test Sever", [{"kind": "creature"}], [
+        {"type": "destroy", "what": {"target": 0}},
+        {"type": "gain_life", "player": "controller", "amount": {"toughness_of": {"target": 0}}}])
+    return _game({"hand": ["s=Test Sever"], "mana_pool": {"C": 1}}, {"battlefield": ["his=Serra Angel"]},
+                 [{"action": "cast", "player": "alice", "card": "s", "targets": ["his"]}, {"action": "resolve"}],
+                 [spell])
+
+
+def _magma_mine() -> tuple[dict, str]:
+    """Alice sacrifices Magma Mine (2 pressure and 1 charge counters): 2 damage to Bob."""
+    return _game({"battlefield": [{"alias": "mm", "card": "Magma Mine", "counters": {"pressure": 2, "charge": 1}}]}, {},
+                 [{"action": "activate", "player": "alice", "source": "mm", "ability": 1, "targets": ["bob"]},
+                  {"action": "resolve"}])
+
+
+def _minus_x() -> tuple[dict, str]:
+    """"Target creature gets -X/-X until end of turn" with X = 2 on Grizzly Bears."""
+    spell = _sorcery("Test Wither", [{"kind": "creature"}], [
+        {"type": "modify_pt", "what": {"target": 0}, "power": "-X", "toughness": "-X", "duration": "end_of_turn"}],
+        mana_cost="{X}{B}")
+    return _game({"hand": ["s=Test Wither"], "mana_pool": {"B": 1, "C": 2}}, {"battlefield": ["his=Grizzly Bears"]},
+                 [{"action": "cast", "player": "alice", "card": "s", "targets": ["his"], "x": 2}, {"action": "resolve"}],
+                 [spell])
+
+
+def _rampaging_double_block() -> tuple[dict, str]:
+    """Alice's creature "gets +1/+1 for each creature blocking it beyond the first" when it
+    becomes blocked (rampage's effect, written out); Bob blocks it with two Grizzly Bears."""
+    rampager = _test_card("Test Rampager", ["Creature"], "…", abilities=[
+        {"kind": "triggered", "trigger": {"event": "becomes_blocked", "object": "self"},
+         "effects": [{"type": "modify_pt", "what": "self", "power": {"blockers_beyond_first": 1},
+                      "toughness": {"blockers_beyond_first": 1}, "duration": "end_of_turn"}]}])
+    return _game({"battlefield": ["att=Test Rampager"]}, {"battlefield": ["b1=Grizzly Bears", "b2=Grizzly Bears"]},
+                 [{"action": "declare_attackers", "player": "alice", "attackers": ["att"]}, {"action": "resolve"},
+                  {"action": "declare_blockers", "player": "bob", "blocks": [{"blocker": "b1", "attacker": "att"},
+                                                                            {"blocker": "b2", "attacker": "att"}]},
+                  {"action": "resolve"}], [rampager], step="declare_attackers")
+
+
+def _gain_twice() -> tuple[dict, str]:
+    """"You gain 2 life, then you gain life equal to the life you gained this turn" (FORMAT
+    §11.1's bookkeeping amount; no card of the pool uses it as an amount yet): 20 + 2 + 2."""
+    spell = _sorcery("Test Second Wind", [], [
+        {"type": "gain_life", "player": "controller", "amount": 2},
+        {"type": "gain_life", "player": "controller", "amount": {"life_gained_this_turn": "you"}}])
+    return _game({"hand": ["s=Test Second Wind"], "mana_pool": {"C": 1}}, {},
+                 [{"action": "cast", "player": "alice", "card": "s"}, {"action": "resolve"}], [spell])
+
+
+def _small_sweep() -> tuple[dict, str]:
+    """"Destroy each creature with mana value X or less", X = 2: Bob's Grizzly Bears (2) die,
+    his Serra Angel (5) stays (an "X" in an {"all": F} reference, engine/targets.py
+    filter_with_x)."""
+    spell = _sorcery("Test Small Sweep", [], [
+        {"type": "destroy", "what": {"all": {"types": ["Creature"], "mana_value_at_most": "X"}}}], mana_cost="{X}{B}")
+    return _game({"hand": ["s=Test Small Sweep"], "mana_pool": {"B": 1, "C": 2}},
+                 {"battlefield": ["bears=Grizzly Bears", "angel=Serra Angel"]},
+                 [{"action": "cast", "player": "alice", "card": "s", "x": 2}, {"action": "resolve"}], [spell])
+
+
+EXTRA_SCENARIOS.update({
+    ("filter_x", "mana_value_at_most"): [_small_sweep],
+    ("amount", "life_gained_this_turn"): [_gain_twice],
+    ("amount", "power_of"): [_rabid_bite],
+    ("amount", "toughness_of"): [_sever_and_gain],
+    ("amount", "counters_on"): [_magma_mine],
+    ("amount", "-X"): [_minus_x],
+    ("amount", "blockers_beyond_first"): [_rampaging_double_block],
+})
