@@ -45,6 +45,7 @@ FIRST = ("object", "new_object", "card", "player", "controller", "source", "from
 CHOSEN: dict[str, str] = {
     "classic/legend": "classic.legend.controller-chooses-which-to-keep",
     "classic/game": "classic.game.opening-hand-and-mulligans",
+    "classic/stack": "classic.stack.last-in-first-out",
     "timespiral/flashback": "timespiral.flashback.cast-from-graveyard-then-exiled",
     "timespiral/madness": "timespiral.madness.discarded-card-is-cast-for-its-madness-cost",
     "timespiral/storm": "timespiral.storm.each-copy-may-get-new-targets",

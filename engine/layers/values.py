@@ -49,10 +49,6 @@ class Characteristics:
         """Has it the card type ``card_type`` (``"Creature"``, ``"Land"`` …)?"""
         return card_type in self.types
 
-    def has_keyword(self, name: str) -> bool:
-        """Has it the keyword ability ``name`` (``"flying"``)?"""
-        return any(k["keyword"] == name for k in self.keywords)
-
     def has_subtype(self, subtype: str) -> bool:
         """CR 205.3, 613.1d: its subtypes after layer 4 include ``subtype``."""
         printed = subtype in self.printed_subtypes
