@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import bookkeeping, planeswalkers
 from . import characteristics as ch
+from .draw_replacement import replace_draw
 from .errors import IllegalAction
 from .keywords import MADNESS_CAST, SUSPEND_CAST
 from .objects import GameObject, StackItem
@@ -39,8 +40,6 @@ class Actions:
         "controller", "condition"?, "instead": {"effects": [...]}}``, Laboratory Maniac)
         replaces each draw its condition allows, even from an empty library (CR 614.1a,
         614.11): the card is not drawn, the effects happen instead."""
-        from .draw_replacement import replace_draw
-
         p = self.players[player]
         for _ in range(n):
             if replace_draw(self, player):

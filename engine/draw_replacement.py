@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
+from . import effects
 from .conditions import condition_holds
 from .objects import StackItem
 
@@ -52,8 +53,6 @@ def replace_draw(game: "Game", player: str) -> bool:
     found = draw_replacements(game, player)
     if not found:
         return False
-    from . import effects
-
     perm, ab = found[0]
     game.log("replacement_applied", object=perm.ref, card=perm.card, rule="614.11", instead="effects")
     item = StackItem(ref=perm.ref, kind="ability", controller=player, ability=ab, source=perm.ref,

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import characteristics as ch
+
 if TYPE_CHECKING:
     from .game import Game
     from .objects import GameObject
@@ -80,8 +82,6 @@ def untap_step_phasing(game: "Game") -> None:
     phase out, and the permanents that phased out directly under their control phase in.
     Both sets are taken before either happens, so a permanent phasing in now is not phased
     out again. Logged: the ``phased_out`` events (timestamp order), then the ``phased_in``."""
-    from . import characteristics as ch
-
     active = game.active
     outs = [o for o in sorted(game.battlefield, key=lambda o: o.timestamp)
             if o.controller == active and ch.has_keyword(game, o, "phasing")]
