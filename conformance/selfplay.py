@@ -69,6 +69,7 @@ from typing import Any, Callable, Iterable
 
 from mtg_judge.conformance.canonical import dumps
 from mtg_judge.conformance.resources import DECKS_DIR, SCHEMA_DIR
+from mtg_judge.engine import phasing
 from mtg_judge.engine.rulesets import NAMES as RULESET_NAMES
 
 RULESETS = RULESET_NAMES  # engine/rulesets.py, the one list
@@ -367,7 +368,8 @@ class SelfPlayInputs:
         self.checks = checks                # False: play only (no invariant checked after each action)
         self.prefix_contexts = prefix_contexts
         self.pi = 0                         # the next prefix input (tolerant feeding)
-        self.seen: dict = {}
+        self.seen: dict = {}                # (kind, player, state key) -> meetings
+        self.seen_cheap: set = set()        # (kind, player, cheap key) met in this game
         self.last: dict | None = None      # what the previous input needs checking for
         self.codes = documented_codes()
         self.TurnCap = _turn_cap_exception()
@@ -380,9 +382,7 @@ class SelfPlayInputs:
             self.stats.check("exception")  # input k-1 was processed without an exception
         if self.checks:
             self._after_previous(game, k)
-            state_key = self._check_state(game, decision, k)
-        else:
-            state_key = None
+            self._check_state(game, decision, k)
         if game.turn > self.settings.turn_cap:
             raise self.TurnCap()
         if k >= self.settings.max_inputs:
@@ -402,6 +402,9 @@ class SelfPlayInputs:
             raise ScriptExhausted()
         else:
             inp, mark = self._choose(game, decision, k)
+        # the state before a hostile input, for the check that its rejection changed nothing;
+        # taken after choosing, which dry-runs no hostile input (hostile_groups only lists them)
+        state_key = _state_key(game) if self.checks and mark == "hostile" else None
         self.last = {"mark": mark, "events": len(game.events), "state": state_key, "input": inp,
                      "decision": decision.get("kind")} if self.checks else None
         self.record.inputs.append(copy.deepcopy(inp))
@@ -474,7 +477,14 @@ class SelfPlayInputs:
                 raise InvariantFailure("legality", f"the rejected input {k - 1} ({_show(last['input'])}) changed the "
                                        "state", k - 1)
 
-    def _check_state(self, game: Any, decision: dict, k: int) -> str:
+    def _check_state(self, game: Any, decision: dict, k: int) -> None:
+        """Conservation, state-based actions (at a priority decision) and loops, before the
+        decision of input ``k``. A loop is the same state and decision coming back more than
+        ``loop_limit`` times. The state's full JSON key is costly (about a seventh of a game's
+        time), so it is taken only for a decision whose cheap summary (:func:`_cheap_key`, a
+        function of the state: equal states give equal summaries) has been met before in the
+        game; the first meeting of each summary is counted, not keyed, and taken to be the
+        state that comes back (a loop is then found one meeting early at most)."""
         self.stats.check("conservation")
         problem = conservation_problem(game, tokens=decision.get("kind") == "priority")
         if problem:
@@ -484,16 +494,18 @@ class SelfPlayInputs:
             problem = sba_problem(game)
             if problem:
                 raise InvariantFailure("state-based actions", problem, k - 1 if k else None)
-        key = _state_key(game)
-        loop_key = (decision.get("kind"), decision.get("player"), key)
         self.stats.check("loop")
-        n = self.seen.get(loop_key, 0) + 1
+        cheap = (decision.get("kind"), decision.get("player"), _cheap_key(game))
+        if cheap not in self.seen_cheap:
+            self.seen_cheap.add(cheap)
+            return
+        loop_key = (cheap[0], cheap[1], _state_key(game))
+        n = self.seen.get(loop_key, 1) + 1  # 1: the summary's first meeting, not keyed
         self.seen[loop_key] = n
         if n > self.settings.loop_limit:
             raise InvariantFailure("loop", f"the same state and {decision.get('kind')} decision of "
                                    f"{decision.get('player')} came back {n} times (turn {game.turn}, {game.step})",
                                    k - 1 if k else None)
-        return key
 
     # -- choosing ----------------------------------------------------------------------------
     def _accepts(self, game: Any, decision: dict, inp: dict, k: int) -> tuple[bool, str | None]:
@@ -581,6 +593,17 @@ def _show(obj: Any) -> str:
     return text if len(text) <= 300 else text[:300] + "…"
 
 
+def _cheap_key(game: Any) -> tuple:
+    """A summary of the game's state, cheap to take and a function of :func:`_state_key`'s
+    state (two equal states give equal summaries): the turn, step, stack size, each
+    player's life and zone sizes, and the battlefield's size and tapped permanents."""
+    players = game.players
+    return (game.turn, game.step, len(game.stack), len(game.battlefield),
+            sum(1 for o in game.battlefield if o.tapped),
+            tuple((p.life, len(p.zone("library")), len(p.zone("hand")), len(p.zone("graveyard")),
+                   len(p.zone("exile"))) for p in (players[pid] for pid in game.order)))
+
+
 def _state_key(game: Any) -> str:
     # the state has no floats (checked with the log at the end): plain sorted JSON is enough here
     return json.dumps(game.state(), sort_keys=True, separators=(",", ":"))
@@ -598,44 +621,54 @@ def conservation_problem(game: Any, tokens: bool = True) -> str | None:
     ``tokens`` says that state-based actions have just been checked (a priority decision,
     CR 117.5): then tokens only on the battlefield (CR 704.5d) and no paradigm copy left."""
     where: dict[str, list[str]] = {}
-    objects = []
+    groups: list[tuple[str, Iterable[Any]]] = []  # (where, its objects); the label built once
     for pid in game.order:
         p = game.players[pid]
         for zone in ("library", "hand", "graveyard", "exile"):
-            for o in p.zone(zone):
-                objects.append((o, f"{pid}'s {zone}"))
+            objs = p.zone(zone)
+            for o in objs:
                 if o.owner != pid:
                     return f"{o.ref} (owned by {o.owner}) is in {pid}'s {zone}"
                 if o.zone != zone:
                     return f"{o.ref} is in {pid}'s {zone} but says it is in {o.zone}"
+            if objs:
+                groups.append((f"{pid}'s {zone}", objs))
     for o in game.battlefield:
-        objects.append((o, "the battlefield"))
         if o.zone != "battlefield":
             return f"{o.ref} is on the battlefield but says it is in {o.zone}"
-    from mtg_judge.engine import phasing  # a phased-out permanent is still on the battlefield (CR 702.26d)
-    for o in phasing.phased_out_objects(game):
-        objects.append((o, "the battlefield (phased out)"))
-    for it in game.stack:
-        if it.obj is not None:
-            objects.append((it.obj, "the stack"))
-            if it.obj.zone != "stack":
-                return f"{it.obj.ref} is on the stack but says it is in {it.obj.zone}"
-    for o, zone in objects:
-        if o.is_copy:
-            if zone != "the stack":
-                problem = _copy_off_the_stack(game, o, zone, tokens)
-                if problem:
-                    return problem
-            continue
-        if o.is_token:
-            if tokens and not zone.startswith("the battlefield"):
-                return f"the token {o.ref} is in {zone} (CR 704.5d: it should have ceased to exist)"
-            continue
-        where.setdefault(o.card, []).append(zone)
-        if game.objects.get(o.ref) is not o:
-            return f"{o.ref} in {zone} is not the object the game registers under that reference"
-        if game.by_card.get(o.card) is not o:
-            return f"card {o.card} is {o.ref} in {zone}, but the game knows it as {getattr(game.by_card.get(o.card), 'ref', None)}"
+    groups.append(("the battlefield", game.battlefield))
+    # a phased-out permanent is still on the battlefield (CR 702.26d)
+    groups.append(("the battlefield (phased out)", phasing.phased_out_objects(game)))
+    on_stack = [it.obj for it in game.stack if it.obj is not None]
+    for o in on_stack:
+        if o.zone != "stack":
+            return f"{o.ref} is on the stack but says it is in {o.zone}"
+    groups.append(("the stack", on_stack))
+    objects, by_card = game.objects, game.by_card
+    for zone, objs in groups:
+        for o in objs:
+            if o.is_copy:
+                if zone != "the stack":
+                    problem = _copy_off_the_stack(game, o, zone, tokens)
+                    if problem:
+                        return problem
+                continue
+            if o.is_token:
+                if tokens and not zone.startswith("the battlefield"):
+                    return f"the token {o.ref} is in {zone} (CR 704.5d: it should have ceased to exist)"
+                continue
+            card = o.card
+            if card in where:
+                where[card].append(zone)
+            else:
+                where[card] = [zone]
+            if objects.get(o.ref) is not o:
+                return f"{o.ref} in {zone} is not the object the game registers under that reference"
+            if by_card.get(card) is not o:
+                return f"card {card} is {o.ref} in {zone}, but the game knows it as {getattr(by_card.get(card), 'ref', None)}"
+    if len(where) == len(game.incarnation) and all(len(zones) == 1 for zones in where.values()) \
+            and where.keys() == game.incarnation.keys():
+        return None
     cards = set(game.incarnation)
     for card, zones in sorted(where.items()):
         if len(zones) > 1:

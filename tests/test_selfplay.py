@@ -430,6 +430,30 @@ def test_stuck_and_loop_are_reported(monkeypatch):
     assert failure.invariant == "loop" and "40 inputs" in failure.message
 
 
+def test_the_same_state_and_decision_coming_back_is_a_loop():
+    """The loop check (conformance/selfplay.py ``_check_state``): the same state and
+    decision met more than ``loop_limit`` times fails the game as a loop, counted from its
+    first meeting, though the state's full key is taken only once its cheap summary repeats;
+    a changed state (here a life total) starts again from one."""
+    from mtg_judge.engine.cards import load_card_db
+    from mtg_judge.engine.scenario import ScriptInputs, build_game
+    game = build_game({"setup": {"turn": 3, "players": [{"id": "alice"}, {"id": "bob"}]}}, "modern",
+                      load_card_db(), ScriptInputs([]))
+    settings = sp.Settings(loop_limit=5)
+    source = sp.SelfPlayInputs(sp.Record("modern", {"seed": 1}), settings, sp.Stats())
+    decision = {"kind": "priority", "player": "alice"}
+    for _ in range(5):
+        source._check_state(game, decision, 1)
+    game.players["alice"].life -= 1  # another state: its own count
+    for _ in range(5):
+        source._check_state(game, decision, 1)
+    with pytest.raises(sp.InvariantFailure, match="came back 6 times") as failure:
+        source._check_state(game, decision, 1)
+    assert failure.value.invariant == "loop"
+    # another decision in the same state is not the same meeting
+    source._check_state(game, {"kind": "priority", "player": "bob"}, 1)
+
+
 # ----------------------------------------------------------------------------------- CLI
 def _cli(*args, timeout=900):
     return subprocess.run([sys.executable, "-m", "mtg_judge.tools.cli", *args], cwd=ROOT, capture_output=True, text=True,
