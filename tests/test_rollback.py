@@ -9,8 +9,8 @@ import json
 from dataclasses import dataclass
 
 import pytest
-from click.testing import CliRunner
 
+from mtg_judge.conformance import selfplay as sp
 from mtg_judge.conformance.runner import collect, run_case
 from mtg_judge.engine import rollback
 from mtg_judge.engine.cards import CardDefinition, FrozenDict
@@ -18,7 +18,6 @@ from mtg_judge.engine.errors import IllegalAction
 from mtg_judge.engine.mana import ManaCost
 from mtg_judge.engine.rulesets import Ruleset
 from mtg_judge.engine.scenario import ScriptInputs, _card_db, build_game
-from mtg_judge.tools.cli import main
 
 _ATOMS = (str, int, bool, float, type(None))
 _SHARED = (CardDefinition, FrozenDict, Ruleset, ManaCost)  # immutable, shared by every game
@@ -144,9 +143,18 @@ def _run_cases(every_fourth: bool) -> None:
         assert result.status == "passed", (case.name, result.message[:500])
 
 
-def _selfplay(*args: str) -> None:
-    out = CliRunner().invoke(main, ["selfplay", *args])
-    assert out.exit_code == 0, out.output
+def _selfplay(games: int, seed: int) -> None:
+    """Play the ``games`` self-play games of ``mtg-judge selfplay --games GAMES --seed SEED``
+    (the same decks, rulesets, setups and inputs), each once, with every invariant checked:
+    without the run's determinism replay of each game, which gives the same inputs again
+    (and so, with the hostile ones, the same restores) through a script."""
+    decks, settings = sp.load_decks(), sp.Settings()
+    for i in range(games):
+        low = i % settings.low_life_every == settings.low_life_every - 1
+        setup = sp.build_setup(seed + i, sp._decks_for(i, decks), settings.deck_size,
+                               settings.low_life if low else None)
+        _, outcome, err = sp.play_record(sp.Record(sp._ruleset_for(i, sp.RULESETS), setup), settings, sp.Stats())
+        assert err is None and outcome in ("ended", "turn_cap"), (seed + i, outcome, err)
 
 
 def test_fixture_cases_restore_exactly(checked):
@@ -158,7 +166,7 @@ def test_fixture_cases_restore_exactly(checked):
 
 
 def test_self_play_restores_exactly(checked):
-    checked.run(lambda: _selfplay("--games", "2", "--seed", "11"))
+    checked.run(lambda: _selfplay(2, 11))
     assert checked.restores > 30
 
 
@@ -167,7 +175,7 @@ def test_every_fixture_case_and_more_self_play_restore_exactly(checked):
     """The other three quarters of the cases (with the test above: every case, each run
     once) and 30 more self-play games."""
     checked.run(lambda: _run_cases(False))
-    checked.run(lambda: _selfplay("--games", "30", "--seed", "101"))
+    checked.run(lambda: _selfplay(30, 101))
     assert checked.restores > 1000
 
 
