@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from . import characteristics as ch
 from . import faces, proliferate
 from .errors import IllegalAction
-from .legal_common import CHOICE_LIMIT, Candidate, distinct, resolving_item, spread
+from .legal_common import CHOICE_LIMIT, Candidate, distinct, graveyard_exile_choices, resolving_item, spread
 from .legal_mana import plan_payment
 from .mana import COLOR_NAMES, ManaCost
 from .targets import filter_with_x
@@ -106,10 +106,14 @@ def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
         eff = _find_effect(effects, "pay_optional")
         out = [c("no")]
         if eff is not None:
-            cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
+            parts = dict(eff.get("cost", {}))
+            cost = ManaCost.parse(parts.get("mana", ""))
+            exiles: list[Any] = [None]
+            if parts.get("exile_from_graveyard"):  # the cards named in the answer's exile
+                exiles = graveyard_exile_choices(game, player, parts["exile_from_graveyard"])
             try:
                 game.players[player].pool.copy().pay(cost)
-                out.insert(0, c("yes"))
+                out[0:0] = [c("yes", **({"exile": e} if e is not None else {})) for e in exiles]
             except IllegalAction:
                 pass
         return out
