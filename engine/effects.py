@@ -34,6 +34,7 @@ from . import (
     transform,
     type_gain,
     type_loss,
+    unpreventable,
     ward,
 )
 from . import characteristics as ch
@@ -877,4 +878,5 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     **copy_effects.EFFECTS,  # become_copy until end of turn (CR 707.2, 613.2a; engine/copy_effects.py)
     **token_copies.EFFECTS,  # create_token_copy_of_card (CR 707.2; engine/token_copies.py)
     **library_moves.EFFECTS,  # put_on_library (CR 401.4; engine/library_moves.py)
+    **unpreventable.EFFECTS,  # damage_cant_be_prevented (CR 615.12; engine/unpreventable.py)
 }

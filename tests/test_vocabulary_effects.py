@@ -1306,3 +1306,24 @@ EXTRA_SCENARIOS.update({
     ("amount", "-X"): [_minus_x],
     ("amount", "blockers_beyond_first"): [_rampaging_double_block],
 })
+
+
+# Bonecrusher Giant // Stomp: "whenever this creature becomes the target of a spell" (CR 603.2;
+# without the trigger bob loses no life) and "damage can't be prevented this turn" (CR 615.12;
+# without it the Salve's shield prevents Stomp's damage to the Bears).
+EXTRA_SCENARIOS[("trigger", "becomes_target")] = [_game_builder(
+    lambda: _game({"battlefield": ["giant=Bonecrusher Giant"]}, {"hand": ["bolt=Lightning Bolt"],
+                                                                 "battlefield": ["m1=Mountain"]},
+                  [{"action": "pass", "player": "alice"},
+                   {"action": "cast", "player": "bob", "card": "bolt", "targets": ["giant"], "pay_with": ["m1"]},
+                   {"action": "resolve"}, {"action": "resolve"}]), "_bolt_the_giant")]
+EXTRA_SCENARIOS[("effect", "damage_cant_be_prevented")] = [_game_builder(
+    lambda: _game({"hand": ["giant=Bonecrusher Giant"], "battlefield": ["m1=Mountain", "m2=Mountain"]},
+                  {"hand": ["salve=Healing Salve"], "battlefield": ["p1=Plains", "bears=Grizzly Bears"]},
+                  [{"action": "pass", "player": "alice"},
+                   {"action": "cast", "player": "bob", "card": "salve", "modes": [1], "targets": ["bears"],
+                    "pay_with": ["p1"]},
+                   {"action": "resolve"},
+                   {"action": "cast", "player": "alice", "card": "giant", "face": "adventure", "targets": ["bears"],
+                    "pay_with": ["m1", "m2"]},
+                   {"action": "resolve"}]), "_stomp_the_shielded_bears")]
