@@ -30,6 +30,7 @@ from . import (
     prepare,
     proliferate,
     sagas,
+    surveil,
     token_copies,
     transform,
     type_gain,
@@ -879,4 +880,5 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     **token_copies.EFFECTS,  # create_token_copy_of_card (CR 707.2; engine/token_copies.py)
     **library_moves.EFFECTS,  # put_on_library (CR 401.4; engine/library_moves.py)
     **unpreventable.EFFECTS,  # damage_cant_be_prevented (CR 615.12; engine/unpreventable.py)
+    **surveil.EFFECTS,  # surveil (CR 701.25; engine/surveil.py)
 }

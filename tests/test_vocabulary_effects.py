@@ -1327,3 +1327,11 @@ EXTRA_SCENARIOS[("effect", "damage_cant_be_prevented")] = [_game_builder(
                    {"action": "cast", "player": "alice", "card": "giant", "face": "adventure", "targets": ["bears"],
                     "pay_with": ["m1", "m2"]},
                    {"action": "resolve"}]), "_stomp_the_shielded_bears")]
+
+# Garland, Knight of Cornelia: "whenever you cast a noncreature spell, surveil 1" (CR 701.25a):
+# the top card goes to the graveyard; without the effect it stays.
+EXTRA_SCENARIOS[("effect", "surveil")] = [_game_builder(
+    lambda: _game({"hand": ["shock=Shock"], "battlefield": ["garland=Garland, Knight of Cornelia", "m1=Mountain"]}, {},
+                  [{"action": "cast", "player": "alice", "card": "shock", "targets": ["bob"], "pay_with": ["m1"]},
+                   {"action": "resolve"}, {"action": "choose", "player": "alice", "choice": "a_lib1"},
+                   {"action": "resolve"}]), "_garland_surveils")]
