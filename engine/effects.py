@@ -23,6 +23,7 @@ from . import (
     flicker,
     game_end,
     graveyard_abilities,
+    graveyard_return,
     library_moves,
     no_combat_damage,
     paradigm,
@@ -881,4 +882,5 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     **library_moves.EFFECTS,  # put_on_library (CR 401.4; engine/library_moves.py)
     **unpreventable.EFFECTS,  # damage_cant_be_prevented (CR 615.12; engine/unpreventable.py)
     **surveil.EFFECTS,  # surveil (CR 701.25; engine/surveil.py)
+    **graveyard_return.EFFECTS,  # return_from_graveyard_to_hand (engine/graveyard_return.py)
 }

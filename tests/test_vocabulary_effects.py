@@ -1335,3 +1335,12 @@ EXTRA_SCENARIOS[("effect", "surveil")] = [_game_builder(
                   [{"action": "cast", "player": "alice", "card": "shock", "targets": ["bob"], "pay_with": ["m1"]},
                    {"action": "resolve"}, {"action": "choose", "player": "alice", "choice": "a_lib1"},
                    {"action": "resolve"}]), "_garland_surveils")]
+
+# Vanille, Cheerful l'Cie: "When Vanille enters, mill two cards, then return a permanent card
+# from your graveyard to your hand" (no target; without the effect the Bears stay milled).
+EXTRA_SCENARIOS[("effect", "return_from_graveyard_to_hand")] = [_game_builder(
+    lambda: _game({"library": ["bolt=Lightning Bolt", "bears=Grizzly Bears", "a_lib3=Island"],
+                   "hand": ["vanille=Vanille, Cheerful l'Cie"],
+                   "battlefield": ["s1=Swamp", "s2=Swamp", "s3=Swamp", "f1=Forest"]}, {},
+                  [{"action": "cast", "player": "alice", "card": "vanille", "pay_with": ["s1", "s2", "s3", "f1"]},
+                   {"action": "resolve"}, {"action": "resolve"}]), "_vanille_returns_the_bears")]
