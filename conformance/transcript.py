@@ -241,6 +241,9 @@ def describe_event(event: dict, namer: _Namer, script: list) -> str:
         return f"{e.get('controller')} puts {e.get('object')}, a copy of {n(e.get('original'), e.get('original_card'))}, on the stack{_targets(n, e)}"
     if t == "copy_ceased_to_exist":
         return f"{e.get('object')} ceases to exist"
+    if t == "surveilled":
+        gone = ", ".join(n(c) for c in e.get("graveyard") or []) or "nothing"
+        return f"{e.get('player')} surveils {e.get('count')}: into the graveyard {gone}"
     if t == "library_searched":
         found = n(e.get("found")) if e.get("found") else "nothing"
         return f"{e.get('player')} searches their library and finds {found}"

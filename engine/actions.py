@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, planeswalkers
+from . import bookkeeping, planeswalkers, unpreventable
 from . import characteristics as ch
 from .draw_replacement import replace_draw
 from .errors import IllegalAction
@@ -120,7 +120,9 @@ class Actions:
     def deal_damage(self: Game, source: Any, target: Any, amount: int, combat: bool = False) -> int:
         """CR 120: ``source`` (GameObject or StackItem) deals ``amount`` damage to
         ``target`` (a GameObject or a player id). Prevention (CR 615) applies first:
-        protection (CR 702.16e), then shields in creation order. Damage to a player causes
+        protection (CR 702.16e), then shields in creation order, unless damage can't be
+        prevented now (CR 615.12, engine/unpreventable.py: nothing is prevented and no
+        shield is reduced). Damage to a player causes
         life loss; damage to a creature is marked on it. Returns the damage dealt."""
         if amount <= 0:
             return 0
@@ -129,9 +131,10 @@ class Actions:
         src_card = (source.obj.card if source.obj else source.source_card) if isinstance(source, StackItem) else source.card
         tgt_ref = target if isinstance(target, str) else target.ref
         prevented = 0
-        if not isinstance(target, str) and ch.protected_from(self, target, source):
+        preventable = not unpreventable.damage_cant_be_prevented(self)  # CR 615.12: no shield is used up
+        if preventable and not isinstance(target, str) and ch.protected_from(self, target, source):
             prevented = amount
-        for shield in list(self.shields):
+        for shield in list(self.shields) if preventable else []:
             if prevented >= amount:
                 break
             if shield.to != tgt_ref or (shield.source is not None and shield.source != src_ref):

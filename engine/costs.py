@@ -23,7 +23,8 @@ class Costs:
         is a ref or ``{"source", "color", "extra_color"}``: the entry is the activation's
         input, so ``extra_color`` names the color a triggered mana ability adds), then pay
         the cost's parts: ``mana`` (a ManaCost or text), ``tap``, ``untap``,
-        ``sacrifice_self``, ``pay_life``, ``discard``. Returns the mana spent.
+        ``sacrifice_self``, ``pay_life``, ``discard``, ``exile_from_graveyard`` (the cards
+        named in the input's ``exile``). Returns the mana spent.
         Raises IllegalAction ``cannot_pay``, ``invalid_payment``, ``already_tapped``,
         ``summoning_sick``."""
         for entry in inp.get("pay_with") or []:
@@ -59,6 +60,10 @@ class Costs:
                 raise IllegalAction("cannot_pay", f"discard {cost['discard']} card(s): name them in 'discard'")
             for ref in cards:
                 self.discard(self._in_hand(player, ref))
+        if cost.get("exile_from_graveyard"):  # "exile N cards from your graveyard" (CR 118.3)
+            chosen = graveyard_abilities.cards_to_exile_from_graveyard(self, player, cost["exile_from_graveyard"],
+                                                                       inp.get("exile"))
+            graveyard_abilities.exile_cards_for_cost(self, chosen)
         if cost.get("remove_counters") and source is not None:
             rc = cost["remove_counters"]
             n = x if rc.get("count") == "X" else int(rc.get("count", 1))

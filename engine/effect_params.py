@@ -172,6 +172,9 @@ PARAMETERS: dict[str, dict[str, Param]] = _declare({
     "phase_out": {"what": REFERENCE},
     "create_token_copy_of_card": {"what": REFERENCE},
     "put_on_library": {"what": REFERENCE, "position": Optional(WORD)},
+    "damage_cant_be_prevented": {"duration": DURATION},  # CR 615.12 (engine/unpreventable.py)
+    "surveil": {"player": REFERENCE, "count": AMOUNT},  # CR 701.25 (engine/surveil.py)
+    "return_from_graveyard_to_hand": {"filter": FILTER},  # no target (engine/graveyard_return.py)
     # written by the engine itself (keyword abilities), not by card files
     "cast_exiled": {"alternative": WORD},  # suspend, madness (engine/keywords.py)
     "storm_copies": {},  # CR 702.40a

@@ -22,6 +22,8 @@ from . import (
     extra_turns,
     flicker,
     game_end,
+    graveyard_abilities,
+    graveyard_return,
     library_moves,
     no_combat_damage,
     paradigm,
@@ -29,10 +31,12 @@ from . import (
     prepare,
     proliferate,
     sagas,
+    surveil,
     token_copies,
     transform,
     type_gain,
     type_loss,
+    unpreventable,
     ward,
 )
 from . import characteristics as ch
@@ -511,11 +515,16 @@ def _shuffle_library(ctx: Context, eff: dict[str, Any]) -> None:
 
 
 def _pay_optional(ctx: Context, eff: dict[str, Any]) -> None:
-    """"You may pay COST. If you do, …": a yes/no ``choose``; ``yes`` pays the mana cost
-    from the pool (``mana`` may name the mana, as on casting) and carries out the
-    effects. Mana abilities are activated before, while the player has priority."""
+    """"You may pay COST. If you do, …" (CR 603.5, 608.2d): a yes/no ``choose``; ``yes``
+    pays the cost's ``mana`` from the pool (``mana`` may name the mana, as on casting) and
+    its ``exile_from_graveyard`` ("you may exile eight cards from your graveyard", Emeritus
+    of Ideation: the answer's ``exile`` names the cards, exiled with cause ``cost``), then
+    carries out the effects. A part that can't be paid rejects the answer (``cannot_pay``,
+    ``invalid_payment``) before anything is paid. Mana abilities are activated before, while
+    the player has priority."""
     g = ctx.game
-    cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
+    parts = dict(eff.get("cost", {}))
+    cost = ManaCost.parse(parts.get("mana", ""))
 
     def answer(inp: dict[str, Any]) -> bool:
         choice = inp.get("choice")
@@ -523,7 +532,11 @@ def _pay_optional(ctx: Context, eff: dict[str, Any]) -> None:
             return False
         if choice != "yes":
             raise IllegalAction("invalid_choice", "answer yes or no")
+        exiled = graveyard_abilities.cards_to_exile_from_graveyard(g, ctx.controller, parts["exile_from_graveyard"],
+                                                                   inp.get("exile")) \
+            if parts.get("exile_from_graveyard") else []
         paid = g.players[ctx.controller].pool.pay(cost, inp.get("mana"))  # checks before it spends
+        graveyard_abilities.exile_cards_for_cost(g, exiled)
         g.log("cost_paid", player=ctx.controller, object=ctx.item.ref, mana=paid)
         return True
 
@@ -867,4 +880,7 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     **copy_effects.EFFECTS,  # become_copy until end of turn (CR 707.2, 613.2a; engine/copy_effects.py)
     **token_copies.EFFECTS,  # create_token_copy_of_card (CR 707.2; engine/token_copies.py)
     **library_moves.EFFECTS,  # put_on_library (CR 401.4; engine/library_moves.py)
+    **unpreventable.EFFECTS,  # damage_cant_be_prevented (CR 615.12; engine/unpreventable.py)
+    **surveil.EFFECTS,  # surveil (CR 701.25; engine/surveil.py)
+    **graveyard_return.EFFECTS,  # return_from_graveyard_to_hand (engine/graveyard_return.py)
 }

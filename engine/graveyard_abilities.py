@@ -70,6 +70,29 @@ def pay_exile_self(game: Any, source: GameObject | None) -> None:
     game.move(source, "exile", cause="cost")
 
 
+def cards_to_exile_from_graveyard(game: Any, player: str, n: int, refs: Any) -> list[GameObject]:
+    """The cards that pay the cost "exile N cards from your graveyard" (CR 118.3, 601.2h:
+    ``{"exile_from_graveyard": n}``): ``refs`` (the input's ``exile``) names exactly ``n``
+    distinct cards in ``player``'s graveyard. Nothing is moved yet. Raises IllegalAction
+    ``cannot_pay``."""
+    if not isinstance(refs, list) or len(refs) != n or len(set(map(str, refs))) != n:
+        raise IllegalAction("cannot_pay", f"exile {n} card(s) from your graveyard: name {n} distinct cards in 'exile'")
+    cards = []
+    for ref in refs:
+        obj = game.find(ref) if isinstance(ref, str) else None
+        if obj is None or obj.zone != "graveyard" or obj.owner != player:
+            raise IllegalAction("cannot_pay", f"{ref!r} is not a card in {player}'s graveyard")
+        cards.append(obj)
+    return cards
+
+
+def exile_cards_for_cost(game: Any, cards: list[GameObject]) -> None:
+    """Exile the cards :func:`cards_to_exile_from_graveyard` chose (``zone_changed`` to
+    exile, cause ``cost``)."""
+    for obj in cards:
+        game.move(obj, "exile", cause="cost")
+
+
 def graveyard_sources(game: Any, player: str) -> list[GameObject]:
     """The cards in ``player``'s graveyard with an activated ability that works there (for
     the legal-action generator, ``mtg_judge.engine.legal``)."""

@@ -12,9 +12,9 @@ import itertools
 from typing import Any, Iterable
 
 from . import characteristics as ch
-from . import faces, proliferate
+from . import faces, proliferate, surveil
 from .errors import IllegalAction
-from .legal_common import CHOICE_LIMIT, Candidate, distinct, resolving_item, spread
+from .legal_common import CHOICE_LIMIT, Candidate, distinct, graveyard_exile_choices, resolving_item, spread
 from .legal_mana import plan_payment
 from .mana import COLOR_NAMES, ManaCost
 from .targets import filter_with_x
@@ -79,6 +79,16 @@ def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     if reason == proliferate.REASON:  # all, none, or one of them (CR 701.34a)
         opts = list(decision.get("options") or ())
         return [c(opts), c([])] + [c([o]) for o in opts[:CHOICE_LIMIT]]
+    if reason == surveil.REASON:  # any number of the cards looked at (CR 701.25a)
+        opts = list(decision.get("options") or ())
+        subsets = [list(s) for k in range(len(opts) + 1) for s in itertools.combinations(opts, k)] \
+            if len(opts) <= 6 else [[]] + [[o] for o in opts] + [opts]
+        return [c(s if s else "none") for s in spread(subsets, CHOICE_LIMIT)]
+    if reason == surveil.ORDER_REASON:  # the rest back on top in any order
+        opts = list(decision.get("options") or ())
+        orders = list(itertools.permutations(opts)) if len(opts) <= 4 else \
+            [tuple(opts), tuple(reversed(opts))] + [tuple(opts[i:] + opts[:i]) for i in range(1, len(opts))]
+        return [c(list(p)) for p in spread(orders, CHOICE_LIMIT)]
     if decision.get("options"):
         return [c(o) for o in decision["options"]]
     if reason == "card_name":
@@ -106,10 +116,14 @@ def choose_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
         eff = _find_effect(effects, "pay_optional")
         out = [c("no")]
         if eff is not None:
-            cost = ManaCost.parse(dict(eff.get("cost", {})).get("mana", ""))
+            parts = dict(eff.get("cost", {}))
+            cost = ManaCost.parse(parts.get("mana", ""))
+            exiles: list[Any] = [None]
+            if parts.get("exile_from_graveyard"):  # the cards named in the answer's exile
+                exiles = graveyard_exile_choices(game, player, parts["exile_from_graveyard"])
             try:
                 game.players[player].pool.copy().pay(cost)
-                out.insert(0, c("yes"))
+                out[0:0] = [c("yes", **({"exile": e} if e is not None else {})) for e in exiles]
             except IllegalAction:
                 pass
         return out

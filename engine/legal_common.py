@@ -103,3 +103,14 @@ def resolving_item(game: Any) -> StackItem | None:
         if ev["type"] in ("spell_resolved", "ability_resolved"):
             return next((it for it in game.stack if it.ref == ev["object"]), None)
     return None
+
+
+def graveyard_exile_choices(game: Any, player: str, n: int, exclude: str | None = None) -> list[list[str]]:
+    """Sets of ``n`` cards of ``player``'s graveyard to exile for a cost ("exile N cards from
+    your graveyard", CR 118.3): the oldest ``n`` and the newest ``n`` (one set if they are the
+    same), never ``exclude`` (the source itself); ``[]`` if there are fewer than ``n``."""
+    cards = [o.ref for o in game.players[player].graveyard if o.ref != exclude]
+    if len(cards) < n:
+        return []
+    first, last = cards[:n], cards[len(cards) - n:]
+    return [first] if first == last else [first, last]

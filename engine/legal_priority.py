@@ -16,7 +16,7 @@ from . import adventure, faces, graveyard_abilities, harmonize, library_top, pre
 from . import characteristics as ch
 from .errors import IllegalAction
 from .legal_casting import cast_candidates, x_values
-from .legal_common import Candidate, distinct, keywords_by_name, spread
+from .legal_common import Candidate, distinct, graveyard_exile_choices, keywords_by_name, spread
 from .legal_mana import ManaSource, available_mana, can_tap, mana_sources, plan_payment, triggered_mana, with_payment
 from .legal_targets import target_choices
 from .mana import COLORS, ManaCost
@@ -173,6 +173,11 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
                 if len(hand) < n:
                     continue
                 discards = [[o.ref for o in c] for c in spread(list(itertools.combinations(hand, n)), 3)]
+            exiles: list[Any] = [None]
+            if cost.get("exile_from_graveyard"):  # "exile N cards from your graveyard" (CR 118.3)
+                exiles = graveyard_exile_choices(game, player, cost["exile_from_graveyard"], exclude=src.ref)
+                if not exiles:
+                    continue
             mana = ManaCost.parse(cost.get("mana", ""))
             exclude = [src.ref]
             sources = mana_sources(game, player, exclude)
@@ -206,12 +211,14 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
                 item = StackItem(ref="ability#probe", kind="ability", controller=player, ability=ab, source=src.ref,
                                  source_card=src.card, source_lki=src, ability_index=idx, x=x)
                 for targets in target_choices(game, item, ab.get("targets", ())):
-                    for discard in discards:
+                    for discard, exile in itertools.product(discards, exiles):
                         inp = dict(base)
                         if targets:
                             inp["targets"] = targets
                         if discard is not None:
                             inp["discard"] = discard
+                        if exile is not None:
+                            inp["exile"] = exile
                         out.append(Candidate(with_payment(inp, list(pay)), f"ability:{src.ref}:{idx}", "activate"))
     return out
 

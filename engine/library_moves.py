@@ -4,7 +4,9 @@ Card data:
 
 - ``{"type": "put_on_library", "what": R, "position": "top"|"bottom"}``: "put target
   creature on top of its owner's library" (Griptide; ``bottom``: "on the bottom"): each
-  permanent ``R`` names goes into its owner's library at that end (CR 400.7: a new object).
+  permanent ``R`` names goes into its owner's library at that end (CR 400.7: a new object);
+  so does a card in a graveyard it names (a dies trigger's ``triggering_card``: "when Chaos
+  dies, put it on the bottom of its owner's library").
 
 A melded permanent is two cards (ruling finalfantasy.meld.03, CR 712.4c): both go there,
 and as two cards put into the same end of a library at once, their owner arranges them in
@@ -28,11 +30,13 @@ def put_on_library(ctx: Any, eff: dict[str, Any]) -> None:
     default) or on the bottom. For a melded permanent both cards go, and their owner
     chooses their relative order (ruling finalfantasy.meld.03): ``choose`` with reason
     ``library_order`` and the two cards as ``options``; an answer that isn't one of them is
-    rejected with ``invalid_choice``. Permanents that left the battlefield are skipped."""
+    rejected with ``invalid_choice``. A card in a graveyard goes too ("When Chaos dies, put it
+    on the bottom of its owner's library": ``"what": "triggering_card"``, the card the dying
+    permanent became, CR 400.7, 603.10a); an object in any other zone is skipped."""
     g = ctx.game
     position = eff.get("position", "top")
     for obj in ctx.objects(eff["what"]):
-        if obj.zone != "battlefield":
+        if obj.zone not in ("battlefield", "graveyard"):
             continue
         partner = obj.melded_with[0] if obj.melded_with is not None else None
         new = g.move(obj, "library", position=position, cause=eff["type"])

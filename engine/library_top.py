@@ -15,6 +15,13 @@ from there, and a land is played from there only if it matches. The spell is jud
 would be cast (CR 601.3e: the characteristics it would have on the stack), so a card cast as
 its Omen is judged by the Omen alone (ruling tarkir.omen.08: a permission for creature spells
 lets the Dragon be cast, not its instant or sorcery Omen).
+
+"Play with the top card of your library revealed" is the static effect ``{"type":
+"reveal_library_top"}`` (CR 401.5): while its source is on the battlefield, the top card of
+its controller's library is revealed to every player; the state names it
+(``players.<id>.library_top_revealed``, :func:`revealed_top`). As the top card leaves, the
+next one is revealed (CR 401.5: a new top card is revealed once the spell that took the old
+one is cast; the state is read between actions, never while a spell is being cast).
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ if TYPE_CHECKING:
 
 #: The static effect type (FORMAT §10).
 STATIC = "play_from_library_top"
+#: "Play with the top card of your library revealed" (CR 401.5; FORMAT §10).
+REVEAL = "reveal_library_top"
 
 
 def _permissions(game: "Game", player: str) -> list[tuple["GameObject", dict[str, Any]]]:
@@ -46,6 +55,18 @@ def playable_top(game: "Game", player: str) -> "GameObject | None":
     :func:`land`)."""
     library = game.players[player].library
     if not library or not _permissions(game, player):
+        return None
+    return library[0]
+
+
+def revealed_top(game: "Game", player: str) -> "GameObject | None":
+    """The top card of ``player``'s library if it is revealed now: a permanent ``player``
+    controls has the static ``reveal_library_top`` ("play with the top card of your library
+    revealed", CR 401.5); None if none has or the library is empty."""
+    library = game.players[player].library
+    if not library:
+        return None
+    if not any(eff.get("type") == REVEAL and src.controller == player for src, eff in ch.static_effects(game)):
         return None
     return library[0]
 

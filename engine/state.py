@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
-from . import phasing, planeswalkers, transform
+from . import library_top, phasing, planeswalkers, transform
 from .endure_behold import revealed_cards
 from .prepare import state_fields as prepare_state
 
@@ -39,6 +39,9 @@ def snapshot(game: "Game") -> dict[str, Any]:
         revealed = revealed_cards(game, pid)  # revealed for a cost while the spell is on the stack
         if revealed:
             players[pid]["revealed"] = revealed
+        top = library_top.revealed_top(game, pid)  # "play with the top card of your library revealed"
+        if top is not None:
+            players[pid]["library_top_revealed"] = top.card
     battlefield = {}
     for perm in game.battlefield:
         power, toughness = ch.power_toughness(game, perm)

@@ -1,5 +1,10 @@
 """Ward (CR 702.21) and the "becomes the target" event it triggers on (CR 115.1, 603.2).
 
+Card data may trigger on it too: ``{"event": "becomes_target", "object": "self" | <filter>,
+"targeted_by": "spell" | "ability"}`` ("whenever this creature becomes the target of a
+spell", Bonecrusher Giant); ``triggering_player`` is the targeting spell's or ability's
+controller ("that spell's controller").
+
 "Ward [cost]" means "Whenever this permanent becomes the target of a spell or ability an
 opponent controls, counter that spell or ability unless that player pays [cost]"
 (CR 702.21a). The mana paid for a ward cost is not mana spent to cast the spell (rulings
@@ -47,8 +52,14 @@ def fire_becomes_target(game: "Game", item: StackItem) -> None:
 
 def matches(source: Any, trigger: dict[str, Any], event: dict[str, Any], object_ok: Any) -> bool:
     """CR 603.2: does a ``becomes_target`` trigger of ``source`` trigger on ``event``? ``by``:
-    ``opponent`` (a spell or ability an opponent controls, ward, CR 702.21a) or ``any``."""
+    ``opponent`` (a spell or ability an opponent controls, ward, CR 702.21a) or ``any``;
+    ``targeted_by`` (card data): ``spell`` or ``ability``, what targets it ("whenever this
+    creature becomes the target of a spell", Bonecrusher Giant), absent for either."""
     if event["event"] != "becomes_target" or not object_ok(event["object"]):
+        return False
+    kind = trigger.get("targeted_by")
+    by_item = event.get("by")
+    if kind is not None and (not isinstance(by_item, StackItem) or by_item.kind != kind):
         return False
     by: str = trigger.get("by", "any")
     return by == "any" or (by == "opponent") == (event["player"] != source.controller)

@@ -1306,3 +1306,41 @@ EXTRA_SCENARIOS.update({
     ("amount", "-X"): [_minus_x],
     ("amount", "blockers_beyond_first"): [_rampaging_double_block],
 })
+
+
+# Bonecrusher Giant // Stomp: "whenever this creature becomes the target of a spell" (CR 603.2;
+# without the trigger bob loses no life) and "damage can't be prevented this turn" (CR 615.12;
+# without it the Salve's shield prevents Stomp's damage to the Bears).
+EXTRA_SCENARIOS[("trigger", "becomes_target")] = [_game_builder(
+    lambda: _game({"battlefield": ["giant=Bonecrusher Giant"]}, {"hand": ["bolt=Lightning Bolt"],
+                                                                 "battlefield": ["m1=Mountain"]},
+                  [{"action": "pass", "player": "alice"},
+                   {"action": "cast", "player": "bob", "card": "bolt", "targets": ["giant"], "pay_with": ["m1"]},
+                   {"action": "resolve"}, {"action": "resolve"}]), "_bolt_the_giant")]
+EXTRA_SCENARIOS[("effect", "damage_cant_be_prevented")] = [_game_builder(
+    lambda: _game({"hand": ["giant=Bonecrusher Giant"], "battlefield": ["m1=Mountain", "m2=Mountain"]},
+                  {"hand": ["salve=Healing Salve"], "battlefield": ["p1=Plains", "bears=Grizzly Bears"]},
+                  [{"action": "pass", "player": "alice"},
+                   {"action": "cast", "player": "bob", "card": "salve", "modes": [1], "targets": ["bears"],
+                    "pay_with": ["p1"]},
+                   {"action": "resolve"},
+                   {"action": "cast", "player": "alice", "card": "giant", "face": "adventure", "targets": ["bears"],
+                    "pay_with": ["m1", "m2"]},
+                   {"action": "resolve"}]), "_stomp_the_shielded_bears")]
+
+# Garland, Knight of Cornelia: "whenever you cast a noncreature spell, surveil 1" (CR 701.25a):
+# the top card goes to the graveyard; without the effect it stays.
+EXTRA_SCENARIOS[("effect", "surveil")] = [_game_builder(
+    lambda: _game({"hand": ["shock=Shock"], "battlefield": ["garland=Garland, Knight of Cornelia", "m1=Mountain"]}, {},
+                  [{"action": "cast", "player": "alice", "card": "shock", "targets": ["bob"], "pay_with": ["m1"]},
+                   {"action": "resolve"}, {"action": "choose", "player": "alice", "choice": "a_lib1"},
+                   {"action": "resolve"}]), "_garland_surveils")]
+
+# Vanille, Cheerful l'Cie: "When Vanille enters, mill two cards, then return a permanent card
+# from your graveyard to your hand" (no target; without the effect the Bears stay milled).
+EXTRA_SCENARIOS[("effect", "return_from_graveyard_to_hand")] = [_game_builder(
+    lambda: _game({"library": ["bolt=Lightning Bolt", "bears=Grizzly Bears", "a_lib3=Island"],
+                   "hand": ["vanille=Vanille, Cheerful l'Cie"],
+                   "battlefield": ["s1=Swamp", "s2=Swamp", "s3=Swamp", "f1=Forest"]}, {},
+                  [{"action": "cast", "player": "alice", "card": "vanille", "pay_with": ["s1", "s2", "s3", "f1"]},
+                   {"action": "resolve"}, {"action": "resolve"}]), "_vanille_returns_the_bears")]

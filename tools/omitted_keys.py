@@ -85,6 +85,8 @@ WHEN: dict[tuple[str, str], str] = {
     ("players.<id>", "exile_counters"): "some card of the player's in exile has counters (FORMAT §4)",
     ("players.<id>", "revealed"): "some card of the player's hand is revealed now (FORMAT §11.5)",
     ("players.<id>", "phased_out"): "some permanent phased out under the player's control (FORMAT §13.5)",
+    ("players.<id>", "library_top_revealed"): "a permanent the player controls has them play with the top card of "
+                                              "their library revealed and the library has a card (FORMAT §4)",
     ("battlefield.<key>", "power"): "the permanent is a creature",
     ("battlefield.<key>", "toughness"): "the permanent is a creature",
     ("battlefield.<key>", "face_down"): "`true`, the permanent is face down (with `name` `null`)",
