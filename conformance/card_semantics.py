@@ -42,9 +42,9 @@ why the engine would do nothing with it. Ten families of checks:
    ``equipped`` on one that is not an Equipment.
 
 6. **Conditions that could never hold, or are not read, where they are**: ``in_exile`` /
-   ``suspended`` outside an ability that works in exile, ``triggering_spell_*`` outside a
-   triggered ability, ``cast_during_your_main_phase`` / ``beheld`` outside a spell's own
-   effects (:data:`CAST_CONDITIONS`), ``own_and_control_named`` in a spell's effects
+   ``suspended`` outside an ability that works in exile, ``triggering_spell_*`` and
+   ``triggering_object_matches`` outside a triggered ability, ``cast_during_your_main_phase``
+   / ``beheld`` outside a spell's own effects (:data:`CAST_CONDITIONS`), ``own_and_control_named`` in a spell's effects
    (:data:`PERMANENT_CONDITIONS`), anything but ``kicked`` in a target's condition
    (:data:`TARGET_CONDITIONS`). Everywhere else the engine evaluates every condition the
    schema names (tests/test_field_walk.py walks the positions).
@@ -299,10 +299,12 @@ def _context_reference_problems(card: dict, where: list, file: str) -> list[Fixt
 #: Conditions about the source being in exile: they can hold only for an ability that works
 #: in exile (``"zone": "exile"``, CR 113.6b; suspend, CR 702.62b).
 EXILE_CONDITIONS = frozenset({"in_exile", "suspended"})
-#: Conditions about the spell whose casting triggered the ability: they need a trigger event.
+#: Conditions about the spell whose casting triggered the ability, or the object of the
+#: trigger event (engine/event_conditions.py): they need a trigger event.
 TRIGGER_CONDITIONS = frozenset({"triggering_spell_mana_spent_at_least",
                                 "triggering_spell_mana_spent_colors_at_least",
-                                "triggering_spell_mana_spent_exceeds_power_or_toughness"})
+                                "triggering_spell_mana_spent_exceeds_power_or_toughness",
+                                "triggering_spell_targets", "triggering_object_matches"})
 #: Conditions about how the spell itself was cast (CR 601.2: "if this spell was cast during
 #: your main phase", "if a Dragon was beheld", CR 701.4b): only a spell's own effects know
 #: them; an ability (static, triggered, activated) has no cast to look at (issue 22).
@@ -356,7 +358,7 @@ def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError
                             out.append(FixtureError(
                                 file, json_path(path + [key, name]),
                                 f"condition {name} could never hold here: there is no triggering spell "
-                                "outside a triggered ability", f"{name} only in a triggered ability"))
+                                "or trigger event outside a triggered ability", f"{name} only in a triggered ability"))
                 inner = triggered or (key == "effects" and node.get("type") == "create_delayed_trigger")
                 # a delayed trigger's or a token's abilities are not the spell's own effects
                 in_spell = spell and not (key in ("effects", "token") and node.get("type") in (

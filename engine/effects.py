@@ -613,7 +613,11 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
 
 
 def _copy_spell(ctx: Context, eff: dict[str, Any]) -> None:
+    """CR 707.10: copy each spell ``what`` names: a target spell, or the spell that triggered
+    the ability (``triggering_object``: its object on the stack; nothing once it has left)."""
     for item in ctx.refs(eff["what"]):
+        if isinstance(item, GameObject) and item.zone == "stack":
+            item = next((it for it in ctx.game.stack if it.obj is item), item)
         if isinstance(item, StackItem) and item.kind == "spell":
             copy_spell(ctx, item, eff.get("new_targets", True))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, delayed_triggers, paradigm, ward
+from . import bookkeeping, delayed_triggers, event_conditions, paradigm, ward
 from . import characteristics as ch
 from . import keywords as kw
 from .conditions import condition_holds
@@ -139,6 +139,7 @@ def event_info(event: dict[str, Any]) -> dict[str, Any]:
         info["damage_source_controller"] = (src.controller or src.owner) if src is not None else None
     info.update(bookkeeping.event_info(event))  # the mana spent to cast a triggering spell
     info.update(ward.event_info(event))  # the spell or ability that targeted the permanent
+    info.update(event_conditions.event_info(event))  # the triggering spell's targets as it was cast
     return info
 
 

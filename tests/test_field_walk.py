@@ -59,9 +59,15 @@ GAIN = [{"type": "gain_life", "player": "controller", "amount": 1}]
 
 
 def condition_value(name: str) -> Any:
-    """A valid value of condition ``name``, from its schema (an integer at its minimum or 1, a
-    boolean true, a card name, a card-quality object)."""
+    """A valid value of condition ``name``, from its schema (its first example, an integer at
+    its minimum or 1, a boolean true, a card name, a step, a card-quality object or filter)."""
     spec = DEFS["condition"]["properties"][name]
+    if "examples" in spec:  # an object with its own keys ("triggering_spell_targets")
+        return spec["examples"][0]
+    if spec.get("$ref", "").endswith("/step"):
+        return "precombat_main"
+    if spec.get("$ref", "").endswith("/filter"):
+        return {"types": ["Creature"]}
     kind = spec.get("type")
     if kind == "boolean":
         return True
