@@ -774,6 +774,17 @@ def _council_discounts_only_the_name() -> tuple[dict, str]:
     return scenario, ruleset
 
 
+def _boiling_blood_on_bobs_bears() -> tuple[dict, str]:
+    """Alice casts Boiling Blood on Bob's Grizzly Bears in her turn ("attacks this turn if
+    able", CR 508.1d); in his turn 4 Bob declares no attackers, then the Bears."""
+    return game({"hand": ["bb=Boiling Blood"], "mana_pool": {"R": 1, "C": 2}}, {"battlefield": ["bears=Grizzly Bears"]},
+                [{"action": "cast", "player": "alice", "card": "bb", "targets": ["bears"]}, {"action": "resolve"},
+                 {"action": "advance", "to": "declare_attackers", "turn": 4},
+                 {"action": "declare_attackers", "player": "bob", "attackers": []},
+                 {"action": "declare_attackers", "player": "bob", "attackers": ["bears"]},
+                 {"action": "advance", "to": "postcombat_main", "turn": 4}], [])
+
+
 def _pay_the_debt() -> tuple[dict, str]:
     """Alice's permanent says "at the beginning of your upkeep, sacrifice it unless you pay
     {1}"; she pays with the one colorless mana in her pool."""
@@ -835,4 +846,7 @@ FIELD_SCENARIOS.update({
     # spell); Magma Mine counts only its pressure counters (2 of its 3)
     ("effect_deal_damage", "from"): [shapes._rabid_bite],
     ("amount_counters_on", "counter"): [shapes._magma_mine],
+    # issue 23 item 2: Boiling Blood's requirement lasts this turn only; without a duration Bob's
+    # Bears would still have to attack in his next turn
+    ("effect_attacks_if_able", "duration"): [_boiling_blood_on_bobs_bears],
 })

@@ -1361,3 +1361,19 @@ EXTRA_SCENARIOS.update({
     ("static", "cant_be_sacrificed"): [_zurgo_keeps_its_warriors],
     ("filter", "token"): [_zurgo_spares_no_nontoken_warrior],
 })
+
+
+# ------------------------------------------------------------------ issue 23: combat-long effects
+# Boiling Blood ("Target creature attacks this turn if able", CR 508.1d) on Alice's Grizzly
+# Bears: her empty declaration is refused (attack_requirement) and the Bears attack; without
+# the effect the empty declaration stands (and the next input is out of turn).
+def _boiling_blood_on_the_bears() -> tuple[dict, str]:
+    return _game({"hand": ["bb=Boiling Blood"], "battlefield": ["bears=Grizzly Bears"], "mana_pool": {"R": 1, "C": 2}}, {},
+                 [{"action": "cast", "player": "alice", "card": "bb", "targets": ["bears"]}, {"action": "resolve"},
+                  {"action": "advance", "to": "declare_attackers"},
+                  {"action": "declare_attackers", "player": "alice", "attackers": []},
+                  {"action": "declare_attackers", "player": "alice", "attackers": ["bears"]},
+                  {"action": "advance", "to": "postcombat_main"}])
+
+
+EXTRA_SCENARIOS[("effect", "attacks_if_able")] = [_boiling_blood_on_the_bears]
