@@ -189,9 +189,12 @@ class Casting:
 
     def split_second_on_stack(self: Game) -> bool:
         """CR 702.61a: a spell with split second is on the stack (then no spell can be cast,
-        and only mana abilities activated; special actions stay possible)."""
-        return any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
-                   for k in ch.keywords(self, it.obj))
+        and only mana abilities activated; special actions stay possible): printed, or given
+        by the spell's own conditional static ability ("if this spell was kicked, it has
+        split second", engine/spell_statics.py)."""
+        return any(it.kind == "spell" and it.obj is not None and (
+            any(k["keyword"] == "split_second" for k in ch.keywords(self, it.obj))
+            or "split_second" in spell_statics.own_keywords(self, it.obj)) for it in self.stack)
 
     def check_can_cast(self: Game, player: str, obj: GameObject, ignore_timing: bool = False,
                        face_down: bool = False) -> None:
