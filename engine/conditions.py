@@ -24,7 +24,8 @@ def _card_has(card: "GameObject", quality: dict[str, Any]) -> bool:
 def condition_holds(game: "Game", source: "GameObject", cond: dict[str, Any] | None, event: dict[str, Any] | None = None) -> bool:
     """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
     ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
-    (suspend, CR 702.62b), ``kicked`` (an index), ``cards_in_graveyard_at_least`` /
+    (suspend, CR 702.62b), ``kicked`` (an index), ``cast_from_hand`` (the spell, or the spell
+    that became this permanent, was cast from a hand, CR 601.2a, 608.3), ``cards_in_graveyard_at_least`` /
     ``threshold`` (the controller's graveyard); the bookkeeping conditions of
     ``engine/bookkeeping.py`` (mana spent, life gained this turn; ``event``: the trigger
     event, for the spell that triggered the ability); the trigger-event, turn and step
@@ -54,6 +55,9 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict[str, Any] | N
                 return False
         elif key == "kicked":
             if want not in current.kicked:
+                return False
+        elif key == "cast_from_hand":  # "if you didn't cast it from your hand" (Phage; CR 601.2a, 608.3)
+            if (current.cast_from == "hand") != bool(want):
                 return False
         elif key in ("cards_in_graveyard_at_least", "threshold"):
             who = current.controller or current.owner

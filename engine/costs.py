@@ -66,7 +66,7 @@ class Costs:
                 raise IllegalAction("cannot_pay", f"{source.name} has fewer than {n} {rc['counter']} counters")
             self.remove_counters(source, rc["counter"], n)
         if cost.get("loyalty") and source is not None:  # CR 606.4: a loyalty ability's cost
-            planeswalkers.pay_loyalty(self, source, cost["loyalty"])
+            planeswalkers.pay_loyalty(self, source, cost["loyalty"], x)
         if cost.get("discard_self") and source is not None:
             if source.zone != "hand":
                 raise IllegalAction("cannot_pay", f"{source.name} is not in the hand")

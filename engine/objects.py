@@ -76,6 +76,7 @@ class GameObject:
     adventure_by: str | None = None  # exiled on an adventure: who may cast it (engine/adventure.py)
     card_definition: CardDefinition | None = None  # then: the whole card (``definition`` is the face)
     mana_spent: dict[str, Any] | None = None  # mana spent to cast it, CR 601.2h (engine/bookkeeping.py)
+    cast_from: str | None = None  # the zone it was cast from (CR 601.2a), kept by the permanent it became (CR 608.3)
     melded_with: tuple[str, CardDefinition] | None = None  # a melded permanent: (alias, card) of its other card (engine/transform.py)
     prepared: bool = False  # the prepared designation (engine/prepare.py)
     prepared_copy: str | None = None  # a prepared permanent: its prepare spell's copy in exile

@@ -134,6 +134,11 @@ def event_info(event: dict[str, Any]) -> dict[str, Any]:
         if key in event:
             info[key] = event[key]
     if event["event"] == "deals_damage":  # "that much" life, for "its controller" (Essence Sliver)
+        dealt_to = event.get("target")  # "that player" / "that creature": who was dealt the damage (Phage)
+        if isinstance(dealt_to, str):
+            info["triggering_player"] = dealt_to
+        elif dealt_to is not None:
+            info["triggering_object"] = dealt_to.ref
         src = event.get("source_object")
         info["damage_dealt"] = event.get("amount", 0)
         info["damage_source_controller"] = (src.controller or src.owner) if src is not None else None

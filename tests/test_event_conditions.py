@@ -146,3 +146,56 @@ def test_trigger_event_conditions_are_refused_outside_a_triggered_ability() -> N
             {"kind": "static", "condition": {name: value},
              "effect": {"type": "modify_pt", "affected": "self", "power": 1, "toughness": 1}}])
         assert card_semantics.card_problems(static, "fixtures/cards/x.json") == []
+
+
+# ------------------------------------------------------------------ Phage the Untouchable (issue 23 item 5)
+def _phage(how: str) -> dict:
+    """Alice's Phage the Untouchable: cast from her hand, or put onto the battlefield from her
+    graveyard by a reanimation sorcery (not cast), or cast from the hand then attacking Bob
+    (combat damage to a player) or blocked by his 0/7 wall (combat damage to a creature)."""
+    reanimate = _test_card("Test Reanimation", ["Sorcery"], "…", spell={
+        "targets": [{"kind": "card", "zone": "graveyard", "filter": {"types": ["Creature"]}}],
+        "effects": [{"type": "return_to_battlefield", "what": {"target": 0}, "under": "controller"}]})
+    if how == "cast":
+        return _run(_game({"hand": ["phage=Phage the Untouchable"], "mana_pool": {"B": 4, "C": 3}}, {},
+                          [{"action": "cast", "player": "alice", "card": "phage"}, {"action": "resolve"},
+                           {"action": "pass", "player": "alice"}], [reanimate]))
+    if how == "reanimated":
+        return _run(_game({"hand": ["r=Test Reanimation"], "graveyard": ["phage=Phage the Untouchable"],
+                           "mana_pool": {"C": 1}}, {},
+                          [{"action": "cast", "player": "alice", "card": "r", "targets": ["phage"]}, {"action": "resolve"},
+                           {"action": "resolve"}], [reanimate]))
+    blocks = [{"blocker": "wall", "attacker": "phage"}] if how == "blocked" else []
+    wall = _test_card("Test Thick Wall", ["Creature"], "…", power=0, toughness=7)
+    scenario, ruleset = _game({"battlefield": ["phage=Phage the Untouchable"]}, {"battlefield": ["wall=Test Thick Wall"]},
+                              [{"action": "declare_attackers", "player": "alice", "attackers": ["phage"]},
+                               {"action": "advance", "to": "declare_blockers"},
+                               {"action": "declare_blockers", "player": "bob", "blocks": blocks},
+                               {"action": "advance", "to": "combat_damage"}, {"action": "resolve"}],
+                              [wall], step="declare_attackers")
+    return _run((scenario, ruleset))
+
+
+def test_phage_cast_from_the_hand_doesnt_lose_the_game() -> None:
+    """CR 603.4: the intervening "if" (not cast from the hand) is false: no trigger at all."""
+    result = _phage("cast")
+    assert "ability_triggered" not in _types(result) and "player_lost" not in _types(result)
+
+
+def test_phage_put_onto_the_battlefield_without_being_cast_loses_the_game() -> None:
+    """CR 104.3e: put onto the battlefield from the graveyard (never cast): its controller
+    loses the game as the ability resolves."""
+    result = _phage("reanimated")
+    lost = [e for e in result["events"] if e["type"] == "player_lost"]
+    assert [(e["player"], e["reason"]) for e in lost] == [("alice", "effect")]
+
+
+def test_phages_combat_damage_makes_that_player_lose_and_destroys_that_creature() -> None:
+    """Combat damage to Bob: "that player" (the player dealt the damage) loses; to his
+    blocking 0/7 creature (4 damage doesn't kill it): "that creature" is destroyed, and Bob
+    stays in the game."""
+    unblocked = _phage("unblocked")
+    assert [e["player"] for e in unblocked["events"] if e["type"] == "player_lost"] == ["bob"]
+    blocked = _phage("blocked")
+    assert "player_lost" not in _types(blocked)
+    assert [e["card"] for e in blocked["events"] if e["type"] == "destroyed"] == ["wall"]

@@ -1377,3 +1377,14 @@ def _boiling_blood_on_the_bears() -> tuple[dict, str]:
 
 
 EXTRA_SCENARIOS[("effect", "attacks_if_able")] = [_boiling_blood_on_the_bears]
+
+
+# Phage the Untouchable cast from Alice's hand: its "if you didn't cast it from your hand"
+# trigger doesn't trigger; without the condition, Alice would lose the game.
+def _phage_cast_from_the_hand() -> tuple[dict, str]:
+    return _game({"hand": ["phage=Phage the Untouchable"], "mana_pool": {"B": 4, "C": 3}}, {},
+                 [{"action": "cast", "player": "alice", "card": "phage"}, {"action": "resolve"},
+                  {"action": "pass", "player": "alice"}])
+
+
+EXTRA_SCENARIOS[("condition", "cast_from_hand")] = [_phage_cast_from_the_hand]
