@@ -194,9 +194,9 @@ class Casting:
         and only mana abilities activated; special actions stay possible): printed, or given
         by the spell's own conditional static ability ("if this spell was kicked, it has
         split second", engine/spell_statics.py)."""
-        return any(it.kind == "spell" and it.obj is not None and (
-            any(k["keyword"] == "split_second" for k in ch.keywords(self, it.obj))
-            or "split_second" in spell_statics.own_keywords(self, it.obj)) for it in self.stack)
+        spells = [it.obj for it in self.stack if it.kind == "spell" and it.obj is not None]
+        return (any(k["keyword"] == "split_second" for obj in spells for k in ch.keywords(self, obj))
+                or any("split_second" in spell_statics.own_keywords(self, obj) for obj in spells))
 
     def check_can_cast(self: Game, player: str, obj: GameObject, ignore_timing: bool = False,
                        face_down: bool = False) -> None:
