@@ -199,3 +199,17 @@ def test_phages_combat_damage_makes_that_player_lose_and_destroys_that_creature(
     blocked = _phage("blocked")
     assert "player_lost" not in _types(blocked)
     assert [e["card"] for e in blocked["events"] if e["type"] == "destroyed"] == ["wall"]
+
+
+def test_a_saga_that_cant_be_sacrificed_stays_after_its_last_chapter() -> None:
+    """CR 714.4 is a sacrifice (CR 701.17): a Saga that can't be sacrificed ("This
+    enchantment can't be sacrificed", a test card) stays on the battlefield after its final
+    chapter has resolved, and the state-based action doesn't loop."""
+    saga = _test_card("Test Stubborn Saga", ["Enchantment"], "…", subtypes=["Saga"], abilities=[
+        {"kind": "chapter", "chapters": [1], "effects": shapes._gain()},
+        {"kind": "static", "effect": {"type": "cant_be_sacrificed", "affected": "self"}}])
+    result = _run(_game({"hand": ["saga=Test Stubborn Saga"], "mana_pool": {"C": 1}}, {},
+                        [{"action": "cast", "player": "alice", "card": "saga"}, {"action": "resolve"},
+                         {"action": "resolve"}, {"action": "pass", "player": "alice"}], [saga]))
+    assert result["state"]["players"]["alice"]["life"] == 21
+    assert "saga" in result["state"]["battlefield"] and "sacrificed" not in _types(result)
