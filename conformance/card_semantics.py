@@ -12,7 +12,10 @@ why the engine would do nothing with it. Ten families of checks:
    the battlefield or in a graveyard (``"zone": "graveyard"``). An instant or sorcery (or
    an instant/sorcery face, FORMAT §5.1) never reaches the battlefield, so those abilities
    would be no-ops: they are refused (``STACK_ABILITY_KINDS`` names the kinds that work on
-   the stack: none yet). Keywords that only mean something for a permanent are refused the
+   the stack: none yet), except the two narrow static shapes the engine reads there: a
+   spell's own cost modifier (``spell_statics.is_own_cost_effect``) and its own conditional
+   split second ("if this spell was kicked, it has split second", CR 113.6, 702.61a;
+   ``spell_statics.is_own_keyword_effect``). Keywords that only mean something for a permanent are refused the
    same way; :data:`SPELL_KEYWORDS` names the ones the engine applies to an instant or
    sorcery; so are the fields that say how a permanent enters (:data:`PERMANENT_FIELDS`).
    The other way round, :data:`INSTANT_SORCERY_KEYWORDS` (buyback, paradigm) are refused on
@@ -42,9 +45,9 @@ why the engine would do nothing with it. Ten families of checks:
    ``equipped`` on one that is not an Equipment.
 
 6. **Conditions that could never hold, or are not read, where they are**: ``in_exile`` /
-   ``suspended`` outside an ability that works in exile, ``triggering_spell_*`` outside a
-   triggered ability, ``cast_during_your_main_phase`` / ``beheld`` outside a spell's own
-   effects (:data:`CAST_CONDITIONS`), ``own_and_control_named`` in a spell's effects
+   ``suspended`` outside an ability that works in exile, ``triggering_spell_*`` and
+   ``triggering_object_matches`` outside a triggered ability, ``cast_during_your_main_phase``
+   / ``beheld`` outside a spell's own effects (:data:`CAST_CONDITIONS`), ``own_and_control_named`` in a spell's effects
    (:data:`PERMANENT_CONDITIONS`), anything but ``kicked`` in a target's condition
    (:data:`TARGET_CONDITIONS`). Everywhere else the engine evaluates every condition the
    schema names (tests/test_field_walk.py walks the positions).
@@ -77,7 +80,7 @@ from typing import Any, Iterator
 
 from mtg_judge.conformance.loader import FixtureError, json_path
 from mtg_judge.engine.effect_params import unread_keys
-from mtg_judge.engine.spell_statics import is_own_cost_effect
+from mtg_judge.engine.spell_statics import is_own_cost_effect, is_own_keyword_effect
 
 #: Ability kinds that function while an instant or sorcery spell is on the stack.
 #: Empty: the one static ability the engine applies to a spell is its own cost modifier
@@ -299,10 +302,12 @@ def _context_reference_problems(card: dict, where: list, file: str) -> list[Fixt
 #: Conditions about the source being in exile: they can hold only for an ability that works
 #: in exile (``"zone": "exile"``, CR 113.6b; suspend, CR 702.62b).
 EXILE_CONDITIONS = frozenset({"in_exile", "suspended"})
-#: Conditions about the spell whose casting triggered the ability: they need a trigger event.
+#: Conditions about the spell whose casting triggered the ability, or the object of the
+#: trigger event (engine/event_conditions.py): they need a trigger event.
 TRIGGER_CONDITIONS = frozenset({"triggering_spell_mana_spent_at_least",
                                 "triggering_spell_mana_spent_colors_at_least",
-                                "triggering_spell_mana_spent_exceeds_power_or_toughness"})
+                                "triggering_spell_mana_spent_exceeds_power_or_toughness",
+                                "triggering_spell_targets", "triggering_object_matches"})
 #: Conditions about how the spell itself was cast (CR 601.2: "if this spell was cast during
 #: your main phase", "if a Dragon was beheld", CR 701.4b): only a spell's own effects know
 #: them; an ability (static, triggered, activated) has no cast to look at (issue 22).
@@ -356,7 +361,7 @@ def _condition_problems(card: dict, where: list, file: str) -> list[FixtureError
                             out.append(FixtureError(
                                 file, json_path(path + [key, name]),
                                 f"condition {name} could never hold here: there is no triggering spell "
-                                "outside a triggered ability", f"{name} only in a triggered ability"))
+                                "or trigger event outside a triggered ability", f"{name} only in a triggered ability"))
                 inner = triggered or (key == "effects" and node.get("type") == "create_delayed_trigger")
                 # a delayed trigger's or a token's abilities are not the spell's own effects
                 in_spell = spell and not (key in ("effects", "token") and node.get("type") in (
@@ -548,6 +553,8 @@ def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureE
             continue
         if kind == "static" and is_own_cost_effect(ab.get("effect") or {}):
             continue  # "This spell costs {1} less to cast [if …]" works as it is cast (engine/spell_statics.py)
+        if kind == "static" and is_own_keyword_effect(ab.get("effect") or {}):
+            continue  # "If this spell was kicked, it has split second": read on the stack (CR 113.6, 702.61a)
         if (kind == "activated" and zone == "graveyard") or (kind == "triggered" and zone == "exile"):
             continue
         path = json_path(where + ["abilities", i])
@@ -556,8 +563,8 @@ def _spell_ability_problems(card: dict, where: list, file: str) -> list[FixtureE
             f"a {kind} ability of {what} would do nothing: abilities of instants and sorceries "
             f"function only while the spell is on the stack (CR 113.6), and the engine applies "
             f"{kind} abilities only on the battlefield, which this card never reaches (the "
-            "one static ability applied to a spell is its own cost_reduction/cost_increase with "
-            "\"affected\": \"self\")",
+            "static abilities applied to a spell are its own cost_reduction/cost_increase and "
+            "its own grant_keywords of split_second, each with \"affected\": \"self\")",
             "no such ability on an instant or sorcery (or an activated ability with \"zone\": "
             "\"graveyard\", a triggered ability with \"zone\": \"exile\")"))
     for key in PERMANENT_FIELDS:

@@ -95,7 +95,11 @@ class Actions:
         self.move(obj, "graveyard", cause="destroy")
 
     def sacrifice(self: Game, obj: GameObject) -> None:
-        """CR 701.17: the controller moves it to its owner's graveyard (no regeneration)."""
+        """CR 701.17: the controller moves it to its owner's graveyard (no regeneration).
+        A permanent that can't be sacrificed (``ch.cant_be_sacrificed``) isn't: nothing
+        happens, no event (CR 101.2: "can't" wins)."""
+        if ch.cant_be_sacrificed(self, obj):
+            return
         self.log("sacrificed", object=obj.ref, card=obj.card)
         self.move(obj, "graveyard", cause="sacrifice")
 

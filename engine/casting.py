@@ -136,6 +136,7 @@ class Casting:
         # that can't be paid raises IllegalAction there, and the caller's transaction puts
         # everything back (CR 732.1; no dry run of the payment first: it was a fifth of a cast)
         # now the spell is cast
+        cast_from = obj.zone  # CR 601.2a: where it is cast from ("if you cast it from your hand")
         if prepare.is_prepared_copy(obj):  # the copy itself goes to the stack (strixhaven.prepare.05)
             stack_obj = prepare.to_stack(self, obj, player)
         else:
@@ -146,6 +147,7 @@ class Casting:
         if named is not None and named.exile_rule is not None:
             stack_obj.exile_rule = named.exile_rule
         stack_obj.kicked = tuple(kicked)
+        stack_obj.cast_from = cast_from
         forced_cast = alternative_costs.FORCED_CASTS.get(forced) if forced is not None else None
         if forced_cast is not None and forced_cast.haste and "Creature" in d.types:  # CR 702.62a
             stack_obj.haste_from_suspend = player
@@ -189,9 +191,12 @@ class Casting:
 
     def split_second_on_stack(self: Game) -> bool:
         """CR 702.61a: a spell with split second is on the stack (then no spell can be cast,
-        and only mana abilities activated; special actions stay possible)."""
-        return any(k["keyword"] == "split_second" for it in self.stack if it.kind == "spell" and it.obj is not None
-                   for k in ch.keywords(self, it.obj))
+        and only mana abilities activated; special actions stay possible): printed, or given
+        by the spell's own conditional static ability ("if this spell was kicked, it has
+        split second", engine/spell_statics.py)."""
+        spells = [it.obj for it in self.stack if it.kind == "spell" and it.obj is not None]
+        return (any(k["keyword"] == "split_second" for obj in spells for k in ch.keywords(self, obj))
+                or any("split_second" in spell_statics.own_keywords(self, obj) for obj in spells))
 
     def check_can_cast(self: Game, player: str, obj: GameObject, ignore_timing: bool = False,
                        face_down: bool = False) -> None:
@@ -333,9 +338,12 @@ class Casting:
             raise IllegalAction("invalid_mode", f"{d.name} is not modal")
         return spell, []
 
-    def _x_value(self: Game, cost: ManaCost, inp: dict[str, Any]) -> int:
+    def _x_value(self: Game, cost: ManaCost, inp: dict[str, Any], other_x: bool = False) -> int:
+        """CR 107.3a: the X the input chooses, a whole number 0 or more, for a cost with X
+        (in its mana, or ``other_x``: elsewhere, a loyalty cost of minus X); 0 otherwise.
+        Raises IllegalAction ``invalid_x``."""
         x = inp.get("x")
-        if cost.x:
+        if cost.x or other_x:
             if not isinstance(x, int) or isinstance(x, bool) or x < 0:
                 raise IllegalAction("invalid_x", "choose X, a whole number 0 or more (CR 107.3a)")
             return x
@@ -385,7 +393,9 @@ class Casting:
         if ab.get("timing") == "your_turn" and player != self.active:  # CR 602.5d (FORMAT §13.4)
             raise IllegalAction("not_your_turn", "activate only during your turn")
         cost = dict(ab.get("cost", {}))
-        x = self._x_value(ManaCost.parse(cost.get("mana", "")), inp)
+        # X in a cost other than mana: a loyalty cost "[−X]" (CR 606.4, 107.3)
+        x = self._x_value(ManaCost.parse(cost.get("mana", "")), inp,
+                          other_x=cost.get("loyalty") == planeswalkers.MINUS_X)
         item = StackItem(ref=self.next_ref("ability"), kind="ability", controller=player, ability=ab,
                          source=src.ref, source_card=src.card, source_lki=src.copy(),
                          ability_index=idx, x=x)

@@ -201,9 +201,17 @@ def abilities(game: "Game", obj: GameObject, statics: list[Any] | None = None) -
 
 def static_restrictions(game: "Game", obj: GameObject, kind: str) -> list[dict[str, Any]]:
     """Static effects of type ``kind`` (``cant_attack``, ``cant_block``,
-    ``cant_be_blocked``, ``cant_be_blocked_except``) that apply to ``obj``."""
+    ``cant_be_blocked``, ``cant_be_blocked_except``, ``cant_be_sacrificed``) that apply to
+    ``obj``."""
     return [eff for src, eff in static_effects(game)
             if eff.get("type") == kind and obj in affected_by_static(game, src, eff)]
+
+
+def cant_be_sacrificed(game: "Game", obj: GameObject) -> bool:
+    """CR 701.17, 101.2: a static ``cant_be_sacrificed`` effect applies to the permanent
+    ("This token can't be sacrificed", Zurgo, Thunder's Decree): a sacrifice does nothing to
+    it and a cost that would sacrifice it can't be paid (CR 118.3)."""
+    return bool(static_restrictions(game, obj, "cant_be_sacrificed"))
 
 
 def stack_mana_value(obj: GameObject | StackItem, target: GameObject) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import characteristics as ch
-from . import no_combat_damage, planeswalkers
+from . import combat_effects, no_combat_damage, planeswalkers
 from .errors import IllegalAction
 from .objects import StackItem
 
@@ -85,6 +85,15 @@ def can_attack(game: "Game", obj: "GameObject", player: str) -> None:
         raise IllegalAction("cannot_attack", f"{obj.name} can't attack")
 
 
+def able_to_attack(game: "Game", obj: "GameObject", player: str) -> bool:
+    """Could ``player`` declare ``obj`` as an attacker now (:func:`can_attack` doesn't raise)?"""
+    try:
+        can_attack(game, obj, player)
+    except IllegalAction:
+        return False
+    return True
+
+
 def _declare_attackers(game: "Game", inp: dict[str, Any]) -> None:
     refs = inp.get("attackers") or []
     defenders = game.opponents(game.active)
@@ -101,6 +110,7 @@ def _declare_attackers(game: "Game", inp: dict[str, Any]) -> None:
         chosen.append(obj)  # CR 508.1b: the player or planeswalker it attacks (default: the first opponent)
         targets.append(planeswalkers.attack_target(game, obj, ref.get("target") if isinstance(ref, dict) else None,
                                                    defenders[0]))
+    combat_effects.check_requirements(game, game.active, chosen, lambda o: able_to_attack(game, o, game.active))
     out = []
     game.combat.declared = bool(chosen)
     for obj, (defender, pw) in zip(chosen, targets):

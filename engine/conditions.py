@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, game_end, transform
+from . import bookkeeping, event_conditions, game_end, transform
 from .creature_types import card_has_subtype
 
 if TYPE_CHECKING:
@@ -24,10 +24,13 @@ def _card_has(card: "GameObject", quality: dict[str, Any]) -> bool:
 def condition_holds(game: "Game", source: "GameObject", cond: dict[str, Any] | None, event: dict[str, Any] | None = None) -> bool:
     """An intervening "if" (CR 603.4) or a static ability's condition, for ``source``:
     ``came_under_control_since_last_upkeep`` (echo), ``suspended`` / ``in_exile``
-    (suspend, CR 702.62b), ``kicked`` (an index), ``cards_in_graveyard_at_least`` /
+    (suspend, CR 702.62b), ``kicked`` (an index), ``cast_from_hand`` (the spell, or the spell
+    that became this permanent, was cast from a hand, CR 601.2a, 608.3), ``cards_in_graveyard_at_least`` /
     ``threshold`` (the controller's graveyard); the bookkeeping conditions of
     ``engine/bookkeeping.py`` (mana spent, life gained this turn; ``event``: the trigger
-    event, for the spell that triggered the ability)."""
+    event, for the spell that triggered the ability); the trigger-event, turn and step
+    conditions of ``engine/event_conditions.py`` (``triggering_spell_targets``,
+    ``triggering_object_matches``, ``your_turn``, ``step``)."""
     if not cond:
         return True
     current = game.objects.get(source.ref)
@@ -53,6 +56,9 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict[str, Any] | N
         elif key == "kicked":
             if want not in current.kicked:
                 return False
+        elif key == "cast_from_hand":  # "if you didn't cast it from your hand" (Phage; CR 601.2a, 608.3)
+            if (current.cast_from == "hand") != bool(want):
+                return False
         elif key in ("cards_in_graveyard_at_least", "threshold"):
             who = current.controller or current.owner
             if len(game.players[who].graveyard) < want:
@@ -66,6 +72,10 @@ def condition_holds(game: "Game", source: "GameObject", cond: dict[str, Any] | N
                 return False
         elif key in transform.CONDITIONS:
             if not transform.condition(game, key, want, current, gone):
+                return False
+        elif key in event_conditions.CONDITIONS:  # trigger event, turn and step (FORMAT §13.6)
+            if not event_conditions.condition(game, key, want, controller=current.controller or current.owner,
+                                              event=event):
                 return False
         elif key in bookkeeping.CONDITIONS:
             if not bookkeeping.condition(game, key, want, own=current.mana_spent, event=event,

@@ -24,6 +24,7 @@ Nothing here knows a particular card.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from . import transform
@@ -60,7 +61,9 @@ def become_copy(ctx: Any, eff: dict[str, Any]) -> None:
     for obj in affected:
         if obj.copy_effect_saved is None:
             obj.copy_effect_saved = (obj.definition, obj.card_definition)
-        obj.definition, obj.card_definition = copied, whole_card(obj)
+        # a token that becomes a copy is still a token (CR 111.1, 707.2: being a token is not a
+        # copiable value; the self-play conservation invariant found a Cytoshaped token lose it)
+        obj.definition, obj.card_definition = dataclasses.replace(copied, is_token=obj.is_token), whole_card(obj)
         g.log("became_copy", object=obj.ref, card=obj.card, copied=src.card, name=copied.name or None)
 
 

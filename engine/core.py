@@ -63,6 +63,12 @@ class GameCore:
             return None
         return ch.power_toughness(self, obj)
 
+    def matches_filter(self: Game, obj: GameObject | StackItem, flt: dict[str, Any] | None, you: str | None) -> bool:
+        """Does ``obj`` match filter ``flt`` seen by player ``you`` (docs/FORMAT.md §5;
+        characteristics after every layer)? For modules below the layers, e.g. the trigger-event
+        conditions of engine/event_conditions.py."""
+        return ch.matches(self, obj, flt, you)
+
     def find_stack_item(self: Game, ref: str) -> StackItem | None:
         """A spell or ability on the stack by its reference or its card alias."""
         for item in self.stack:

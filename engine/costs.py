@@ -71,12 +71,14 @@ class Costs:
                 raise IllegalAction("cannot_pay", f"{source.name} has fewer than {n} {rc['counter']} counters")
             self.remove_counters(source, rc["counter"], n)
         if cost.get("loyalty") and source is not None:  # CR 606.4: a loyalty ability's cost
-            planeswalkers.pay_loyalty(self, source, cost["loyalty"])
+            planeswalkers.pay_loyalty(self, source, cost["loyalty"], x)
         if cost.get("discard_self") and source is not None:
             if source.zone != "hand":
                 raise IllegalAction("cannot_pay", f"{source.name} is not in the hand")
             self.discard(source)
         if cost.get("sacrifice_self") and source is not None:
+            if ch.cant_be_sacrificed(self, source):  # CR 118.3: a cost that can't be paid
+                raise IllegalAction("cannot_pay", f"{source.name} can't be sacrificed")
             self.sacrifice(source)
         if cost.get("exile_self") and source is not None:  # renew (engine/graveyard_abilities.py)
             graveyard_abilities.pay_exile_self(self, source)

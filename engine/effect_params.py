@@ -169,6 +169,7 @@ PARAMETERS: dict[str, dict[str, Param]] = _declare({
     "lose_game": {"player": REFERENCE},
     "proliferate": {},
     "assign_no_combat_damage": {"what": REFERENCE, "duration": Optional(DURATION)},
+    "attacks_if_able": {"what": REFERENCE, "duration": Optional(DURATION)},
     "phase_out": {"what": REFERENCE},
     "create_token_copy_of_card": {"what": REFERENCE},
     "put_on_library": {"what": REFERENCE, "position": Optional(WORD)},

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from . import (
     bookkeeping,
     combat,
+    combat_effects,
     copy_effects,
     delayed_triggers,
     end_turn,
@@ -626,7 +627,11 @@ def copy_spell(ctx: Context, original: StackItem, new_targets: bool) -> StackIte
 
 
 def _copy_spell(ctx: Context, eff: dict[str, Any]) -> None:
+    """CR 707.10: copy each spell ``what`` names: a target spell, or the spell that triggered
+    the ability (``triggering_object``: its object on the stack; nothing once it has left)."""
     for item in ctx.refs(eff["what"]):
+        if isinstance(item, GameObject) and item.zone == "stack":
+            item = next((it for it in ctx.game.stack if it.obj is item), item)
         if isinstance(item, StackItem) and item.kind == "spell":
             copy_spell(ctx, item, eff.get("new_targets", True))
 
@@ -874,6 +879,7 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     "put_into_graveyard": _move("graveyard"),  # "put target exiled card into its owner's graveyard"
     **extra_turns.EFFECTS,  # extra_turn, additional_phase, additional_step (CR 500.7–500.10)
     **end_turn.EFFECTS,  # end_the_turn (CR 723.1)
+    **combat_effects.EFFECTS,  # attacks_if_able (CR 508.1d; engine/combat_effects.py)
     **no_combat_damage.EFFECTS,  # assign_no_combat_damage (CR 510.1a; engine/no_combat_damage.py)
     **flicker.EFFECTS,  # return_to_battlefield, exile_and_return_later (CR 400.7, 603.7)
     **phasing.EFFECTS,  # phase_out (CR 702.26; engine/phasing.py)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import characteristics as ch
-from . import combat, planeswalkers
+from . import combat, combat_effects, planeswalkers
 from .errors import IllegalAction
 from .legal_common import BLOCK_SAMPLES, Candidate
 from .rng import SplitMix64
@@ -28,7 +28,14 @@ def attack_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
         except IllegalAction:
             continue
         able.append(obj.ref)
-    sets = [[]] + [[r] for r in able] + ([list(able)] if len(able) > 1 else [])
+    # CR 508.1d: every declaration includes the creatures that must attack (engine/combat_effects.py)
+    required = [o.ref for o in combat_effects.required_attackers(
+        game, player, lambda o: combat.able_to_attack(game, o, player))]
+    sets = []
+    for s in [[]] + [[r] for r in able] + ([list(able)] if len(able) > 1 else []):
+        s = s + [r for r in required if r not in s]
+        if s not in sets:
+            sets.append(s)
     out = [Candidate({"action": "declare_attackers", "player": player, "attackers": s},
                      "attack:none" if not s else "attack:all" if len(s) > 1 else "attack:one", "attack")
            for s in sets]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from . import adventure, faces, graveyard_abilities, harmonize, library_top, prepare
+from . import adventure, faces, graveyard_abilities, harmonize, library_top, planeswalkers, prepare
 from . import characteristics as ch
 from .errors import IllegalAction
 from .legal_casting import cast_candidates, x_values
@@ -192,12 +192,15 @@ def _ability_candidates(game: Any, player: str, split: bool) -> list[Candidate]:
             elif mana.x:
                 avail = available_mana(game, player, exclude)
                 xs = x_values(mana, mana.x, avail)
+            minus_x = cost.get("loyalty") == planeswalkers.MINUS_X  # "[−X]": X up to its loyalty (CR 606.6)
+            if minus_x:
+                xs = spread(list(range(src.counters.get(planeswalkers.LOYALTY, 0) + 1)), 3)
             for x in xs:
                 pay = plan_payment(game, player, mana.with_x(x), sources=sources) if mana.mana_value() or mana.x else []
                 if pay is None:
                     continue
                 base = {"action": "activate", "player": player, "source": src.ref, "ability": idx}
-                if rc and rc.get("count") == "X" or mana.x:
+                if rc and rc.get("count") == "X" or mana.x or minus_x:
                     base["x"] = x
                 if kind == "mana":
                     choices = _mana_choices(ab.get("add"), x)

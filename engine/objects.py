@@ -76,6 +76,7 @@ class GameObject:
     adventure_by: str | None = None  # exiled on an adventure: who may cast it (engine/adventure.py)
     card_definition: CardDefinition | None = None  # then: the whole card (``definition`` is the face)
     mana_spent: dict[str, Any] | None = None  # mana spent to cast it, CR 601.2h (engine/bookkeeping.py)
+    cast_from: str | None = None  # the zone it was cast from (CR 601.2a), kept by the permanent it became (CR 608.3)
     melded_with: tuple[str, CardDefinition] | None = None  # a melded permanent: (alias, card) of its other card (engine/transform.py)
     prepared: bool = False  # the prepared designation (engine/prepare.py)
     prepared_copy: str | None = None  # a prepared permanent: its prepare spell's copy in exile
@@ -175,8 +176,10 @@ class ContinuousEffect:
     ``set_pt`` (7b), ``modify_pt`` (7c, ``power``/``toughness``), or ``no_combat_damage``
     (no layer), or ``control`` (``player`` controls the one object; ``previous``: who
     controlled it as the effect began; no layer here, engine/effects.py ``restore_control``).
-    ``until`` is ``end_of_turn`` (ends in the cleanup step, CR 514.2) or ``end_of_game`` (no
-    duration stated, CR 611.2a): :func:`effect_duration`.
+    ``until`` is ``end_of_turn`` (ends in the cleanup step, CR 514.2), ``end_of_combat``
+    (ends as the end of combat step ends, CR 511.3; engine/combat_effects.py) or
+    ``end_of_game`` (no duration stated, CR 611.2a): :func:`effect_duration`. Kind
+    ``must_attack``: a requirement to attack (CR 508.1d, no layer).
     """
 
     kind: str
@@ -202,7 +205,7 @@ class ContinuousEffect:
 
 def effect_duration(eff: Any) -> str:
     """How long the continuous effect an effect dict creates lasts: its ``duration``
-    (``end_of_turn``, CR 514.2), or ``end_of_game`` when it states none (CR 611.2a: "If no
+    (``end_of_turn``, CR 514.2; ``end_of_combat``, CR 511.3), or ``end_of_game`` when it states none (CR 611.2a: "If no
     duration is stated, it lasts until the end of the game"; card.schema.json ``duration``:
     "absent: indefinitely")."""
     return str(eff.get("duration") or "end_of_game")

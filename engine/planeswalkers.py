@@ -107,10 +107,16 @@ def record_activation(game: "Game", src: "GameObject", ability: Any) -> None:
         game.loyalty_activations[src.ref] = game.turn
 
 
-def pay_loyalty(game: "Game", src: "GameObject", n: int) -> None:
+#: A loyalty cost of minus X (CR 606.4, 107.3: "[−X]", X chosen as the ability is activated).
+MINUS_X = "-X"
+
+
+def pay_loyalty(game: "Game", src: "GameObject", cost: "int | str", x: int = 0) -> None:
     """CR 606.4–606.6: pay a loyalty cost: put ``n`` loyalty counters on ``src`` (``n`` > 0)
-    or remove ``-n`` (``n`` < 0). Raises IllegalAction ``cannot_pay`` when it has fewer
-    loyalty counters than a negative cost removes (CR 606.6)."""
+    or remove ``-n`` (``n`` < 0); ``"-X"`` removes X, the value chosen (CR 107.3a). Raises
+    IllegalAction ``cannot_pay`` when it has fewer loyalty counters than a negative cost
+    removes (CR 606.6)."""
+    n = -x if cost == MINUS_X else int(cost)
     if n > 0:
         sagas.put_counters(game, src, LOYALTY, n, by_effect=False)
     elif n < 0:

@@ -83,7 +83,8 @@ class Resolution:
         face_down, haste = spell.face_down, spell.haste_from_suspend
         new = self.move(spell, "battlefield", controller=item.controller, face_down=face_down,
                         init={"kicked": item.kicked, "haste_from_suspend": haste,
-                              "mana_spent": spell.mana_spent})  # the spell that became it (FORMAT §11.1)
+                              "mana_spent": spell.mana_spent,  # the spell that became it (FORMAT §11.1)
+                              "cast_from": spell.cast_from})  # "if you cast it from your hand" (CR 608.3)
         if spell.definition.enchant is not None and item.targets and not face_down:
             new.attached_to = self.objects[item.targets[0]].ref if item.targets[0] in self.objects else None
             self.log("attached", object=new.ref, card=new.card, attached_to=new.attached_to)

@@ -140,7 +140,8 @@ def sacrifice_finished_sagas(game: "Game") -> bool:
         if not is_saga(perm):
             continue
         last = final_chapter(game, perm)
-        if last and perm.counters.get(LORE, 0) >= last and not _chapter_pending(game, perm):
+        if (last and perm.counters.get(LORE, 0) >= last and not _chapter_pending(game, perm)
+                and not ch.cant_be_sacrificed(game, perm)):  # one that can't be sacrificed stays (CR 701.17)
             doomed.append(perm)
     for perm in doomed:
         game.log("state_based_action", rule="714.4", object=perm.ref, card=perm.card)

@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
-from . import planeswalkers, prepare, rollback, transform
+from . import combat, combat_effects, planeswalkers, prepare, rollback, transform
 from .cards import CardDefinition, load_card_db
 from .errors import GameOver, IllegalAction, ScenarioError, ScriptError, ScriptExhausted
 from .game import PHASE_OF, Game
@@ -112,6 +112,10 @@ class ScriptInputs:
         if kind == "priority":
             return {"action": "pass", "player": player, "at": at}
         if kind == "declare_attackers":
+            if combat_effects.required_attackers(game, player, lambda o: combat.able_to_attack(game, o, player)):
+                raise ScriptError("unanswered_decision",  # CR 508.1d: no attack is not an answer then
+                                  f"'advance' met a declaration of attackers of {player} with a creature that "
+                                  "must attack: the script must answer it", at)
             return {"action": "declare_attackers", "player": player, "attackers": [], "at": at}
         if kind == "declare_blockers":
             return {"action": "declare_blockers", "player": player, "blocks": [], "at": at}

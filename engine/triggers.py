@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, delayed_triggers, paradigm, ward
+from . import bookkeeping, delayed_triggers, event_conditions, paradigm, ward
 from . import characteristics as ch
 from . import keywords as kw
 from .conditions import condition_holds
@@ -134,11 +134,17 @@ def event_info(event: dict[str, Any]) -> dict[str, Any]:
         if key in event:
             info[key] = event[key]
     if event["event"] == "deals_damage":  # "that much" life, for "its controller" (Essence Sliver)
+        dealt_to = event.get("target")  # "that player" / "that creature": who was dealt the damage (Phage)
+        if isinstance(dealt_to, str):
+            info["triggering_player"] = dealt_to
+        elif dealt_to is not None:
+            info["triggering_object"] = dealt_to.ref
         src = event.get("source_object")
         info["damage_dealt"] = event.get("amount", 0)
         info["damage_source_controller"] = (src.controller or src.owner) if src is not None else None
     info.update(bookkeeping.event_info(event))  # the mana spent to cast a triggering spell
     info.update(ward.event_info(event))  # the spell or ability that targeted the permanent
+    info.update(event_conditions.event_info(event))  # the triggering spell's targets as it was cast
     return info
 
 

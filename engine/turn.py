@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import bookkeeping, combat, copy_effects, end_turn, extra_turns, phasing, sagas, turn_records
+from . import bookkeeping, combat, combat_effects, copy_effects, end_turn, extra_turns, phasing, sagas, turn_records
 from .control import restore_control
 from .errors import GameOver, IllegalAction
 from .start import start_game
@@ -147,7 +147,7 @@ class TurnStructure:
 
     def end_step(self: Game) -> None:
         """CR 500.4: mana empties from pools at the end of each step and phase; CR 511.3:
-        creatures leave combat at the end of combat."""
+        creatures leave combat at the end of combat, and "until end of combat" effects end."""
         nxt_phase_changes = True
         if not self.rules.pool_empties_each_step:
             i = self.plan.index(self.step)
@@ -165,6 +165,7 @@ class TurnStructure:
                         self.lose_life(pid, amount)
         if self.step == "end_of_combat":
             self.combat = None
+            combat_effects.end_of_combat(self)  # "until end of combat" effects end (CR 511.3)
         self.log("step_ended", turn=self.turn, step=self.step)
 
     def untap_step(self: Game) -> None:

@@ -59,9 +59,15 @@ GAIN = [{"type": "gain_life", "player": "controller", "amount": 1}]
 
 
 def condition_value(name: str) -> Any:
-    """A valid value of condition ``name``, from its schema (an integer at its minimum or 1, a
-    boolean true, a card name, a card-quality object)."""
+    """A valid value of condition ``name``, from its schema (its first example, an integer at
+    its minimum or 1, a boolean true, a card name, a step, a card-quality object or filter)."""
     spec = DEFS["condition"]["properties"][name]
+    if "examples" in spec:  # an object with its own keys ("triggering_spell_targets")
+        return spec["examples"][0]
+    if spec.get("$ref", "").endswith("/step"):
+        return "precombat_main"
+    if spec.get("$ref", "").endswith("/filter"):
+        return {"types": ["Creature"]}
     kind = spec.get("type")
     if kind == "boolean":
         return True
@@ -768,6 +774,17 @@ def _council_discounts_only_the_name() -> tuple[dict, str]:
     return scenario, ruleset
 
 
+def _boiling_blood_on_bobs_bears() -> tuple[dict, str]:
+    """Alice casts Boiling Blood on Bob's Grizzly Bears in her turn ("attacks this turn if
+    able", CR 508.1d); in his turn 4 Bob declares no attackers, then the Bears."""
+    return game({"hand": ["bb=Boiling Blood"], "mana_pool": {"R": 1, "C": 2}}, {"battlefield": ["bears=Grizzly Bears"]},
+                [{"action": "cast", "player": "alice", "card": "bb", "targets": ["bears"]}, {"action": "resolve"},
+                 {"action": "advance", "to": "declare_attackers", "turn": 4},
+                 {"action": "declare_attackers", "player": "bob", "attackers": []},
+                 {"action": "declare_attackers", "player": "bob", "attackers": ["bears"]},
+                 {"action": "advance", "to": "postcombat_main", "turn": 4}], [])
+
+
 def _pay_the_debt() -> tuple[dict, str]:
     """Alice's permanent says "at the beginning of your upkeep, sacrifice it unless you pay
     {1}"; she pays with the one colorless mana in her pool."""
@@ -829,4 +846,7 @@ FIELD_SCENARIOS.update({
     # spell); Magma Mine counts only its pressure counters (2 of its 3)
     ("effect_deal_damage", "from"): [shapes._rabid_bite],
     ("amount_counters_on", "counter"): [shapes._magma_mine],
+    # issue 23 item 2: Boiling Blood's requirement lasts this turn only; without a duration Bob's
+    # Bears would still have to attack in his next turn
+    ("effect_attacks_if_able", "duration"): [_boiling_blood_on_bobs_bears],
 })

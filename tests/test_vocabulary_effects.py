@@ -1344,3 +1344,85 @@ EXTRA_SCENARIOS[("effect", "return_from_graveyard_to_hand")] = [_game_builder(
                    "battlefield": ["s1=Swamp", "s2=Swamp", "s3=Swamp", "f1=Forest"]}, {},
                   [{"action": "cast", "player": "alice", "card": "vanille", "pay_with": ["s1", "s2", "s3", "f1"]},
                    {"action": "resolve"}, {"action": "resolve"}]), "_vanille_returns_the_bears")]
+
+
+# ------------------------------------------------------------------ issue 23: conditions of the turn
+# Stolen Vitality ("If it's your turn, that creature gains trample until end of turn.
+# Otherwise, it gains first strike"): cast in Bob's turn, the Bears gain first strike; without
+# the condition (an empty condition holds) they would gain trample.
+def _stolen_vitality_in_bobs_turn() -> tuple[dict, str]:
+    return _game({"hand": ["sv=Stolen Vitality"], "battlefield": ["bears=Grizzly Bears"], "mana_pool": {"R": 1, "C": 1}},
+                 {}, [{"action": "pass", "player": "bob"},
+                      {"action": "cast", "player": "alice", "card": "sv", "targets": ["bears"]},
+                      {"action": "resolve"}], active="bob")
+
+
+EXTRA_SCENARIOS[("condition", "your_turn")] = [_stolen_vitality_in_bobs_turn]
+
+
+# Zurgo, Thunder's Decree: "During your end step, Warrior tokens you control have 'This token
+# can't be sacrificed'" (condition your_turn + step end, static cant_be_sacrificed, filter
+# token). Its mobilize tokens survive their delayed sacrifice at the beginning of Alice's end
+# step; without the static ability, or with another step in its condition, they are sacrificed.
+def _zurgo_keeps_its_warriors() -> tuple[dict, str]:
+    return _game({"battlefield": ["zurgo=Zurgo, Thunder's Decree"]}, {},
+                 [{"action": "declare_attackers", "player": "alice", "attackers": ["zurgo"]},
+                  {"action": "resolve"}, {"action": "advance", "to": "end"}, {"action": "resolve"},
+                  {"action": "advance", "to": "upkeep", "turn": 4}], step="declare_attackers")
+
+
+# A nontoken Warrior in Alice's end step can still be sacrificed for its own cost: the filter's
+# "token" keeps it out of Zurgo's ability (without the key, the activation can't be paid).
+def _zurgo_spares_no_nontoken_warrior() -> tuple[dict, str]:
+    veteran = _test_card("Test Warrior Veteran", ["Creature"], "Sacrifice this creature: You gain 1 life.",
+                         subtypes=["Warrior"], abilities=[
+                             {"kind": "activated", "cost": {"sacrifice_self": True}, "effects": _gain()}])
+    return _game({"battlefield": ["zurgo=Zurgo, Thunder's Decree", "vet=Test Warrior Veteran"]}, {},
+                 [{"action": "activate", "player": "alice", "source": "vet", "ability": 0}, {"action": "resolve"}],
+                 [veteran], step="end")
+
+
+# In Alice's main phase (her turn, not her end step) a Warrior token she creates and then
+# sacrifices is sacrificed: the step in Zurgo's condition matters.
+def _zurgo_in_the_main_phase() -> tuple[dict, str]:
+    offering = _sorcery("Test Warrior Offering", [], [
+        {"type": "create_token", "count": 1, "token": {"types": ["Creature"], "subtypes": ["Warrior"],
+                                                       "colors": ["red"], "power": 1, "toughness": 1}},
+        {"type": "sacrifice", "what": "created_tokens"}])
+    return _game({"battlefield": ["zurgo=Zurgo, Thunder's Decree"], "hand": ["s=Test Warrior Offering"],
+                  "mana_pool": {"C": 1}}, {},
+                 [{"action": "cast", "player": "alice", "card": "s"}, {"action": "resolve"}], [offering])
+
+
+EXTRA_SCENARIOS.update({
+    ("condition", "step"): [_zurgo_keeps_its_warriors, _zurgo_in_the_main_phase],
+    ("static", "cant_be_sacrificed"): [_zurgo_keeps_its_warriors],
+    ("filter", "token"): [_zurgo_spares_no_nontoken_warrior],
+})
+
+
+# ------------------------------------------------------------------ issue 23: combat-long effects
+# Boiling Blood ("Target creature attacks this turn if able", CR 508.1d) on Alice's Grizzly
+# Bears: her empty declaration is refused (attack_requirement) and the Bears attack; without
+# the effect the empty declaration stands (and the next input is out of turn).
+def _boiling_blood_on_the_bears() -> tuple[dict, str]:
+    return _game({"hand": ["bb=Boiling Blood"], "battlefield": ["bears=Grizzly Bears"], "mana_pool": {"R": 1, "C": 2}}, {},
+                 [{"action": "cast", "player": "alice", "card": "bb", "targets": ["bears"]}, {"action": "resolve"},
+                  {"action": "advance", "to": "declare_attackers"},
+                  {"action": "declare_attackers", "player": "alice", "attackers": []},
+                  {"action": "declare_attackers", "player": "alice", "attackers": ["bears"]},
+                  {"action": "advance", "to": "postcombat_main"}])
+
+
+EXTRA_SCENARIOS[("effect", "attacks_if_able")] = [_boiling_blood_on_the_bears]
+
+
+# Phage the Untouchable cast from Alice's hand: its "if you didn't cast it from your hand"
+# trigger doesn't trigger; without the condition, Alice would lose the game.
+def _phage_cast_from_the_hand() -> tuple[dict, str]:
+    return _game({"hand": ["phage=Phage the Untouchable"], "mana_pool": {"B": 4, "C": 3}}, {},
+                 [{"action": "cast", "player": "alice", "card": "phage"}, {"action": "resolve"},
+                  {"action": "pass", "player": "alice"}])
+
+
+EXTRA_SCENARIOS[("condition", "cast_from_hand")] = [_phage_cast_from_the_hand]

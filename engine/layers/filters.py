@@ -93,6 +93,8 @@ def matches(game: Game, view: View, obj: GameObject | StackItem, flt: dict[str, 
             return False
         if key == "face_down" and target.face_down != want:
             return False
+        if key == "token" and target.is_token != want:  # "Warrior tokens you control" (CR 111.1)
+            return False
         if key == "supertypes" and not any(t in d.supertypes for t in want):
             return False
         if key == "colors" and not any(c in object_colors(view, obj) for c in want):
