@@ -1326,7 +1326,22 @@ EXTRA_SCENARIOS[("effect", "damage_cant_be_prevented")] = [_game_builder(
                    {"action": "resolve"},
                    {"action": "cast", "player": "alice", "card": "giant", "face": "adventure", "targets": ["bears"],
                     "pay_with": ["m1", "m2"]},
-                   {"action": "resolve"}]), "_stomp_the_shielded_bears")]
+                   {"action": "resolve"}]), "_stomp_the_shielded_bears"), _game_builder(
+    # "this turn", not "this combat" (CR 615.12, 514.2): after combat, bob's Salve shield does
+    # not prevent Shock's damage to the Bears while Stomp's effect lasts (the duration walk)
+    lambda: _game({"hand": ["giant=Bonecrusher Giant", "shock=Shock"],
+                   "battlefield": ["m1=Mountain", "m2=Mountain", "m3=Mountain"]},
+                  {"hand": ["salve=Healing Salve"], "battlefield": ["p1=Plains", "bears=Grizzly Bears"]},
+                  [{"action": "cast", "player": "alice", "card": "giant", "face": "adventure", "targets": ["bob"],
+                    "pay_with": ["m1", "m2"]},
+                   {"action": "resolve"},
+                   {"action": "advance", "to": "postcombat_main"},
+                   {"action": "pass", "player": "alice"},
+                   {"action": "cast", "player": "bob", "card": "salve", "modes": [1], "targets": ["bears"],
+                    "pay_with": ["p1"]},
+                   {"action": "resolve"},
+                   {"action": "cast", "player": "alice", "card": "shock", "targets": ["bears"], "pay_with": ["m3"]},
+                   {"action": "resolve"}]), "_stomp_then_shock_after_combat")]
 
 # Garland, Knight of Cornelia: "whenever you cast a noncreature spell, surveil 1" (CR 701.25a):
 # the top card goes to the graveyard; without the effect it stays.
