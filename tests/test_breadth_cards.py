@@ -9,8 +9,9 @@ import json
 from typing import Any
 
 import test_vocabulary_effects as shapes  # tests/ is on sys.path: the shape walk's builders
+from test_legal_choices import position
 
-from mtg_judge.engine import run_scenario
+from mtg_judge.engine import legal, run_scenario
 
 
 def _play(alice: dict, bob: dict, script: list[dict], inline: list[dict] = (), **kw: Any) -> dict:
@@ -70,3 +71,105 @@ def test_galian_beast_has_only_the_back_faces_abilities() -> None:
     result = _bolt("bears", transformed=True)
     _clean(result)
     assert _events(result, "counters_added") == []
+
+
+# ------------------------------------------------------------------ Sarkhan, Dragon Ascendant
+NEXT_TURN = [{"action": "advance", "to": "upkeep", "turn": 4}]
+
+
+def _sarkhan(then: list[dict] = ()) -> dict:
+    """Alice controls Sarkhan, Dragon Ascendant and Amoeboid Changeling; she casts Shivan
+    Dragon: Sarkhan's "whenever a Dragon you control enters" ability resolves; then ``then``."""
+    return _play({"hand": ["shivan=Shivan Dragon"], "mana_pool": {"C": 4, "R": 2},
+                  "battlefield": ["sarkhan=Sarkhan, Dragon Ascendant", "ac=Amoeboid Changeling"]}, {},
+                 [{"action": "cast", "player": "alice", "card": "shivan"}, {"action": "resolve"},
+                  {"action": "resolve"}, *then])
+
+
+def test_sarkhan_becomes_a_dragon_in_addition_to_its_other_types_until_end_of_turn() -> None:
+    """"Put a +1/+1 counter on Sarkhan. Until end of turn, Sarkhan becomes a Dragon in addition
+    to its other types and gains flying": a continuous effect from a resolved ability (CR
+    611.2) in layer 4 (CR 613.1d, 205.1b): Human Druid Dragon, 3/3, flying."""
+    result = _sarkhan()
+    _clean(result)
+    assert [(e["objects"], e["change"]) for e in _events(result, "types_changed")] == [
+        (["sarkhan"], "gained_creature_types")]
+    s = result["state"]["battlefield"]["sarkhan"]
+    assert s["subtypes"] == ["Human", "Druid", "Dragon"]
+    assert (s["power"], s["toughness"], s["keywords"]) == (3, 3, ["flying"])
+
+
+def test_sarkhan_is_no_dragon_after_the_cleanup_step() -> None:
+    """CR 514.2: "until end of turn" effects end in the cleanup step; in the next turn Sarkhan
+    is a Human Druid again (the counter stays)."""
+    result = _sarkhan(NEXT_TURN)
+    _clean(result)
+    s = result["state"]["battlefield"]["sarkhan"]
+    assert s["subtypes"] == ["Human", "Druid"]
+    assert (s["power"], s["keywords"]) == (3, [])
+
+
+def test_a_later_loses_all_creature_types_removes_the_dragon_type() -> None:
+    """CR 613.7: layer-4 effects apply in timestamp order. Amoeboid Changeling's "target
+    creature loses all creature types until end of turn", activated after Sarkhan became a
+    Dragon, has the later timestamp: Sarkhan has no creature type at all."""
+    result = _sarkhan([{"action": "activate", "player": "alice", "source": "ac", "ability": 1,
+                        "targets": ["sarkhan"]}, {"action": "resolve"}])
+    _clean(result)
+    assert result["state"]["battlefield"]["sarkhan"]["subtypes"] == []
+
+
+def test_an_earlier_loses_all_creature_types_leaves_the_dragon_type() -> None:
+    """CR 613.7: the Changeling's ability resolved first (earlier timestamp), then Sarkhan's:
+    it lost Human and Druid, then became a Dragon."""
+    result = _play({"hand": ["shivan=Shivan Dragon"], "mana_pool": {"C": 4, "R": 2},
+                    "battlefield": ["sarkhan=Sarkhan, Dragon Ascendant", "ac=Amoeboid Changeling"]}, {},
+                   [{"action": "activate", "player": "alice", "source": "ac", "ability": 1, "targets": ["sarkhan"]},
+                    {"action": "resolve"}, {"action": "cast", "player": "alice", "card": "shivan"},
+                    {"action": "resolve"}, {"action": "resolve"}])
+    _clean(result)
+    assert result["state"]["battlefield"]["sarkhan"]["subtypes"] == ["Dragon"]
+
+
+# ------------------------------------------------------------------ "up to one target" (Dirgur Island Dragon)
+def _strike_setup() -> tuple[dict, list[dict]]:
+    scenario, _ = shapes._game({"hand": ["dirgur=Dirgur Island Dragon"], "mana_pool": {"U": 2}},
+                               {"battlefield": ["bears=Grizzly Bears"]}, [])
+    return scenario["setup"], scenario["cards"]
+
+
+def _strike(targets: list[Any]) -> dict:
+    return _play({"hand": ["dirgur=Dirgur Island Dragon"], "mana_pool": {"U": 2}},
+                 {"battlefield": ["bears=Grizzly Bears"]},
+                 [{"action": "cast", "player": "alice", "card": "dirgur", "face": "omen", "targets": targets},
+                  {"action": "resolve"}])
+
+
+def test_legal_moves_offer_the_omen_with_and_without_its_up_to_one_target() -> None:
+    """CR 601.2c: "up to one target creature" may be cast with zero or one target; the legal
+    moves list both (no target: an empty list), each accepted by the engine."""
+    setup, _ = _strike_setup()
+    game, decision = position(setup, [])
+    casts = [a for a in legal.legal_actions(game, decision)
+             if a.get("action") == "cast" and a.get("card") == "dirgur" and a.get("face") == "omen"]
+    assert sorted(a.get("targets", []) for a in casts) == [[], ["bears"]]
+
+
+def test_a_null_target_is_no_target() -> None:
+    """The input's ``null`` for an ``up_to`` target is the same choice as leaving it out."""
+    none, null = _strike([]), _strike([None])
+    for result in (none, null):
+        _clean(result)
+        assert [e["targets"] for e in _events(result, "spell_cast")] == [[]]
+        assert _events(result, "tapped") == [] and len(_events(result, "card_drawn")) == 1
+    one = _strike(["bears"])
+    _clean(one)
+    assert [e["object"] for e in _events(one, "tapped")] == ["bears"]
+
+
+def test_a_target_left_out_of_a_required_spec_is_missing() -> None:
+    """Only an ``up_to`` target may be left unchosen: Lightning Bolt with ``[null]`` is
+    rejected (``missing_targets``)."""
+    result = _play({"hand": ["bolt=Lightning Bolt"], "mana_pool": {"R": 1}}, {},
+                   [{"action": "cast", "player": "alice", "card": "bolt", "targets": [None]}])
+    assert [e["code"] for e in _events(result, "action_rejected")] == ["missing_targets"]
