@@ -173,3 +173,45 @@ def test_a_target_left_out_of_a_required_spec_is_missing() -> None:
     result = _play({"hand": ["bolt=Lightning Bolt"], "mana_pool": {"R": 1}}, {},
                    [{"action": "cast", "player": "alice", "card": "bolt", "targets": [None]}])
     assert [e["code"] for e in _events(result, "action_rejected")] == ["missing_targets"]
+
+
+# ------------------------------------------------------------------ menace (Boggart Brute, CR 702.111b)
+def _brute_setup() -> tuple[dict, list[dict]]:
+    """Alice's Boggart Brute attacks; Bob has two Grizzly Bears; the declare blockers step."""
+    scenario, _ = shapes._game({"battlefield": ["brute=Boggart Brute"]},
+                               {"battlefield": ["b1=Grizzly Bears", "b2=Grizzly Bears"]},
+                               [{"action": "declare_attackers", "player": "alice", "attackers": ["brute"]},
+                                {"action": "resolve"}], step="declare_attackers")
+    return scenario["setup"], scenario["script"]
+
+
+def _brute_blocked_by(blockers: list[str]) -> dict:
+    setup, script = _brute_setup()
+    blocks = [{"blocker": b, "attacker": "brute"} for b in blockers]
+    return run_scenario({"setup": setup, "script": [*script, {"action": "declare_blockers", "player": "bob",
+                                                              "blocks": blocks}]}, "modern")
+
+
+def test_menace_one_blocker_is_rejected() -> None:
+    """CR 702.111b: a creature with menace can't be blocked except by two or more creatures:
+    one Grizzly Bears alone is ``cannot_block``."""
+    result = _brute_blocked_by(["b1"])
+    assert [e["code"] for e in _events(result, "action_rejected")] == ["cannot_block"]
+    assert _events(result, "blockers_declared") == []
+
+
+def test_menace_two_blockers_or_none_are_legal() -> None:
+    """Two blockers block it; no blocker is legal too."""
+    for blockers in (["b1", "b2"], []):
+        result = _brute_blocked_by(blockers)
+        _clean(result)
+        [declared] = _events(result, "blockers_declared")
+        assert sorted(b["blocker"] for b in declared["blocks"]) == blockers
+
+
+def test_legal_blocks_of_a_menace_creature_have_two_blockers_or_none() -> None:
+    """The legal moves offer no block and the double block, never one Bears alone."""
+    setup, script = _brute_setup()
+    game, decision = position(setup, script)
+    blocks = sorted(sorted(b["blocker"] for b in a["blocks"]) for a in legal.legal_actions(game, decision))
+    assert blocks == [[], ["b1", "b2"]]

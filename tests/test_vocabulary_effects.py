@@ -1323,6 +1323,9 @@ def _sarkhan_sees_a_dragon() -> tuple[dict, str]:
 
 
 EXTRA_SCENARIOS.update({
+    # menace (CR 702.111b): one Grizzly Bears can't block Boggart Brute (rejected: 3 damage to Bob);
+    # without the keyword the block stands
+    ("keyword", "menace"): [_attack_and_block("Boggart Brute", "Grizzly Bears")],
     ("effect", "add_creature_types"): [_sarkhan_sees_a_dragon,
                                        _cast(DRAGONFORM, ["bears"], alice={"battlefield": ["bears=Grizzly Bears"]})],
 })
