@@ -132,6 +132,7 @@ PARAMETERS: dict[str, dict[str, Param]] = _declare({
     "pay_optional": {"cost": COST, "effects": EFFECTS},
     "conditional": {"condition": CONDITION, "then": EFFECTS, "else": Optional(EFFECTS)},
     "copy_spell": {"what": REFERENCE, "new_targets": Optional(FLAG)},
+    "return_from_graveyard": {"filter": FILTER},
     "search_library": {"player": Optional(REFERENCE), "filter": FILTER, "to": Optional(WORD), "reveal": Optional(FLAG), "tapped": Optional(FLAG)},
     "pay_or_sacrifice": {"cost": MANA_COST, "reason": Optional(TEXT)},
     "turn_face_down": {"what": REFERENCE},

@@ -22,6 +22,7 @@ from . import (
     extra_turns,
     flicker,
     game_end,
+    graveyard_choice,
     library_moves,
     no_combat_damage,
     paradigm,
@@ -868,4 +869,5 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     **copy_effects.EFFECTS,  # become_copy until end of turn (CR 707.2, 613.2a; engine/copy_effects.py)
     **token_copies.EFFECTS,  # create_token_copy_of_card (CR 707.2; engine/token_copies.py)
     **library_moves.EFFECTS,  # put_on_library (CR 401.4; engine/library_moves.py)
+    **graveyard_choice.EFFECTS,  # return_from_graveyard, untargeted (CR 608.2d; engine/graveyard_choice.py)
 }

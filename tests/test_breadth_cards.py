@@ -215,3 +215,49 @@ def test_legal_blocks_of_a_menace_creature_have_two_blockers_or_none() -> None:
     game, decision = position(setup, script)
     blocks = sorted(sorted(b["blocker"] for b in a["blocks"]) for a in legal.legal_actions(game, decision))
     assert blocks == [[], ["b1", "b2"]]
+
+
+# ------------------------------------------------------------------ Vanille, Cheerful l'Cie
+def _vanille(graveyard: list[str], library: list[str], answers: list[Any]) -> dict:
+    """Alice casts Vanille (its enters trigger: mill two cards, then return a permanent card
+    from her graveyard to her hand); ``answers`` answer the choice."""
+    return _play({"hand": ["vanille=Vanille, Cheerful l'Cie"], "mana_pool": {"G": 1, "C": 3},
+                  "graveyard": graveyard, "library": library}, {},
+                 [{"action": "cast", "player": "alice", "card": "vanille"}, {"action": "resolve"},
+                  {"action": "resolve"},
+                  *[{"action": "choose", "player": "alice", "choice": a} for a in answers]])
+
+
+def test_vanille_returns_a_card_it_just_milled() -> None:
+    """CR 608.2c: "mill two cards, then return a permanent card from your graveyard": the
+    instructions are followed in order, so a card milled by the first may be returned (no
+    target: it is chosen as the effect is applied, CR 608.2d). Lightning Bolt (an instant,
+    not a permanent card) is not among the options: choosing it is ``invalid_choice``."""
+    result = _vanille(["bolt=Lightning Bolt"], ["l1=Grizzly Bears", "l2=Forest", "l3=Island"], ["bolt", "l1"])
+    assert [e["code"] for e in _events(result, "action_rejected")] == ["invalid_choice"]
+    milled = [e["card"] for e in _events(result, "zone_changed") if e.get("cause") == "mill"]
+    assert milled == ["l1", "l2"]
+    back = [e for e in _events(result, "zone_changed") if e.get("cause") == "return_from_graveyard"]
+    assert [(e["card"], e["from"], e["to"]) for e in back] == [("l1", "graveyard", "hand")]
+    alice = result["state"]["players"]["alice"]
+    assert alice["hand"] == ["l1"] and sorted(alice["graveyard"]) == ["bolt", "l2"]
+
+
+def test_vanille_asks_nothing_without_a_permanent_card() -> None:
+    """Nothing to return (two instants milled, an instant in the graveyard): nothing is asked,
+    nothing moves."""
+    result = _vanille(["bolt=Lightning Bolt"], ["l1=Giant Growth", "l2=Giant Growth", "l3=Island"], [])
+    _clean(result)
+    assert not any(e.get("cause") == "return_from_graveyard" for e in _events(result, "zone_changed"))
+    assert result["state"]["players"]["alice"]["hand"] == []
+
+
+def test_the_choice_offers_the_permanent_cards() -> None:
+    """The legal answers are the permanent cards in the graveyard (a land included)."""
+    scenario, _ = shapes._game({"hand": ["vanille=Vanille, Cheerful l'Cie"], "mana_pool": {"G": 1, "C": 3},
+                                "graveyard": ["bolt=Lightning Bolt", "bears=Grizzly Bears"],
+                                "library": ["l1=Forest", "l2=Giant Growth", "l3=Island"]}, {}, [])
+    game, decision = position(scenario["setup"], [{"action": "cast", "player": "alice", "card": "vanille"},
+                                                  {"action": "resolve"}, {"action": "resolve"}])
+    assert decision.get("reason") == "graveyard_card"
+    assert sorted(a["choice"] for a in legal.legal_actions(game, decision)) == ["bears", "l1#2"]  # l1 milled: a new object

@@ -1322,10 +1322,20 @@ def _sarkhan_sees_a_dragon() -> tuple[dict, str]:
                   {"action": "resolve"}])
 
 
+def _vanille_returns_the_bears() -> tuple[dict, str]:
+    """Vanille enters: Alice mills Grizzly Bears and a Forest, then returns the Bears (a
+    permanent card of her choice, untargeted) to her hand."""
+    return _game({"hand": ["vanille=Vanille, Cheerful l'Cie"], "mana_pool": {"G": 1, "C": 3},
+                  "library": ["l1=Grizzly Bears", "l2=Forest", "l3=Island"]}, {},
+                 [{"action": "cast", "player": "alice", "card": "vanille"}, {"action": "resolve"},
+                  {"action": "resolve"}, {"action": "choose", "player": "alice", "choice": "l1"}])
+
+
 EXTRA_SCENARIOS.update({
     # menace (CR 702.111b): one Grizzly Bears can't block Boggart Brute (rejected: 3 damage to Bob);
     # without the keyword the block stands
     ("keyword", "menace"): [_attack_and_block("Boggart Brute", "Grizzly Bears")],
+    ("effect", "return_from_graveyard"): [_vanille_returns_the_bears],
     ("effect", "add_creature_types"): [_sarkhan_sees_a_dragon,
                                        _cast(DRAGONFORM, ["bears"], alice={"battlefield": ["bears=Grizzly Bears"]})],
 })
