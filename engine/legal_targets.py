@@ -98,7 +98,11 @@ def pending_target_item(game: Any, decision: dict[str, Any]) -> tuple[StackItem,
     ev = next((e for e in reversed(game.events) if e["type"] == "ability_triggered" and e["object"] == ref), None)
     if ev is None:
         return None
-    src = game.objects.get(ev["source"]) or game.find(ev["source_card"])
+    # a source that left the zone it triggered from (a dies trigger, CR 603.10a) is its last
+    # known information there: a melded permanent's, not one of its cards' (finalfantasy.meld.03)
+    now = game.objects.get(ev["source"])
+    src = now if now is not None and now.zone == "battlefield" else (
+        game.last_known.get(ev["source"]) or now or game.find(ev["source_card"]))
     if src is None:
         return None
     key = ev["ability"]
