@@ -404,7 +404,7 @@ class Casting:
         planeswalkers.record_activation(self, src, ab)
         self.stack.append(item)
         self.log("ability_activated", player=player, object=item.ref, card=item.ref, source=src.ref,
-                 source_card=src.card, ability=idx, targets=item.targets, x=x, mana_paid=paid)
+                 source_card=src.card, ability=idx, targets=[t for t in item.targets if t is not None], x=x, mana_paid=paid)
         if ab.get("cycling"):
             self.log("card_cycled", player=player, object=src.ref, card=src.card)
             self.fire_triggers({"event": "cycled", "player": player, "object": src, "cycled_card": src.card})

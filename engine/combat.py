@@ -219,6 +219,20 @@ def can_block(game: "Game", blocker: "GameObject", attacker: "GameObject", playe
         raise IllegalAction("cannot_block", f"{blocker.name} can block only creatures with flying")
 
 
+def check_block_counts(game: "Game", pairs: list[tuple["GameObject", "GameObject"]]) -> None:
+    """CR 509.1b-c: restrictions on the declaration as a whole, checked once every block is
+    known. Menace (CR 702.111b): a creature with menace can't be blocked except by two or
+    more creatures; blocked by exactly one, the declaration is illegal (``cannot_block``).
+    Unblocked, it is fine. ``pairs``: (blocker, attacker) of each block."""
+    counts: dict[str, int] = {}
+    for _, a in pairs:
+        counts[a.ref] = counts.get(a.ref, 0) + 1
+    for _, a in pairs:
+        if counts[a.ref] == 1 and ch.has_keyword(game, a, "menace"):
+            raise IllegalAction("cannot_block", f"{a.name} has menace: it can't be blocked except by two or "
+                                "more creatures (CR 702.111b)")
+
+
 def _declare_blockers(game: "Game", defender: str, inp: dict[str, Any]) -> None:
     blocks = inp.get("blocks") or []
     pairs: list[tuple["GameObject", "GameObject"]] = []
@@ -235,6 +249,7 @@ def _declare_blockers(game: "Game", defender: str, inp: dict[str, Any]) -> None:
             raise IllegalAction("invalid_block", f"{b.name} can block only one creature (CR 509.1a)")
         can_block(game, b, a, defender)
         pairs.append((b, a))
+    check_block_counts(game, pairs)
     out = []
     for b, a in pairs:
         game.combat.blockers[b.ref] = a.ref

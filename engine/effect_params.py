@@ -147,6 +147,7 @@ PARAMETERS: dict[str, dict[str, Param]] = _declare({
     "remove_all_counters": {"what": REFERENCE},
     "attach": {"what": Optional(REFERENCE), "to": REFERENCE},
     "gain_card_types": {"what": REFERENCE, "types": LIST, "duration": Optional(DURATION)},
+    "add_creature_types": {"what": REFERENCE, "subtypes": LIST, "duration": Optional(DURATION)},
     "become_creature": {"what": REFERENCE, "power": INTEGER, "toughness": INTEGER, "duration": DURATION},
     "behold": {"filter": FILTER, "optional": Optional(FLAG), "then": EFFECTS},
     "become_prepared": {"what": REFERENCE},

@@ -876,6 +876,7 @@ HANDLERS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     "lose_card_types": type_loss.lose_card_types,  # layer 4 (engine/type_loss.py)
     "gain_card_types": type_gain.gain_card_types,  # layer 4 (engine/type_gain.py)
     "become_creature": type_gain.become_creature,  # layers 4 and 7b (engine/type_gain.py)
+    "add_creature_types": type_gain.add_creature_types,  # layer 4 (engine/type_gain.py)
     "put_into_graveyard": _move("graveyard"),  # "put target exiled card into its owner's graveyard"
     **extra_turns.EFFECTS,  # extra_turn, additional_phase, additional_step (CR 500.7–500.10)
     **end_turn.EFFECTS,  # end_the_turn (CR 723.1)

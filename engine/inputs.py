@@ -57,6 +57,10 @@ def _pay_entry(v: Any) -> bool:
                                   and isinstance(v.get("extra_color", ""), str))
 
 
+def _target(v: Any) -> bool:
+    return v is None or isinstance(v, str)  # None: an "up to" target left unchosen (CR 601.2c)
+
+
 def _attacker(v: Any) -> bool:
     return isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("attacker"), str)
                                   and isinstance(v.get("target", ""), str))  # the player or planeswalker attacked
@@ -70,7 +74,7 @@ def _block(v: Any) -> bool:
 FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "action": lambda v: v in ACTIONS, "player": _str, "card": _str, "source": _str, "attacker": _str,
     "alternative": _str, "harmonize_tap": _str, "behold": _str, "color": _str, "extra_color": _str, "to": _str,
-    "targets": _list_of(_str), "cards": _list_of(_str), "discard": _list_of(_str), "exile": _list_of(_str),
+    "targets": _list_of(_target), "cards": _list_of(_str), "discard": _list_of(_str), "exile": _list_of(_str),
     "bottom": _list_of(_str), "order": _list_of(_str),
     "pay_with": _list_of(_pay_entry), "attackers": _list_of(_attacker), "blocks": _list_of(_block),
     "modes": _list_of(_is_int), "kicker": _list_of(_is_int),

@@ -47,9 +47,11 @@ def attack_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
 
 
 def block_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
-    """CR 509.1: no block; each able blocker on the first attacker it can block; a few
-    random legal declarations (blockers checked with ``combat.can_block``; several
-    blockers may block one attacker, CR 509.1a)."""
+    """CR 509.1: no block; each able blocker on the first attacker it can block; every able
+    blocker on one attacker with menace; a few random legal declarations (blockers checked
+    with ``combat.can_block``; several blockers may block one attacker, CR 509.1a); those
+    that break a restriction on the whole declaration (menace blocked by one creature, CR
+    702.111b: ``combat.check_block_counts``) are left out."""
     player = decision["player"]
     attackers = [game.objects[a] for a in game.combat.attackers if a in game.objects]
     options: dict[str, list[str]] = {}
@@ -68,6 +70,10 @@ def block_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     decls: list[list[Any]] = [[]]
     if options:
         decls.append([{"blocker": b, "attacker": a[0]} for b, a in options.items()])
+        for a in attackers:  # every able blocker on one attacker: a legal block of a menace creature
+            gang = [{"blocker": b, "attacker": a.ref} for b, ok in options.items() if a.ref in ok]
+            if len(gang) > 1 and ch.has_keyword(game, a, "menace"):
+                decls.append(gang)
         rng = SplitMix64(game.seed ^ (len(game.events) * 0x9E3779B97F4A7C15))
         for _ in range(BLOCK_SAMPLES):
             decl = []
@@ -79,12 +85,21 @@ def block_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     seen, out = set(), []
     for decl in decls:
         key = repr(decl)
-        if key in seen:
+        if key in seen or not _counts_allowed(game, decl):
             continue
         seen.add(key)
         out.append(Candidate({"action": "declare_blockers", "player": player, "blocks": decl},
                              "block:none" if not decl else "block:some", "block"))
     return out
+
+
+def _counts_allowed(game: Any, decl: list[dict[str, str]]) -> bool:
+    """Does the declaration meet the restrictions on it as a whole (menace, CR 702.111b)?"""
+    try:
+        combat.check_block_counts(game, [(game.objects[d["blocker"]], game.objects[d["attacker"]]) for d in decl])
+    except IllegalAction:
+        return False
+    return True
 
 
 def _damage_context(game: Any, decision: dict[str, Any]) -> tuple[Any, ...]:

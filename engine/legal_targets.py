@@ -14,7 +14,7 @@ from . import keywords as keyword_abilities
 from .errors import IllegalAction
 from .legal_common import TARGET_LIMIT, Candidate, resolving_item, spread
 from .objects import StackItem
-from .targets import card_target_candidates, target_spec_active, with_x
+from .targets import card_target_candidates, is_up_to, target_spec_active, with_x
 
 
 def target_pool(game: Any) -> list[Any]:
@@ -24,13 +24,14 @@ def target_pool(game: Any) -> list[Any]:
             + card_target_candidates(game))  # graveyards and exile (engine/targets.py)
 
 
-def target_choices(game: Any, item: StackItem, specs: Any, limit: int | None = TARGET_LIMIT) -> list[list[str]]:
+def target_choices(game: Any, item: StackItem, specs: Any, limit: int | None = TARGET_LIMIT) -> list[list[str | None]]:
     """Legal target lists for ``item`` (a spell or ability as it would be on the stack)
     and its target specs (CR 601.2c, 602.2b, 603.3d): each spec's candidates are the
     objects and players it may target now (kind, filter, shroud, protection; a kicker-only
     target only if that kicker is paid, CR 702.33e), and each combination must pass
-    ``Game.choose_targets`` (distinct targets, not itself, CR 115.5). ``[[]]`` when there is
-    nothing to target; ``[]`` when some target has no legal candidate."""
+    ``Game.choose_targets`` (distinct targets, not itself, CR 115.5). An ``up_to`` target may
+    also be left unchosen (``None``; trailing ones are left out of the list, CR 601.2c).
+    ``[[]]`` when there is nothing to target; ``[]`` when some target has no legal candidate."""
 
     raw = list(specs or ())
     specs_x = [with_x(s, item.x) for s in raw]
@@ -41,13 +42,18 @@ def target_choices(game: Any, item: StackItem, specs: Any, limit: int | None = T
     pool = target_pool(game)
     per = []
     for i in active:
-        cands = [t for t in pool if t is not item and ch.target_kinds_match(game, specs_x[i], t, item.controller, src)]
-        if not cands:
+        cands: list[Any] = [t for t in pool if t is not item
+                            and ch.target_kinds_match(game, specs_x[i], t, item.controller, src)]
+        up_to = is_up_to(specs_x[i])
+        if not cands and not up_to:
             return []
-        per.append(cands if len(active) == 1 else spread(cands, limit))
+        cands = cands if len(active) == 1 else spread(cands, limit)
+        per.append([None, *cands] if up_to else cands)  # "up to one": no target is a choice too (CR 601.2c)
     out = []
     for combo in itertools.product(*per):
-        names = [_ref(t) for t in combo]
+        names: list[str | None] = [_ref(t) if t is not None else None for t in combo]
+        while names and names[-1] is None:  # unchosen "up to" targets at the end are left out
+            names.pop()
         try:
             game.choose_targets(item, raw, names)
         except IllegalAction:
@@ -92,7 +98,11 @@ def pending_target_item(game: Any, decision: dict[str, Any]) -> tuple[StackItem,
     ev = next((e for e in reversed(game.events) if e["type"] == "ability_triggered" and e["object"] == ref), None)
     if ev is None:
         return None
-    src = game.objects.get(ev["source"]) or game.find(ev["source_card"])
+    # a source that left the zone it triggered from (a dies trigger, CR 603.10a) is its last
+    # known information there: a melded permanent's, not one of its cards' (finalfantasy.meld.03)
+    now = game.objects.get(ev["source"])
+    src = now if now is not None and now.zone == "battlefield" else (
+        game.last_known.get(ev["source"]) or now or game.find(ev["source_card"]))
     if src is None:
         return None
     key = ev["ability"]
@@ -119,7 +129,10 @@ def target_candidates(game: Any, decision: dict[str, Any]) -> list[Candidate]:
     item, specs = found
     choices = target_choices(game, item, specs)
     if decision.get("reason") == "copy_targets":  # the copied targets, even if illegal now (CR 707.10c)
-        same = [t for t in item.targets if t is not None]
+        same: list[str | None] = [t for i, t in enumerate(item.targets)  # one per target chosen (CR 601.2c)
+                                  if i < len(specs) and target_spec_active(specs[i], item.kicked)]
+        while same and same[-1] is None:  # an "up to" target left unchosen
+            same.pop()
         choices = [same] + [t for t in choices if t != same]
     return [Candidate({"action": "choose_targets", "player": decision["player"], "targets": t}, "targets", "choice")
             for t in choices]

@@ -172,6 +172,7 @@ class ContinuousEffect:
     ``kind`` names what it does, and so its layer (engine/layers/apply.py ``LAYER_OF``):
     ``gain_card_types`` / ``lose_card_types`` (``types``: card types), ``all_creature_types``,
     ``no_creature_types``, ``set_creature_type`` (``creature_type``: the one chosen; layer 4),
+    ``add_creature_types`` (``subtypes``: creature types it has in addition; layer 4),
     ``set_colors`` (``colors``; layer 5), ``grant_keywords`` (``keywords``; layer 6),
     ``set_pt`` (7b), ``modify_pt`` (7c, ``power``/``toughness``), or ``no_combat_damage``
     (no layer), or ``control`` (``player`` controls the one object; ``previous``: who
@@ -191,6 +192,7 @@ class ContinuousEffect:
     until: str = "end_of_turn"
     types: tuple[str, ...] = ()  # card types (CR 205.2a), never subtypes
     creature_type: str = ""  # set_creature_type: the creature type chosen (CR 205.3m)
+    subtypes: tuple[str, ...] = ()  # add_creature_types: creature types gained (CR 205.1b)
     colors: tuple[str, ...] = ()
     player: str = ""
     previous: str = ""

@@ -38,6 +38,15 @@ def target_spec_active(spec: Any, kicked: tuple[int, ...]) -> bool:
     return not cond or cond.get("kicked") in kicked
 
 
+def is_up_to(spec: Any) -> bool:
+    """A target spec with ``"up_to": true`` ("up to one target creature"): its controller may
+    choose no target for it (CR 601.2c: the player announces how many targets of a variable
+    number they choose; CR 115.6: such a spell or ability is targeted only if it has one).
+    A spell or ability left with no target at all is not countered on resolution: CR 608.2b
+    counters one whose chosen targets are all illegal, and it has none (FORMAT §5)."""
+    return bool(spec.get("up_to")) if hasattr(spec, "get") else False
+
+
 def card_target_candidates(game: Game) -> list[GameObject]:
     """The cards a target kind ``card`` may name (CR 115.1, 400): cards in graveyards and
     in exile, each player's in turn order. A card in a hand or a library is never a
@@ -61,16 +70,26 @@ class Targeting:
         """CR 601.2c / 602.2b / 603.3d: check the chosen targets against the target specs.
         ``unchanged``: a copy's targets as copied (one per spec), any of which its
         controller may leave unchanged even if it would be illegal now; only a changed
-        target must be legal (CR 707.10c). Returns the list of target refs (player ids for
-        players). Raises IllegalAction ``missing_targets`` or ``invalid_target``."""
+        target must be legal (CR 707.10c). An ``up_to`` spec's entry may be ``None`` (or left
+        out at the end): no target for it (CR 601.2c). Returns the list of target refs (player
+        ids for players; ``None`` for a target not chosen). Raises IllegalAction
+        ``missing_targets`` or ``invalid_target``."""
         specs = [with_x(spec, item.x) for spec in (specs or ())]
         active = [i for i, spec in enumerate(specs) if target_spec_active(spec, item.kicked)]
         chosen = list(chosen or [])
-        if len(chosen) != len(active):
-            raise IllegalAction("missing_targets", f"{len(active)} target(s) needed, {len(chosen)} given")
+        needed = [i for i in active if not is_up_to(specs[i])]
+        if len(chosen) > len(active) or any(active.index(i) >= len(chosen) for i in needed):
+            raise IllegalAction("missing_targets", f"{len(active)} target(s) needed, {len(chosen)} given"
+                                if len(needed) == len(active) else
+                                f"{len(needed)} to {len(active)} target(s) needed, {len(chosen)} given")
+        chosen += [None] * (len(active) - len(chosen))  # "up to" targets left out at the end
         out: list[str | None] = [None] * len(specs)
         for i, ref in zip(active, chosen):
             spec = specs[i]
+            if ref is None:  # CR 601.2c, 115.6: an "up to one" target may be left unchosen
+                if not is_up_to(spec):
+                    raise IllegalAction("missing_targets", f"target {i} ({describe(spec)}) must be chosen")
+                continue
             before = unchanged[i] if unchanged is not None and i < len(unchanged) else None
             if before is not None and _same_target(self, ref, before):
                 out[i] = before  # left unchanged, legal or not (CR 707.10c)
@@ -121,5 +140,6 @@ class Targeting:
     def _any_legal_targets(self: Game, item: StackItem, specs: list[dict[str, Any]]) -> bool:
         candidates: list[Any] = list(self.living()) + list(self.battlefield) + list(self.stack)
         candidates += card_target_candidates(self)  # CR 115.1: cards in graveyards and exile
-        return all(any(ch.target_kinds_match(self, spec, c, item.controller, item.source_lki) for c in candidates)
+        return all(is_up_to(spec) or any(ch.target_kinds_match(self, spec, c, item.controller, item.source_lki)
+                                         for c in candidates)
                    for spec in specs)

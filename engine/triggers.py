@@ -216,7 +216,7 @@ class TriggeredAbilities:
                                                ability=item.ref)
                 self.stack.append(item)
                 self.log("ability_put_on_stack", controller=pid, object=item.ref, card=item.ref,
-                         source=item.source, targets=item.targets)
+                         source=item.source, targets=[t for t in item.targets if t is not None])
                 ward.fire_becomes_target(self, item)  # CR 702.21a
 
     def _trigger_order(self: Game, inp: dict[str, Any], mine: list[dict[str, Any]]) -> list[dict[str, Any]]:

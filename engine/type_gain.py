@@ -1,4 +1,5 @@
-"""Type-changing effects that add a card type until end of turn (layer 4, CR 613.1d, 205.1b):
+"""Type-changing effects that add a card type (or creature types: ``add_creature_types``, at the
+end) until end of turn (layer 4, CR 613.1d, 205.1b):
 "target permanent becomes a land in addition to its other types until end of turn". Needed
 for ruling finalfantasy.landfall.03: a permanent already on the battlefield that becomes a
 land doesn't enter the battlefield, so landfall ("whenever a land you control enters") doesn't
@@ -73,3 +74,23 @@ def become_creature(ctx: "Context", eff: dict[str, Any]) -> None:
     for obj in objs:
         p, t = power_toughness(g, obj)
         g.log("pt_changed", object=obj.ref, card=obj.card, power=p, toughness=t)
+
+
+def add_creature_types(ctx: "Context", eff: dict[str, Any]) -> None:
+    """``{"type": "add_creature_types", "what": <ref>, "subtypes": ["Dragon"], "duration":
+    "end_of_turn"}``: "until end of turn, Sarkhan becomes a Dragon in addition to its other
+    types" (Sarkhan, Dragon Ascendant; docs/FORMAT.md §5). A one-shot effect that creates a
+    continuous effect (CR 611.2), with a timestamp and its set of objects locked in as it
+    begins (CR 611.2c), which the layer system applies in layer 4 (CR 613.1d, 205.1b) in
+    timestamp order with the static ``add_creature_types`` and the other creature-type
+    effects (CR 613.7: a later "loses all creature types" removes the gained type, an earlier
+    one doesn't). Logged as ``types_changed`` with ``change: "gained_creature_types"``. The
+    permanent has the types after its printed subtypes (the state's ``subtypes``, every
+    filter); a non-creature gets none (CR 205.3d). The cleanup step ends it (CR 514.2), and a
+    new object (CR 400.7) has another reference, so it doesn't apply to it."""
+    g = ctx.game
+    refs = [obj.ref for obj in ctx.objects(eff["what"]) if obj.zone == "battlefield"]
+    if refs:
+        g.effects.append(ContinuousEffect("add_creature_types", refs, g.new_timestamp(),
+                                          subtypes=tuple(eff["subtypes"]), until=effect_duration(eff)))
+        g.log("types_changed", objects=refs, change="gained_creature_types")

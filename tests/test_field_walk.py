@@ -850,3 +850,12 @@ FIELD_SCENARIOS.update({
     # Bears would still have to attack in his next turn
     ("effect_attacks_if_able", "duration"): [_boiling_blood_on_bobs_bears],
 })
+
+
+# breadth1 (issue 23 item 4): "until end of turn, Sarkhan becomes a Dragon": the one-shot
+# add_creature_types; without its duration the Bears are still a Dragon in Bob's upkeep
+FIELD_SCENARIOS.update({
+    ("effect_add_creature_types", "duration"): [_named(shapes._cast(
+        shapes.DRAGONFORM, ["bears"], alice={"battlefield": ["bears=Grizzly Bears"]},
+        then=[{"action": "resolve"}, *NEXT_TURN]), "dragonform_until_next_turn")],
+})

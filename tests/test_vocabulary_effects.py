@@ -1441,3 +1441,26 @@ def _phage_cast_from_the_hand() -> tuple[dict, str]:
 
 
 EXTRA_SCENARIOS[("condition", "cast_from_hand")] = [_phage_cast_from_the_hand]
+
+
+# ------------------------------------------------------------------ breadth1 (issue 23 item 4)
+DRAGONFORM = _sorcery("Test Dragonform", [{"kind": "creature"}], [
+    {"type": "add_creature_types", "what": {"target": 0}, "subtypes": ["Dragon"], "duration": "end_of_turn"}])
+
+
+def _sarkhan_sees_a_dragon() -> tuple[dict, str]:
+    """Alice casts Shivan Dragon next to Sarkhan, Dragon Ascendant: its trigger makes Sarkhan
+    a Dragon until end of turn (the one-shot ``add_creature_types``, layer 4)."""
+    return _game({"hand": ["shivan=Shivan Dragon"], "mana_pool": {"C": 4, "R": 2},
+                  "battlefield": ["sarkhan=Sarkhan, Dragon Ascendant"]}, {},
+                 [{"action": "cast", "player": "alice", "card": "shivan"}, {"action": "resolve"},
+                  {"action": "resolve"}])
+
+
+EXTRA_SCENARIOS.update({
+    # menace (CR 702.111b): one Grizzly Bears can't block Boggart Brute (rejected: 3 damage to Bob);
+    # without the keyword the block stands
+    ("keyword", "menace"): [_attack_and_block("Boggart Brute", "Grizzly Bears")],
+    ("effect", "add_creature_types"): [_sarkhan_sees_a_dragon,
+                                       _cast(DRAGONFORM, ["bears"], alice={"battlefield": ["bears=Grizzly Bears"]})],
+})

@@ -244,8 +244,9 @@ def apply_effect(state: State, eff: LayerEffect) -> None:
         elif kind == "set_creature_type":
             assert ce is not None
             d.creature_base, d.added = "none", [ce.creature_type]
-        elif kind == "add_creature_types":
-            d.added += [t for t in st.get("subtypes", ()) if t not in d.added]
+        elif kind == "add_creature_types":  # a static ability's, or a resolved effect's (CR 611.2)
+            gained = ce.subtypes if ce is not None else st.get("subtypes", ())
+            d.added += [t for t in gained if t not in d.added]
         elif kind == "set_colors":
             assert ce is not None
             d.colors = list(ce.colors)

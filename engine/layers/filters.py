@@ -97,6 +97,8 @@ def matches(game: Game, view: View, obj: GameObject | StackItem, flt: dict[str, 
             return False
         if key == "supertypes" and not any(t in d.supertypes for t in want):
             return False
+        if key == "not_supertypes" and any(t in d.supertypes for t in want):  # "nonlegendary" (CR 205.4a)
+            return False
         if key == "colors" and not any(c in object_colors(view, obj) for c in want):
             return False
         if key == "not_colors" and any(c in object_colors(view, obj) for c in want):
