@@ -16,7 +16,7 @@ from test_legal_choices import position
 
 from mtg_judge.conformance import card_semantics
 from mtg_judge.conformance.resources import CARDS_DIR
-from mtg_judge.engine import legal, load_card_db, run_scenario
+from mtg_judge.engine import legal, load_card_db
 from mtg_judge.engine.cards import CardDefinition
 
 POOL = {"C": 9, "W": 1, "U": 1, "B": 1, "R": 1, "G": 3}
@@ -37,8 +37,7 @@ WEAKLING = _creature("Test Weakling", 0, 3)
 
 def _play(alice: dict, bob: dict, script: list[dict], inline: list[dict] = ()) -> dict:
     alice = {"mana_pool": POOL, **alice}
-    scenario, ruleset = shapes._game(alice, bob, script, list(inline))
-    return run_scenario(json.loads(json.dumps(scenario)), ruleset, cards=scenario["cards"])
+    return shapes.run_built(shapes._game(alice, bob, script, list(inline)))
 
 
 def _bite(biter: str, victim: str = "Serra Angel", *, respond: list[dict] = (), hand: list[str] = (),

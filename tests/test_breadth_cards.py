@@ -5,7 +5,6 @@ speaks about (finalfantasy.transform.02: Galian Beast returns front face up)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import test_vocabulary_effects as shapes  # tests/ is on sys.path: the shape walk's builders
@@ -15,8 +14,7 @@ from mtg_judge.engine import legal, run_scenario
 
 
 def _play(alice: dict, bob: dict, script: list[dict], inline: list[dict] = (), **kw: Any) -> dict:
-    scenario, ruleset = shapes._game(alice, bob, script, list(inline), **kw)
-    return run_scenario(json.loads(json.dumps(scenario)), ruleset, cards=scenario["cards"])
+    return shapes.run_built(shapes._game(alice, bob, script, list(inline), **kw))
 
 
 def _events(result: dict, etype: str) -> list[dict]:

@@ -9,20 +9,14 @@
 
 from __future__ import annotations
 
-import json
-
 import test_vocabulary_effects as shapes  # tests/ is on sys.path
 from test_legal_choices import agree
-
-from mtg_judge.engine import run_scenario
 
 _game = shapes._game
 _test_card = shapes._test_card
 
 
-def _run(scenario_ruleset: tuple[dict, str]) -> dict:
-    scenario, ruleset = scenario_ruleset
-    return run_scenario(json.loads(json.dumps(scenario)), ruleset, cards=scenario["cards"])
+_run = shapes.run_built
 
 
 def _rejections(result: dict) -> list[str]:

@@ -13,20 +13,15 @@ sacrificed" (engine/event_conditions.py; docs/FORMAT.md §13.6).
 
 from __future__ import annotations
 
-import json
-
 import test_vocabulary_effects as shapes  # tests/ is on sys.path
 
 from mtg_judge.conformance import card_semantics
-from mtg_judge.engine import run_scenario
 
 _game = shapes._game
 _test_card = shapes._test_card
 
 
-def _run(scenario_ruleset: tuple[dict, str]) -> dict:
-    scenario, ruleset = scenario_ruleset
-    return run_scenario(json.loads(json.dumps(scenario)), ruleset, cards=scenario["cards"])
+_run = shapes.run_built
 
 
 def _types(result: dict) -> list[str]:

@@ -5,12 +5,8 @@ be more than the planeswalker's loyalty (CR 606.6)."""
 
 from __future__ import annotations
 
-import json
-
 import test_vocabulary_effects as shapes  # tests/ is on sys.path
 from test_legal_choices import agree
-
-from mtg_judge.engine import run_scenario
 
 
 def _chandra(x: object) -> tuple[dict, str]:
@@ -22,8 +18,7 @@ def _chandra(x: object) -> tuple[dict, str]:
 
 
 def _run(x: object) -> dict:
-    scenario, ruleset = _chandra(x)
-    return run_scenario(json.loads(json.dumps(scenario)), ruleset, cards=scenario["cards"])
+    return shapes.run_built(_chandra(x))
 
 
 def _rejections(result: dict) -> list[str]:

@@ -8,66 +8,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_mutant_triage_s6a import _cards, _db, _game  # tests/ is on sys.path: seed 6's builders
 
 from mtg_judge.engine import characteristics as ch
 from mtg_judge.engine import combat, effects, endure_behold
-from mtg_judge.engine.cards import CardDefinition
 from mtg_judge.engine.conditions import condition_holds
 from mtg_judge.engine.effects import Context
 from mtg_judge.engine.errors import IllegalAction
 from mtg_judge.engine.inputs import json_type, shape_problem
 from mtg_judge.engine.mana import ManaCost
 from mtg_judge.engine.objects import StackItem
-from mtg_judge.engine.rng import SplitMix64
-from mtg_judge.engine.scenario import ScriptInputs, _card_db, build_game, run_scenario
-
-
-class _Bounded(SplitMix64):
-    """A SplitMix64 that refuses to draw more than ``budget`` times: a rejection loop that
-    would never end fails the test instead of hanging it."""
-
-    def __init__(self, seed: int, budget: int) -> None:
-        super().__init__(seed)
-        self.budget = budget
-
-    def next(self) -> int:
-        if self.budget <= 0:
-            raise RuntimeError("drew too many times: the rejection sampling never ends")
-        self.budget -= 1
-        return super().next()
-
-
-@pytest.mark.parametrize("n", [(1 << 63) + 1, 1 << 64])
-def test_below_refuses_a_range_wider_than_its_63_bit_draws(n):
-    # engine/rng.py SplitMix64.below `n > 1 << 63` -> `1 << 64` (the equivalence list called it
-    # equivalent: "every caller passes the length of a list"; below is the public API FORMAT §7
-    # documents, and its docstring promises a ValueError for n > 2**63). With the mutant the
-    # guard lets n through, the limit (2**63 // n) * n is 0, no draw is below it and the
-    # rejection loop never ends: the bounded generator turns that into a failure.
-    with pytest.raises(ValueError, match="2\\*\\*63"):
-        _Bounded(7, 64).below(n)
-    assert _Bounded(7, 64).below(1 << 63) == SplitMix64(7).next() >> 1  # the widest range it accepts
-
+from mtg_judge.engine.scenario import run_scenario
 
 # ---------------------------------------------------------------- games and card data
 CARDS = Path(__file__).resolve().parents[1] / "fixtures" / "cards"
-
-
-def _cards(*pairs):
-    return [{"alias": a, "card": c} for a, c in pairs]
-
-
-def _db(*extra: dict) -> dict[str, CardDefinition]:
-    db = dict(_card_db(None))
-    for data in extra:
-        db[data["name"]] = CardDefinition.from_dict(data, source=f"test card {data['name']!r}")
-    return db
-
-
-def _game(alice: dict, bob: dict | None = None, *extra: dict, step: str = "precombat_main"):
-    scenario = {"setup": {"turn": 3, "active_player": "alice", "step": step,
-                          "players": [{"id": "alice", **alice}, {"id": "bob", **(bob or {})}]}}
-    return build_game(scenario, "modern", _db(*extra), ScriptInputs([]))
 
 
 def _play(alice: dict, script: list[dict], bob: dict | None = None, *extra: dict,

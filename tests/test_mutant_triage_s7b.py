@@ -129,8 +129,10 @@ def test_below_refuses_every_range_wider_than_2_to_the_63(n):
     # docstring and FORMAT §7 promise a ValueError for n > 2**63; the mutant lets
     # 2**63 < n <= 2**64 through, where the limit (2**63 // n) * n is 0 and the rejection
     # loop never ends (the bounded generator turns that into a failure).
+    # It kills `n > 1 << 64` (the 63 edited) as well, which seed 7's subset a found killable.
     with pytest.raises(ValueError, match=r"2\*\*63"):
         _Bounded(7, 64).below(n)
+    assert _Bounded(7, 64).below(1 << 63) == SplitMix64(7).next() >> 1  # the widest range it accepts
 
 
 # ------------------------------------------------------------- checkpoint probes (harness)

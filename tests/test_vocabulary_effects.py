@@ -497,6 +497,13 @@ def _zone(entries: Any) -> list[dict]:
     return out
 
 
+def run_built(scenario_ruleset: tuple[dict, str]) -> dict:
+    """Run a ``(scenario, ruleset)`` of :func:`_game` on the reference engine, the scenario
+    through JSON first (as a fixture reaches it): the result of ``run_scenario``."""
+    scenario, ruleset = scenario_ruleset
+    return run_scenario(json.loads(json.dumps(scenario)), ruleset, cards=scenario["cards"])
+
+
 def _game(alice: dict, bob: dict, script: list[dict], inline: list[dict] = (), *,
           step: str = "precombat_main", active: str = "alice", ruleset: str = "modern") -> tuple[dict, str]:
     """An engine-only scenario: players ``alice`` and ``bob`` (zones as ``_zone`` entries,
